@@ -1,0 +1,56 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+  name: "scenec",
+  platforms: [.macOS(.v13)],
+  products: [
+    .library(name: "SceneGeometry", targets: ["SceneGeometry"]),
+    .executable(name: "scenec", targets: ["scenec"]),
+  ],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+  ],
+  targets: [
+    // MARK: - C libraries
+
+    /// The system's libyaml (Debian `libyaml-dev`, Homebrew `libyaml`), found through pkg-config.
+    /// Only the syntax stage may import it; no C type crosses a public API.
+    .systemLibrary(
+      name: "CYAML",
+      pkgConfig: "yaml-0.1",
+      providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]
+    ),
+
+    // MARK: - Pipeline stages
+
+    /// Exact curve geometry: segments, paths, SVG path data, arc length, nearest point.
+    .target(name: "SceneGeometry"),
+
+    // MARK: - Command-line tool
+
+    .executableTarget(
+      name: "scenec",
+      dependencies: [
+        "SceneGeometry",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
+
+    // MARK: - Tests
+
+    .testTarget(
+      name: "SceneGeometryTests",
+      dependencies: [
+        "SceneGeometry",
+        .product(name: "PropertyBased", package: "swift-property-based"),
+      ]
+    ),
+    .testTarget(
+      name: "ScenecEndToEndTests",
+      dependencies: ["scenec"]
+    ),
+  ],
+  swiftLanguageModes: [.v6]
+)

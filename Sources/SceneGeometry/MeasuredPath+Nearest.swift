@@ -1,0 +1,134 @@
+// MARK: - Nearest point
+
+extension MeasuredPath {
+  /// The default distance by which another part of the path must be nearer before a
+  /// tracking query leaves the part it is on, in scene units (points): about half a
+  /// fingertip.
+  public static let defaultTrackingHysteresis = 20.0
+
+  /// The point of the path nearest to `point`: the global minimum of the distance.
+  ///
+  /// Every segment whose control-point bounds could hold a nearer point is solved
+  /// exactly (see ``CubicBezier/nearestParameter(to:)``); the rest are skipped. Ties go
+  /// to the smaller arc length.
+  ///
+  /// - Complexity: O(n) bound checks plus one exact solve per segment that survives them.
+  public func nearest(to point: Point) -> PathProjection {
+    var bestIndex = 0
+    var bestT = 0.0
+    var best = Double.infinity
+    for index in pieces.indices {
+      let piece = pieces[index]
+      // Skip pieces that cannot beat the best so far.
+      if piece.controlBounds.distanceSquared(to: point) > best { continue }
+      let (t, squared) = Self.nearestParameter(on: piece, to: point)
+      if squared < best {
+        best = squared
+        bestIndex = index
+        bestT = t
+      }
+    }
+    return PathProjection(
+      position: position(segment: bestIndex, t: bestT), distance: best.squareRoot())
+  }
+
+  /// The point nearest to `point` on a path being dragged along, continuing from the
+  /// arc length `previousLength` of the last answer.
+  ///
+  /// Starting at `previousLength`, it walks downhill along the path to the local
+  /// minimum of the distance in whose basin the previous position lies. It answers
+  /// that point unless the global nearest point is nearer by more than `hysteresis`.
+  /// So a handle dragged across a self-crossing carries on along the branch it was on,
+  /// while a finger that clearly moves to another part of the path still takes the
+  /// handle there.
+  ///
+  /// - Parameters:
+  ///   - point: The drag target.
+  ///   - previousLength: The arc length answered for the previous target.
+  ///   - hysteresis: How much nearer, in scene units, another part must be to jump.
+  /// - Complexity: one global query, plus exact solves on the segments walked through.
+  public func nearest(
+    to point: Point, continuingFrom previousLength: Double,
+    hysteresis: Double = MeasuredPath.defaultTrackingHysteresis
+  ) -> PathProjection {
+    let global = nearest(to: point)
+    let (index, t) = localMinimum(of: point, from: normalizedLength(previousLength))
+    let trackedPoint = pieces[index].cubic.point(at: t)
+    let trackedDistance = trackedPoint.distance(to: point)
+    // Ties stay on the tracked part: at a self-crossing both parts hold the same point.
+    if global.distance < trackedDistance - Swift.max(hysteresis, 0) { return global }
+    return PathProjection(position: position(segment: index, t: t), distance: trackedDistance)
+  }
+
+  static func nearestParameter(on piece: Piece, to point: Point) -> (
+    t: Double, distanceSquared: Double
+  ) {
+    guard piece.isLine else { return piece.cubic.nearestParameter(to: point) }
+    let a = piece.cubic.p0
+    let direction = piece.cubic.p3 - a
+    let lengthSquared = direction.lengthSquared
+    guard lengthSquared > 0 else { return (0, (a - point).lengthSquared) }
+    let t = Swift.min(Swift.max((point - a).dot(direction) / lengthSquared, 0), 1)
+    return (t, (piece.cubic.point(at: t) - point).lengthSquared)
+  }
+
+  /// The local minimum of the distance from `point` reached by walking downhill from
+  /// arc length `start`, as a piece index and parameter.
+  func localMinimum(of point: Point, from start: Double) -> (index: Int, t: Double) {
+    var (index, t) = location(atNormalizedLength: start)
+    let initialSlope = pieces[index].cubic.distanceSlope(at: t, from: point)
+    // Downhill is towards larger t when the distance shrinks as t grows.
+    let forward = initialSlope <= 0
+    if initialSlope == 0 && !pieces[index].cubic.isPoint { return (index, t) }
+    // At most one full lap plus one piece: no walk can go on for ever.
+    for _ in 0...(pieces.count + 1) {
+      let cubic = pieces[index].cubic
+      if !cubic.isPoint {
+        let minima = cubic.interiorDistanceMinima(from: point)
+        if forward {
+          for i in 0..<minima.count where minima[i] > t { return (index, minima[i]) }
+        } else {
+          var i = minima.count - 1
+          while i >= 0 {
+            if minima[i] < t { return (index, minima[i]) }
+            i -= 1
+          }
+        }
+      }
+      // No minimum before this piece's end in the walking direction: cross the joint,
+      // unless the path stops there or the distance rises on the other side.
+      guard let next = neighbour(of: index, forward: forward) else {
+        return (index, forward ? 1 : 0)
+      }
+      let nextCubic = pieces[next].cubic
+      if !nextCubic.isPoint {
+        let slopeAcross = nextCubic.distanceSlope(at: forward ? 0 : 1, from: point)
+        if forward ? slopeAcross > 0 : slopeAcross < 0 { return (index, forward ? 1 : 0) }
+      }
+      index = next
+      t = forward ? 0 : 1
+    }
+    return (index, t)
+  }
+
+  /// The piece joined to `index` in the walking direction: the next or previous piece
+  /// of the same subpath, wrapping around a closed subpath; `nil` at an open end.
+  func neighbour(of index: Int, forward: Bool) -> Int? {
+    let subpath = pieces[index].subpathIndex
+    let candidate = forward ? index + 1 : index - 1
+    if candidate >= 0 && candidate < pieces.count && pieces[candidate].subpathIndex == subpath {
+      return candidate
+    }
+    guard path.subpaths.indices.contains(subpath), path.subpaths[subpath].isClosed else {
+      return nil
+    }
+    // Wrap to the other end of the same closed subpath.
+    var other = index
+    if forward {
+      while other > 0 && pieces[other - 1].subpathIndex == subpath { other -= 1 }
+    } else {
+      while other + 1 < pieces.count && pieces[other + 1].subpathIndex == subpath { other += 1 }
+    }
+    return other
+  }
+}

@@ -1,0 +1,86 @@
+// MARK: - Positions at arc length
+
+extension MeasuredPath {
+  /// The segment and parameter at arc length `length` (already normalized).
+  ///
+  /// At a joint the point belongs to the segment that starts there, except at the very
+  /// end of the path; zero-length segments are never chosen when a segment with length
+  /// holds the point, so tangents come from real curves.
+  ///
+  /// - Complexity: O(log n) binary search plus one inverse arc-length solve.
+  @usableFromInline
+  func location(atNormalizedLength length: Double) -> (index: Int, t: Double) {
+    // The last piece whose start is at or before `length`.
+    var lo = 0
+    var hi = startLengths.count - 1
+    while lo < hi {
+      let mid = (lo + hi + 1) >> 1
+      if startLengths[mid] <= length { lo = mid } else { hi = mid - 1 }
+    }
+    var index = lo
+    // Among pieces starting at the same length, prefer one with length.
+    var forward = index
+    while forward < pieces.count && pieces[forward].length == 0
+      && pieces[forward].startLength <= length
+    {
+      forward += 1
+    }
+    if forward < pieces.count && pieces[forward].startLength <= length {
+      index = forward
+    } else if pieces[index].length == 0 {
+      // Only zero-length pieces here: use the previous piece with length, at its end.
+      var back = index
+      while back > 0 && pieces[back].length == 0 { back -= 1 }
+      if pieces[back].length > 0 { return (back, 1) }
+      return (index, 0)
+    }
+    let piece = pieces[index]
+    let local = Swift.min(Swift.max(length - piece.startLength, 0), piece.length)
+    if local >= piece.length { return (index, 1) }
+    if piece.isLine { return (index, local / piece.length) }
+    return (index, piece.cubic.parameter(atLength: local, totalLength: piece.length))
+  }
+
+  /// The point and tangent at arc length `length` from the start.
+  ///
+  /// The length wraps around a closed path and clamps on any other.
+  /// `|s(t) − length| ≤ 1e-9 · L` within the segment found.
+  public func position(atLength length: Double) -> PathPosition {
+    let s = normalizedLength(length)
+    let (index, t) = location(atNormalizedLength: s)
+    return position(segment: index, t: t, length: s)
+  }
+
+  /// The point and tangent at parameter `t` of drawn segment `index`.
+  public func position(segment index: Int, t: Double) -> PathPosition {
+    let piece = pieces[index]
+    let local =
+      piece.isLine ? t * piece.length : piece.cubic.arcLength(from: 0, to: t)
+    return position(segment: index, t: t, length: piece.startLength + local)
+  }
+
+  @usableFromInline
+  func position(segment index: Int, t: Double, length: Double) -> PathPosition {
+    let piece = pieces[index]
+    return PathPosition(
+      point: piece.cubic.point(at: t), tangent: tangent(segment: index, t: t), length: length,
+      segmentIndex: index, t: t)
+  }
+
+  /// The tangent at `t` on piece `index`, borrowing a neighbour's direction when the
+  /// piece has no length at all.
+  func tangent(segment index: Int, t: Double) -> Vector {
+    let piece = pieces[index]
+    if piece.length > 0 || !piece.cubic.isPoint { return piece.cubic.tangent(at: t) }
+    // A lone point: take the direction of the nearest piece with length in the same subpath.
+    for offset in 1..<Swift.max(pieces.count, 1) {
+      for candidate in [index + offset, index - offset]
+      where candidate >= 0 && candidate < pieces.count
+        && pieces[candidate].subpathIndex == piece.subpathIndex && !pieces[candidate].cubic.isPoint
+      {
+        return pieces[candidate].cubic.tangent(at: candidate > index ? 0 : 1)
+      }
+    }
+    return Vector(x: 1, y: 0)
+  }
+}

@@ -6,25 +6,50 @@ extension CubicBezier {
   ///
   /// The curve is shifted so that `point` is the origin first, which keeps the
   /// coefficients small and the roots accurate far from the coordinate origin.
-  func distanceSlopePolynomial(from point: Point) -> Polynomial {
+  @inline(__always)
+  func distanceSlopePolynomial(from point: Point) -> Quintic {
     let basis = CubicBezier(p0 - point, p1 - point, p2 - point, p3 - point).powerBasis
     let (a, b, c, d) = basis
-    return Polynomial(
-      [
-        c.dot(d),
-        c.lengthSquared + 2 * b.dot(d),
-        3 * b.dot(c) + 3 * a.dot(d),
-        4 * a.dot(c) + 2 * b.lengthSquared,
-        5 * a.dot(b),
-        3 * a.lengthSquared,
-      ], degree: 5)
+    return Quintic(
+      c.dot(d),
+      c.lengthSquared + 2 * b.dot(d),
+      3 * b.dot(c) + 3 * a.dot(d),
+      4 * a.dot(c) + 2 * b.lengthSquared,
+      5 * a.dot(b),
+      3 * a.lengthSquared)
+  }
+
+  /// The local minima of the distance strictly inside `0...1`: the roots where the
+  /// slope polynomial rises through zero. Falling roots (maxima) are never solved for,
+  /// which halves the work of a nearest-point query.
+  @inline(__always)
+  func distanceMinima(of slope: Quintic) -> RootList {
+    let critical = slope.derivative.roots(in: 0, 1)
+    var minima = RootList()
+    var a = 0.0
+    var fa = slope.value(0)
+    var i = 0
+    while i <= critical.count {
+      let b = i < critical.count ? critical[i] : 1
+      let fb = slope.value(b)
+      if fa < 0 && fb > 0 {
+        minima.append(monotonicRoot(of: slope, a, fa, b, fb))
+      } else if fb == 0 && fa < 0 && b < 1 {
+        minima.append(b)
+      }
+      a = b
+      fa = fb
+      i += 1
+    }
+    return minima
   }
 
   /// The parameter of the point of the curve nearest to `point`, and the squared distance.
   ///
   /// Exact up to rounding: the candidates are both ends and every root in `0...1` of the
-  /// degree-5 polynomial `(B(t) − P)·B'(t)`, all of them found by critical-point
-  /// bracketing, so the global minimum is never missed. Ties go to the smaller `t`.
+  /// degree-5 polynomial `(B(t) − P)·B'(t)` where it rises through zero (a local
+  /// minimum of the distance), all of them isolated by critical-point bracketing, so
+  /// the global minimum is never missed. Ties go to the smaller `t`.
   ///
   /// - Complexity: one degree-5 root isolation; no allocation.
   public func nearestParameter(to point: Point) -> (t: Double, distanceSquared: Double) {
@@ -35,9 +60,9 @@ extension CubicBezier {
       best = endDistance
       bestT = 1
     }
-    let roots = distanceSlopePolynomial(from: point).roots(in: 0, 1)
-    for i in 0..<roots.count {
-      let t = roots[i]
+    let minima = distanceMinima(of: distanceSlopePolynomial(from: point))
+    for i in 0..<minima.count {
+      let t = minima[i]
       let d = (self.point(at: t) - point).lengthSquared
       if d < best || (d == best && t < bestT) {
         best = d
@@ -57,14 +82,7 @@ extension CubicBezier {
   /// inside `0...1`, ascending. Ends are not included; callers decide about ends,
   /// because whether an end is a minimum depends on the neighbouring segment.
   func interiorDistanceMinima(from point: Point) -> RootList {
-    let slope = distanceSlopePolynomial(from: point)
-    let roots = slope.roots(in: 0, 1)
-    var minima = RootList()
-    for i in 0..<roots.count where roots[i] > 0 && roots[i] < 1 {
-      // A minimum where the slope rises through zero.
-      if slope.valueAndSlope(roots[i]).slope > 0 { minima.append(roots[i]) }
-    }
-    return minima
+    distanceMinima(of: distanceSlopePolynomial(from: point))
   }
 
   /// `(B(t) − P)·B'(t)`: positive where the distance from `point` grows with `t`.

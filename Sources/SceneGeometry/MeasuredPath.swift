@@ -52,6 +52,7 @@ public struct MeasuredPath: Sendable {
   public init(_ path: Path) {
     self.path = path
     var pieces: [Piece] = []
+    pieces.reserveCapacity(path.subpaths.reduce(0) { $0 + $1.segments.count + 1 })
     var total = 0.0
     for (index, subpath) in path.subpaths.enumerated() {
       var drawn = subpath.drawnSegments

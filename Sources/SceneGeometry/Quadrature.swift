@@ -1,3 +1,9 @@
+/// A function of one variable to integrate; a protocol rather than a closure so the
+/// quadrature is specialised for it and nothing is allocated per call.
+protocol Integrand {
+  func callAsFunction(_ t: Double) -> Double
+}
+
 /// Adaptive Gauss–Kronrod quadrature (7-point Gauss, 15-point Kronrod), QUADPACK's QK15.
 ///
 /// Used for arc length, where the integrand is the speed `|B'(t)|`. The error estimate
@@ -25,7 +31,7 @@ enum Quadrature {
 
   /// One QK15 application on `a...b`: the Kronrod value and its error estimate.
   @inline(__always)
-  static func kronrod15(_ a: Double, _ b: Double, _ f: (Double) -> Double) -> (
+  static func kronrod15<F: Integrand>(_ a: Double, _ b: Double, _ f: F) -> (
     value: Double, error: Double
   ) {
     let center = 0.5 * (a + b)
@@ -64,8 +70,8 @@ enum Quadrature {
   /// pieces whose estimate is too large.
   ///
   /// - Complexity: 15 evaluations per piece; no allocation.
-  static func integrate(
-    _ a: Double, _ b: Double, tolerance: Double, depth: Int = 0, _ f: (Double) -> Double
+  static func integrate<F: Integrand>(
+    _ a: Double, _ b: Double, tolerance: Double, depth: Int = 0, _ f: F
   ) -> Double {
     let (value, error) = kronrod15(a, b, f)
     // Depth 48 halves the interval below 1e-14 of the parameter range: beyond that

@@ -44,13 +44,13 @@ enum Reference {
   static func arcLength(_ cubic: CubicBezier, from t0: Double = 0, to t1: Double = 1) -> Double {
     let speed = { (t: Double) in cubic.derivative(at: t).length }
     var breaks = [t0]
-    let samples = 4000
+    let samples = 1000
     var previous = speed(t0)
     var current = speed(t0 + (t1 - t0) / Double(samples))
     for k in 1..<samples {
       let tNext = t0 + (t1 - t0) * Double(k + 1) / Double(samples)
       let next = speed(tNext)
-      if current <= previous && current <= next {
+      if current < previous && current <= next {
         let step = (t1 - t0) / Double(samples)
         breaks.append(goldenMinimum(speed, tNext - 2 * step, tNext))
       }

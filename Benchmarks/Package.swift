@@ -1,0 +1,30 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// Benchmarks for SceneGeometry, kept in a package of their own so that
+// package-benchmark and its dependencies stay out of the library's dependency graph.
+//
+// Run from this directory:
+//   swift package --allow-writing-to-package-directory benchmark
+let package = Package(
+  name: "scenec-benchmarks",
+  platforms: [.macOS(.v13)],
+  dependencies: [
+    .package(name: "scenec", path: ".."),
+    .package(
+      url: "https://github.com/ordo-one/benchmark", from: "1.38.1",
+      traits: ["MallocInterposer"]),
+  ],
+  targets: [
+    .executableTarget(
+      name: "GeometryBenchmarks",
+      dependencies: [
+        .product(name: "Benchmark", package: "benchmark"),
+        .product(name: "SceneGeometry", package: "scenec"),
+      ],
+      path: "Benchmarks/GeometryBenchmarks",
+      plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+    )
+  ],
+  swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,188 @@
+import Foundation
+import Testing
+
+@testable import SceneGeometry
+
+@Suite struct MeasuredPathTests {
+  func measured(_ data: String) throws -> MeasuredPath {
+    MeasuredPath(try Path(svgPathData: data))
+  }
+
+  @Test func lengthsAndPositionsOfAPolyline() throws {
+    let path = try measured("M0 0 L30 40 L30 0")
+    #expect(path.length == 90)
+    #expect(path.position(atLength: 25).point == Point(15, 20))
+    #expect(path.position(atLength: 70).point == Point(30, 20))
+    // At a joint the point belongs to the segment that starts there.
+    let joint = path.position(atLength: 50)
+    #expect(joint.segmentIndex == 1 && joint.t == 0)
+    #expect(joint.tangent == Vector(0, -1))
+    // Past the ends an open path clamps.
+    #expect(path.position(atLength: -3).point == Point(0, 0))
+    #expect(path.position(atLength: 1e9).point == Point(30, 0))
+    #expect(path.position(atLength: .infinity).point == Point(30, 0))
+    #expect(path.position(atLength: .nan).point == Point(0, 0))
+  }
+
+  @Test func closedPathsWrapAround() throws {
+    let square = try measured("M0 0 H10 V10 H0 Z")
+    #expect(square.isClosed)
+    #expect(square.length == 40)
+    #expect(square.segmentCount == 4)  // The closing line is measured too.
+    #expect(square.position(atLength: 45).point == Point(5, 0))
+    #expect(square.position(atLength: -5).point == Point(0, 5))
+    #expect(square.normalizedLength(-45) == 35)
+    // Two subpaths: lengths run on across the move, and nothing wraps.
+    let two = try measured("M0 0 H10 Z M100 100 V110")
+    #expect(!two.isClosed)
+    #expect(two.length == 30)
+    #expect(two.position(atLength: 25).point == Point(100, 105))
+  }
+
+  @Test func positionsOnAManySegmentPathMatchTheReference() {
+    var inputs = SeededInputs(seed: 51)
+    // One path: each reference length costs tens of milliseconds in a debug build.
+    for _ in 0..<1 {
+      var segments: [Segment] = []
+      var current = inputs.point()
+      let start = current
+      for k in 0..<64 {
+        let next = inputs.point()
+        switch k % 3 {
+        case 0: segments.append(.line(current, next))
+        case 1: segments.append(.quadratic(current, inputs.point(), next))
+        default: segments.append(.cubic(current, inputs.point(), inputs.point(), next))
+        }
+        current = next
+      }
+      let path = MeasuredPath(Path(start: start, segments: segments))
+      let references = segments.map { Reference.arcLength($0.cubic) }
+      let total = references.reduce(0, +)
+      #expect(abs(path.length - total) <= 1e-9 * total)
+      for _ in 0..<40 {
+        let s = inputs.double(in: 0...path.length)
+        let position = path.position(atLength: s)
+        let before = references[..<position.segmentIndex].reduce(0, +)
+        let reached =
+          before + Reference.arcLength(segments[position.segmentIndex].cubic, from: 0, to: position.t)
+        #expect(abs(reached - s) <= 1e-9 * total, "s \(s) reached \(reached)")
+        let cubic = segments[position.segmentIndex].cubic
+        #expect(position.point == cubic.point(at: position.t))
+      }
+    }
+  }
+
+  @Test func zeroLengthSegmentsAndLonePointsNeverGiveNaN() throws {
+    let path = try measured("M10 10 L10 10 L20 10 L20 10 L20 10")
+    #expect(path.length == 10)
+    let start = path.position(atLength: 0)
+    #expect(start.point == Point(10, 10))
+    #expect(start.tangent == Vector(1, 0))
+    let end = path.position(atLength: 10)
+    #expect(end.point == Point(20, 10) && end.tangent == Vector(1, 0))
+    let lone = try measured("M5 5")
+    #expect(lone.length == 0)
+    #expect(lone.position(atLength: 3).point == Point(5, 5))
+    #expect(lone.nearest(to: Point(8, 9)).distance == 5)
+    #expect(lone.bounds == Rect(minX: 5, minY: 5, maxX: 5, maxY: 5))
+    let empty = MeasuredPath(Path())
+    #expect(empty.length == 0 && empty.position(atLength: 1).point == .zero)
+    // A point that "moves" through a cubic whose control points all coincide.
+    let still = try measured("M0 0 C0 0 0 0 0 0 L0 5")
+    #expect(still.position(atLength: 0).tangent == Vector(0, 1))
+  }
+
+  @Test func globalNearestMatchesBruteForceOverTheWholePath() throws {
+    var inputs = SeededInputs(seed: 52)
+    let path = try measured("M0 0 C 40 -60 80 60 120 0 S 200 -60 240 0 Q 300 80 360 0 L 400 40 A 40 40 0 1 1 320 40")
+    for _ in 0..<300 {
+      let query = inputs.point(in: -50...450)
+      let found = path.nearest(to: query)
+      var brute = Double.infinity
+      for index in 0..<path.segmentCount {
+        brute = min(brute, Reference.nearestDistance(path.segment(at: index).cubic, to: query, samples: 2000))
+      }
+      #expect(found.distance <= brute + 1e-9)
+      #expect(abs(found.point.distance(to: query) - found.distance) <= 1e-9)
+      // The reported arc length leads back to the reported point.
+      #expect(path.position(atLength: found.length).point.distance(to: found.point) <= 1e-7)
+    }
+  }
+
+  @Test func exactBoundsOfAPath() throws {
+    let path = try measured("M0 0 C 30 80 70 -40 100 0 L 100 -50")
+    let b = path.bounds
+    #expect(b.minX == 0 && b.maxX == 100 && b.minY == -50)
+    #expect(abs(b.maxY - 28.168157211255593) <= 1e-8)
+  }
+}
+
+@Suite struct TrackingNearestTests {
+  /// A Z-shaped polyline whose first and third legs cross at (50, 50).
+  let zigzag = MeasuredPath(Path(start: Point(0, 0), segments: [
+    .line(Point(0, 0), Point(100, 100)),
+    .line(Point(100, 100), Point(100, 0)),
+    .line(Point(100, 0), Point(0, 100)),
+  ]))
+
+  @Test func draggingAcrossASelfCrossingStaysOnItsBranch() {
+    // The finger runs just beside the first leg, on the side of the third leg, so
+    // near the crossing the third leg is the (marginally) nearer one.
+    var length = zigzag.nearest(to: Point(10, 12)).length
+    var jumpedGlobally = false
+    for step in 0...160 {
+      let x = 10 + Double(step) * 0.5
+      let finger = Point(x, x + 2)
+      let tracked = zigzag.nearest(to: finger, continuingFrom: length)
+      #expect(tracked.position.segmentIndex == 0, "left the first leg at x = \(x)")
+      #expect(abs(tracked.length - length) <= 1, "jumped from \(length) to \(tracked.length)")
+      length = tracked.length
+      if zigzag.nearest(to: finger).position.segmentIndex == 2 { jumpedGlobally = true }
+    }
+    // Without tracking the answer would have jumped to the third leg.
+    #expect(jumpedGlobally)
+  }
+
+  @Test func aClearMoveToAnotherPartStillJumps() {
+    let onFirstLeg = zigzag.nearest(to: Point(20, 20)).length
+    // Far from the first leg and right on the third one.
+    let answer = zigzag.nearest(to: Point(80, 20), continuingFrom: onFirstLeg)
+    #expect(answer.position.segmentIndex == 2)
+    #expect(answer.distance <= 1e-12)
+  }
+
+  @Test func trackingFollowsALoopingCubicContinuously() {
+    // A cubic that crosses itself: the finger traces it with a small offset.
+    let loop = CubicBezier(Point(0, 100), Point(200, -60), Point(-100, -60), Point(100, 100))
+    let path = MeasuredPath(Path(start: loop.p0, segments: [.cubic(loop.p0, loop.p1, loop.p2, loop.p3)]))
+    var length = 0.0
+    for step in 1...400 {
+      let t = Double(step) / 400
+      let finger = loop.point(at: t) + loop.normal(at: t) * 3
+      let tracked = path.nearest(to: finger, continuingFrom: length)
+      #expect(tracked.length >= length - 1e-9, "went backwards at t = \(t)")
+      #expect(tracked.length - length <= 5, "jumped at t = \(t)")
+      length = tracked.length
+    }
+    #expect(abs(length - path.length) <= 1e-6)
+  }
+
+  @Test func trackingWrapsAroundAClosedPath() throws {
+    let circle = MeasuredPath(try Path(svgPathData: "M100 50 A50 50 0 1 1 0 50 A50 50 0 1 1 100 50 Z"))
+    #expect(circle.isClosed)
+    var length = 0.0
+    var travelled = 0.0
+    for step in 1...300 {
+      let angle = Double(step) / 100 * 2 * Double.pi  // Three laps.
+      let finger = Point(50 + 60 * cos(angle), 50 + 60 * sin(angle))
+      let tracked = circle.nearest(to: finger, continuingFrom: length)
+      // Forward distance along the loop, across the seam where lengths wrap to 0.
+      var forward = tracked.length - length
+      if forward < -circle.length / 2 { forward += circle.length }
+      #expect(forward >= 0 && forward <= 4, "step \(step): \(length) → \(tracked.length)")
+      travelled += forward
+      length = tracked.length
+    }
+    #expect(abs(travelled - 3 * circle.length) <= 1e-6)
+  }
+}

@@ -24,7 +24,7 @@ extension CubicBezier {
   /// which halves the work of a nearest-point query.
   @inline(__always)
   func distanceMinima(of slope: Quintic) -> RootList {
-    let critical = slope.derivative.roots(in: 0, 1)
+    let critical = slope.derivative.criticalPoints(in: 0, 1)
     var minima = RootList()
     var a = 0.0
     var fa = slope.value(0)

@@ -14,22 +14,48 @@ extension MeasuredPath {
   ///
   /// - Complexity: O(n) bound checks plus one exact solve per segment that survives them.
   public func nearest(to point: Point) -> PathProjection {
-    var bestIndex = 0
-    var bestT = 0.0
-    var best = Double.infinity
+    let found = nearestPiece(to: point, below: .infinity) ?? (0, 0, (pieces[0].cubic.p0 - point).lengthSquared)
+    return PathProjection(
+      position: position(segment: found.index, t: found.t), distance: found.distanceSquared.squareRoot())
+  }
+
+  /// The nearest point among the pieces that hold a point nearer than `bound` (a squared
+  /// distance), or `nil` if none does.
+  ///
+  /// The piece whose control bounds are nearest is solved first, so its answer prunes
+  /// most of the others before any of them is solved.
+  func nearestPiece(to point: Point, below bound: Double) -> (
+    index: Int, t: Double, distanceSquared: Double
+  )? {
+    var best = bound
+    var found: (index: Int, t: Double, distanceSquared: Double)?
+    var first = 0
+    var firstBound = Double.infinity
     for index in pieces.indices {
-      let piece = pieces[index]
-      // Skip pieces that cannot beat the best so far.
-      if piece.controlBounds.distanceSquared(to: point) > best { continue }
-      let (t, squared) = Self.nearestParameter(on: piece, to: point)
-      if squared < best {
-        best = squared
-        bestIndex = index
-        bestT = t
+      let lower = pieces[index].controlBounds.distanceSquared(to: point)
+      if lower < firstBound {
+        firstBound = lower
+        first = index
       }
     }
-    return PathProjection(
-      position: position(segment: bestIndex, t: bestT), distance: best.squareRoot())
+    if firstBound < best {
+      let (t, squared) = Self.nearestParameter(on: pieces[first], to: point)
+      if squared < best {
+        best = squared
+        found = (first, t, squared)
+      }
+    }
+    for index in pieces.indices where index != first {
+      // Skip pieces that cannot beat the best so far.
+      if pieces[index].controlBounds.distanceSquared(to: point) > best { continue }
+      let (t, squared) = Self.nearestParameter(on: pieces[index], to: point)
+      // Ties go to the smaller arc length.
+      if squared < best || (squared == best && found != nil && index < (found?.index ?? .max)) {
+        best = squared
+        found = (index, t, squared)
+      }
+    }
+    return found
   }
 
   /// The point nearest to `point` on a path being dragged along, continuing from the
@@ -37,7 +63,8 @@ extension MeasuredPath {
   ///
   /// Starting at `previousLength`, it walks downhill along the path to the local
   /// minimum of the distance in whose basin the previous position lies. It answers
-  /// that point unless the global nearest point is nearer by more than `hysteresis`.
+  /// that point unless some other point is nearer by more than `hysteresis`, in which
+  /// case it answers the global nearest point.
   /// So a handle dragged across a self-crossing carries on along the branch it was on,
   /// while a finger that clearly moves to another part of the path still takes the
   /// handle there.
@@ -46,17 +73,22 @@ extension MeasuredPath {
   ///   - point: The drag target.
   ///   - previousLength: The arc length answered for the previous target.
   ///   - hysteresis: How much nearer, in scene units, another part must be to jump.
-  /// - Complexity: one global query, plus exact solves on the segments walked through.
+  /// - Complexity: exact solves on the segments walked through, plus a global search
+  ///   pruned to points nearer by more than `hysteresis` (usually none survive).
   public func nearest(
     to point: Point, continuingFrom previousLength: Double,
     hysteresis: Double = MeasuredPath.defaultTrackingHysteresis
   ) -> PathProjection {
-    let global = nearest(to: point)
     let (index, t) = localMinimum(of: point, from: normalizedLength(previousLength))
-    let trackedPoint = pieces[index].cubic.point(at: t)
-    let trackedDistance = trackedPoint.distance(to: point)
-    // Ties stay on the tracked part: at a self-crossing both parts hold the same point.
-    if global.distance < trackedDistance - Swift.max(hysteresis, 0) { return global }
+    let trackedDistance = pieces[index].cubic.point(at: t).distance(to: point)
+    // Only a part nearer by more than the hysteresis can take over; ties stay on the
+    // tracked part, since at a self-crossing both parts hold the same point.
+    let jump = trackedDistance - Swift.max(hysteresis, 0)
+    if jump > 0, let other = nearestPiece(to: point, below: jump * jump) {
+      return PathProjection(
+        position: position(segment: other.index, t: other.t),
+        distance: other.distanceSquared.squareRoot())
+    }
     return PathProjection(position: position(segment: index, t: t), distance: trackedDistance)
   }
 

@@ -55,6 +55,11 @@ struct PathCommand: ParsableCommand {
       printError("error: bad path data at \(error.description)\n\(error.caretSnippet(in: pathData))")
       throw Sysexits.dataError
     }
+    if let extreme = Self.largestCoordinate(of: path), extreme > Self.coordinateLimit {
+      printError(
+        "error: path coordinates must lie within ±1e15; this path reaches \(extreme.shortestDescription)")
+      throw Sysexits.dataError
+    }
     let measured = MeasuredPath(path)
     var json = JSONWriter()
     json.object { members in
@@ -99,6 +104,33 @@ struct PathCommand: ParsableCommand {
 }
 
 extension PathCommand {
+  /// The largest coordinate magnitude measured. Squared distances of larger values
+  /// overflow a double long before the coordinates do, and no screen needs them.
+  static let coordinateLimit = 1e15
+
+  /// The largest coordinate magnitude among all points of `path`, control points included.
+  static func largestCoordinate(of path: Path) -> Double? {
+    var largest: Double?
+    func visit(_ p: Point) { largest = Swift.max(largest ?? 0, abs(p.x), abs(p.y)) }
+    for subpath in path.subpaths {
+      visit(subpath.start)
+      for segment in subpath.segments {
+        switch segment {
+        case .line(_, let b): visit(b)
+        case .quadratic(_, let c, let b): visit(c); visit(b)
+        case .cubic(_, let c1, let c2, let b): visit(c1); visit(c2); visit(b)
+        }
+      }
+    }
+    return largest
+  }
+
+  func validate() throws {
+    for query in nearest where max(abs(query.point.x), abs(query.point.y)) > Self.coordinateLimit {
+      throw ValidationError("--nearest coordinates must lie within ±1e15")
+    }
+  }
+
   /// Reads path data from standard input, refusing more than ``maximumInputBytes``
   /// and text that is not UTF-8.
   static func readStandardInput() throws -> String {

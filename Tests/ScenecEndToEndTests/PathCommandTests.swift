@@ -67,13 +67,14 @@ import Testing
         "error: bad path data at offset 0: expected a moveto command ('M' or 'm'), found end of data\n"))
   }
 
-  @Test func overflowingCoordinatesAreRefusedNotPrintedAsNaN() throws {
+  @Test func hugeCoordinatesAreRefusedNotMismeasured() throws {
     let result = try ScenecProcess.run(["path", "M1e308 0 L-1e308 0", "--nearest", "0,0"])
     #expect(result.status == 65)
     #expect(result.stdout == "")
-    #expect(
-      result.stderr
-        == "error: cannot measure this path: its coordinates are so large that the results overflow\n")
+    #expect(result.stderr == "error: path coordinates must lie within ±1e15; this path reaches 1e+308\n")
+    let query = try ScenecProcess.run(["path", "M0 0 L1 0", "--nearest", "1e16,0"])
+    #expect(query.status == 64)
+    #expect(query.stderr.hasPrefix("Error: --nearest coordinates must lie within ±1e15\n"))
   }
 
   @Test func readsPathDataFromStandardInput() throws {

@@ -6,6 +6,8 @@ let package = Package(
   platforms: [.macOS(.v13)],
   products: [
     .library(name: "SceneGeometry", targets: ["SceneGeometry"]),
+    .library(name: "SceneDiagnostics", targets: ["SceneDiagnostics"]),
+    .library(name: "SceneSyntax", targets: ["SceneSyntax"]),
     .executable(name: "scenec", targets: ["scenec"]),
   ],
   dependencies: [
@@ -28,12 +30,20 @@ let package = Package(
     /// Exact curve geometry: segments, paths, SVG path data, arc length, nearest point.
     .target(name: "SceneGeometry"),
 
+    /// Source locations and clang-style diagnostics, shared by every stage.
+    .target(name: "SceneDiagnostics"),
+
+    /// Stage 1: YAML (libyaml) and the DSL into one AST, with exact diagnostics.
+    .target(name: "SceneSyntax", dependencies: ["SceneDiagnostics", "SceneGeometry", "CYAML"]),
+
     // MARK: - Command-line tool
 
     .executableTarget(
       name: "scenec",
       dependencies: [
         "SceneGeometry",
+        "SceneDiagnostics",
+        "SceneSyntax",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -44,6 +54,14 @@ let package = Package(
       name: "SceneGeometryTests",
       dependencies: [
         "SceneGeometry",
+        .product(name: "PropertyBased", package: "swift-property-based"),
+      ]
+    ),
+    .testTarget(name: "SceneDiagnosticsTests", dependencies: ["SceneDiagnostics"]),
+    .testTarget(
+      name: "SceneSyntaxTests",
+      dependencies: [
+        "SceneSyntax",
         .product(name: "PropertyBased", package: "swift-property-based"),
       ]
     ),

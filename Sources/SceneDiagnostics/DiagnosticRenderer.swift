@@ -1,0 +1,39 @@
+/// Prints diagnostics the way clang does:
+///
+/// ```
+/// Scenes/wave.yaml:12:9: error: unknown handle 'bal'; did you mean 'ball'?
+///     handle: bal
+///             ^~~
+/// ```
+///
+/// The source line is looked up in the files given; a diagnostic whose file is unknown
+/// prints without it.
+public struct DiagnosticRenderer: Sendable {
+  private var files: [String: SourceFile]
+
+  public init(files: [SourceFile] = []) {
+    self.files = Dictionary(files.map { ($0.name, $0) }, uniquingKeysWith: { _, last in last })
+  }
+
+  /// Adds (or replaces) a file whose lines diagnostics may show.
+  public mutating func add(_ file: SourceFile) { files[file.name] = file }
+
+  /// The diagnostic and its notes, each ending in a line break.
+  public func render(_ diagnostic: Diagnostic) -> String {
+    var text = entry(diagnostic.severity, diagnostic.message, diagnostic.span)
+    for note in diagnostic.notes { text += entry(.note, note.message, note.span) }
+    return text
+  }
+
+  /// Every diagnostic in order, each with its notes.
+  public func render(_ diagnostics: [Diagnostic]) -> String {
+    diagnostics.map(render).joined()
+  }
+
+  private func entry(_ severity: Diagnostic.Severity, _ message: String, _ span: SourceSpan?) -> String {
+    guard let span else { return "\(severity.rawValue): \(message)\n" }
+    var text = "\(span.start): \(severity.rawValue): \(message)\n"
+    if let snippet = files[span.start.file]?.snippet(for: span) { text += snippet + "\n" }
+    return text
+  }
+}

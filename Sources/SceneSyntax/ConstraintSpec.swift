@@ -1,0 +1,168 @@
+/// A built-in behaviour that ties handles to paths, rests or each other.
+public struct ConstraintSpec: Hashable, Sendable {
+  public enum Kind: Hashable, Sendable {
+    case follow(FollowSpec)
+    case elastic(ElasticSpec)
+    case gooey(GooeySpec)
+    case animate(AnimateSpec)
+  }
+
+  /// An optional name, for events and messages (`link.broke` of `link`).
+  public var name: Located<String>?
+  public var kind: Kind
+  public var source: SourceRef
+
+  public init(name: Located<String>? = nil, kind: Kind, at source: SourceRef = .synthesized) {
+    self.name = name
+    self.kind = kind
+    self.source = source
+  }
+
+  /// The key that names each kind in both syntaxes.
+  public var keyword: String {
+    switch kind {
+    case .follow: return "follow"
+    case .elastic: return "elastic"
+    case .gooey: return "gooey"
+    case .animate: return "animate"
+    }
+  }
+}
+
+/// `follow`: a handle kept on a path; dragged, it sits at the nearest point to the finger.
+public struct FollowSpec: Hashable, Sendable {
+  public enum Ends: String, Hashable, Sendable, CaseIterable {
+    case clamp, wrap
+  }
+
+  public var handle: Reference
+  public var path: Reference
+  /// Turn the handle to the path's tangent.
+  public var orient: Located<Bool>?
+  /// What happens past the ends: stop there, or go round (closed paths).
+  public var ends: Located<Ends>?
+  /// With a spring, a released handle springs back along the path to its rest.
+  public var spring: Reference?
+  /// Where on the path it rests, as a fraction 0…1 of the path's length.
+  public var rest: Located<Double>?
+  /// How much nearer, in points, another part of the path must be before a drag jumps
+  /// to it.
+  public var hysteresis: Located<Double>?
+
+  public init(
+    handle: Reference, path: Reference, orient: Located<Bool>? = nil, ends: Located<Ends>? = nil,
+    spring: Reference? = nil, rest: Located<Double>? = nil, hysteresis: Located<Double>? = nil
+  ) {
+    self.handle = handle
+    self.path = path
+    self.orient = orient
+    self.ends = ends
+    self.spring = spring
+    self.rest = rest
+    self.hysteresis = hysteresis
+  }
+}
+
+/// `elastic`: a handle pulled out of its rest resists, and returns when released.
+public struct ElasticSpec: Hashable, Sendable {
+  public enum Resistance: Hashable, Sendable {
+    case none
+    /// Follows the finger at this fraction of its motion (the seed's 0.7).
+    case factor(Located<Double>)
+    /// iOS rubber-banding: (1 − 1/(x·c/d + 1))·d with coefficient c (0.55) over dimension d
+    /// (the scene's size along each axis when not given).
+    case rubberband(coefficient: Located<Double>?, dimension: Located<Double>?)
+  }
+
+  public enum Return: Hashable, Sendable {
+    case spring(Reference)
+    /// At a speed in points per second with an easing (the seed: 900, ease-out).
+    case speed(Located<Double>, easing: Located<Easing>?)
+    /// Over a duration in seconds with an easing.
+    case duration(Located<Double>, easing: Located<Easing>?)
+  }
+
+  public var handle: Reference
+  public var resistance: Resistance?
+  public var returnMotion: Return?
+
+  public init(handle: Reference, resistance: Resistance? = nil, returnMotion: Return? = nil) {
+    self.handle = handle
+    self.resistance = resistance
+    self.returnMotion = returnMotion
+  }
+}
+
+/// `gooey`: two circles joined by a stretching bridge that breaks.
+public struct GooeySpec: Hashable, Sendable {
+  public enum Style: String, Hashable, Sendable, CaseIterable {
+    /// Tangent points and two quadratic curves, as in the sticky-ball seed.
+    case sticky
+    /// paper.js's metaball bridge (v = 0.5, handle rate 2.4).
+    case metaball
+  }
+
+  /// The circle that stays and shrinks as the link stretches.
+  public var anchor: Reference
+  /// The circle that is dragged away.
+  public var ball: Reference
+  /// The anchor's radius shrinks by distance / viscosity.
+  public var viscosity: Located<Double>?
+  /// The link breaks beyond this distance between centres…
+  public var maxDistance: Located<Double>?
+  /// …or when the anchor's radius falls below this.
+  public var minRadius: Located<Double>?
+  /// The spring the ball returns with if released before the break.
+  public var spring: Reference?
+  public var style: Located<Style>?
+  /// How the bridge is drawn (the anchor's style when not given).
+  public var bridgeStyle: SceneSyntax.Style
+
+  public init(
+    anchor: Reference, ball: Reference, viscosity: Located<Double>? = nil,
+    maxDistance: Located<Double>? = nil, minRadius: Located<Double>? = nil,
+    spring: Reference? = nil, style: Located<Style>? = nil,
+    bridgeStyle: SceneSyntax.Style = SceneSyntax.Style()
+  ) {
+    self.anchor = anchor
+    self.ball = ball
+    self.viscosity = viscosity
+    self.maxDistance = maxDistance
+    self.minRadius = minRadius
+    self.spring = spring
+    self.style = style
+    self.bridgeStyle = bridgeStyle
+  }
+}
+
+/// `animate`: a handle moved along a path by time, at uniform speed along the path.
+public struct AnimateSpec: Hashable, Sendable {
+  public enum Repeat: String, Hashable, Sendable, CaseIterable {
+    case once, loop
+    case pingPong = "ping-pong"
+  }
+
+  public var handle: Reference
+  public var path: Reference
+  /// Seconds for one pass along the whole path.
+  public var duration: Located<Double>
+  public var repeatMode: Located<Repeat>?
+  public var easing: Located<Easing>?
+  public var orient: Located<Bool>?
+  /// Seconds to wait before starting (negative: start part-way through).
+  public var delay: Located<Double>?
+
+  public init(
+    handle: Reference, path: Reference, duration: Located<Double>,
+    repeatMode: Located<Repeat>? = nil, easing: Located<Easing>? = nil,
+    orient: Located<Bool>? = nil, delay: Located<Double>? = nil
+  ) {
+    self.handle = handle
+    self.path = path
+    self.duration = duration
+    self.repeatMode = repeatMode
+    self.easing = easing
+    self.orient = orient
+    self.delay = delay
+  }
+}

@@ -1,0 +1,61 @@
+/// The script of one pointer: steps played one after another.
+public struct GestureTrack: Hashable, Sendable {
+  /// The pointer's id (0 for a one-finger script).
+  public var pointer: Located<Int>
+  public var steps: [GestureStep]
+
+  public init(pointer: Located<Int>, steps: [GestureStep]) {
+    self.pointer = pointer
+    self.steps = steps
+  }
+}
+
+/// One step of a gesture script.
+public struct GestureStep: Hashable, Sendable {
+  public enum Kind: Hashable, Sendable {
+    /// Put the finger down at a point (a handle's name is its position).
+    case press(Expression)
+    /// Move a finger that is down, over a time, with an easing.
+    case drag(Motion, duration: Located<Double>?, easing: Located<Easing>?)
+    /// Move the pointer while it is up (hover).
+    case move(Motion, duration: Located<Double>?, easing: Located<Easing>?)
+    /// Keep still, finger down or up, for a time in seconds.
+    case wait(Located<Double>)
+    /// Lift the finger; the velocity is estimated from the last 100 ms unless given.
+    case release(velocity: Expression?)
+    /// Press and release at a point without moving.
+    case tap(Expression)
+    /// A quick drag then release that keeps its velocity.
+    case fling(Motion, duration: Located<Double>?, velocity: Expression?)
+    /// Play a recorded trace (CSV or JSON lines of t, x, y, phase), relative to the file.
+    case replay(Located<String>)
+  }
+
+  /// Where a drag, move or fling goes.
+  public enum Motion: Hashable, Sendable {
+    case to(Expression)
+    case by(Expression)
+  }
+
+  public var kind: Kind
+  public var source: SourceRef
+
+  public init(_ kind: Kind, at source: SourceRef = .synthesized) {
+    self.kind = kind
+    self.source = source
+  }
+
+  /// The key that names each kind in both syntaxes (`wait` also accepts `hold`).
+  public var keyword: String {
+    switch kind {
+    case .press: return "press"
+    case .drag: return "drag"
+    case .move: return "move"
+    case .wait: return "wait"
+    case .release: return "release"
+    case .tap: return "tap"
+    case .fling: return "fling"
+    case .replay: return "replay"
+    }
+  }
+}

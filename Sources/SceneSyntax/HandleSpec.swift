@@ -1,0 +1,49 @@
+/// An object of the scene: a point with an optional shape, that constraints, springs,
+/// expressions and the finger move.
+public struct HandleSpec: Hashable, Sendable {
+  public enum Shape: String, Hashable, Sendable, CaseIterable {
+    /// An invisible control point (the wave's points).
+    case none
+    case circle
+    case rect
+  }
+
+  public var name: Located<String>
+  /// Where it starts, or for a bound handle where it is while the pointer is down:
+  /// an expression that evaluates to a point.
+  public var position: Expression
+  public var shape: Located<Shape>?
+  /// The radius of a circle.
+  public var radius: Located<Double>?
+  /// The size of a rect, drawn centred on the position and turned by its angle.
+  public var width: Located<Double>?
+  public var height: Located<Double>?
+  /// Whether a press inside ``hitRadius`` grabs it.
+  public var draggable: Located<Bool>?
+  /// How far from its centre a press still grabs it.
+  public var hitRadius: Located<Double>?
+  /// Where it returns to on release; an expression evaluating to a point.
+  public var rest: Expression?
+  /// The spring preset it returns to rest with.
+  public var spring: Reference?
+  public var style: Style
+
+  public init(
+    name: Located<String>, position: Expression, shape: Located<Shape>? = nil,
+    radius: Located<Double>? = nil, width: Located<Double>? = nil, height: Located<Double>? = nil,
+    draggable: Located<Bool>? = nil, hitRadius: Located<Double>? = nil, rest: Expression? = nil,
+    spring: Reference? = nil, style: Style = Style()
+  ) {
+    self.name = name
+    self.position = position
+    self.shape = shape
+    self.radius = radius
+    self.width = width
+    self.height = height
+    self.draggable = draggable
+    self.hitRadius = hitRadius
+    self.rest = rest
+    self.spring = spring
+    self.style = style
+  }
+}

@@ -1,0 +1,54 @@
+import SceneGeometry
+
+/// A drawn path: fixed SVG path data, or segments through handles and expressions that
+/// are re-evaluated every frame.
+public struct PathSpec: Hashable, Sendable {
+  public enum Geometry: Hashable, Sendable {
+    /// SVG path data, parsed.
+    case data(Path)
+    /// Segments whose points are expressions (a handle's name is its position).
+    case segments([PathSegmentSpec])
+  }
+
+  public var name: Located<String>
+  public var geometry: Geometry
+  public var geometrySource: SourceRef
+  public var style: Style
+
+  public init(name: Located<String>, geometry: Geometry, geometrySource: SourceRef = .synthesized, style: Style = Style()) {
+    self.name = name
+    self.geometry = geometry
+    self.geometrySource = geometrySource
+    self.style = style
+  }
+}
+
+/// One step of a segment path, each point an expression.
+public struct PathSegmentSpec: Hashable, Sendable {
+  public enum Kind: Hashable, Sendable {
+    case move(Expression)
+    case line(Expression)
+    case quadratic(control: Expression, Expression)
+    case cubic(control1: Expression, control2: Expression, Expression)
+    case close
+  }
+
+  public var kind: Kind
+  public var source: SourceRef
+
+  public init(_ kind: Kind, at source: SourceRef = .synthesized) {
+    self.kind = kind
+    self.source = source
+  }
+
+  /// The key that names each kind in both syntaxes.
+  public var keyword: String {
+    switch kind {
+    case .move: return "move"
+    case .line: return "line"
+    case .quadratic: return "quad"
+    case .cubic: return "cubic"
+    case .close: return "close"
+    }
+  }
+}

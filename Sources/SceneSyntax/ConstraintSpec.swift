@@ -70,8 +70,8 @@ public struct ElasticSpec: Hashable, Sendable {
     /// Follows the finger at this fraction of its motion (the seed's 0.7).
     case factor(Located<Double>)
     /// iOS rubber-banding: (1 − 1/(x·c/d + 1))·d with coefficient c (0.55) over dimension d
-    /// (the scene's size along each axis when not given).
-    case rubberband(coefficient: Located<Double>?, dimension: Located<Double>?)
+    /// (the scene's size along each axis when not given); written `rubberband` alone, c is 0.55.
+    case rubberband(coefficient: Located<Double>, dimension: Located<Double>?)
   }
 
   public enum Return: Hashable, Sendable {

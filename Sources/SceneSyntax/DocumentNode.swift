@@ -33,6 +33,14 @@ public struct DocumentNode: Hashable, Sendable {
 
     /// A plain empty scalar is YAML's null (`key:` with nothing after it, or `~`/`null`).
     public var isNull: Bool { !isQuoted && (text.isEmpty || text == "~" || text == "null") }
+
+    // `isVerbatim` says how the text maps onto source columns, like a `SourceRef`; it
+    // is not part of what the scalar means, so equality ignores it.
+    public static func == (a: Scalar, b: Scalar) -> Bool { a.text == b.text && a.isQuoted == b.isQuoted }
+    public func hash(into hasher: inout Hasher) {
+      hasher.combine(text)
+      hasher.combine(isQuoted)
+    }
   }
 
   /// One `key: value` pair of a mapping; keys are scalars.

@@ -7,12 +7,15 @@ struct Scenec: ParsableCommand {
     commandName: "scenec",
     abstract: "Interpret scenes of gesture-driven vector motion.",
     discussion: """
-      Today scenec measures paths exactly; scene files come next.
+      Scenes are written in YAML or in scenec's DSL (.scene); Grammar.md documents both.
+      Today scenec checks and formats scenes and measures paths; running them comes next.
 
-      Example:
+      Examples:
+        scenec check Scenes/wave.yaml
+        scenec fmt Scenes/wave.yaml --to dsl
         scenec path "M0 0 C 30 80 70 -40 100 0" --at-length 50 --nearest 40,10
       """,
     version: "0.1.0",
-    subcommands: [PathCommand.self]
+    subcommands: [CheckCommand.self, FormatCommand.self, PathCommand.self]
   )
 }

@@ -8,6 +8,8 @@ enum Sysexits {
   static let dataError = ExitCode(65)
   /// An input file does not exist or cannot be read.
   static let noInput = ExitCode(66)
+  /// An output file could not be written.
+  static let cannotCreate = ExitCode(73)
   /// A bug in scenec.
   static let software = ExitCode(70)
 }

@@ -1,0 +1,251 @@
+/// One token of a DSL line: the scalars `start..<end` of the line's scalars.
+///
+/// Tokens are raw runs of text; what a token means (a name, a value, an attribute) depends
+/// on the statement, so the parser classifies them, not the lexer.
+struct DSLToken: Hashable, Sendable {
+  /// The index of the token's first scalar in its line.
+  var start: Int
+  /// The index just past the token's last scalar.
+  var end: Int
+}
+
+/// A lexical error on one line, at scalar indices of that line.
+struct DSLLexError: Error, Hashable, Sendable {
+  /// A secondary place, such as the bracket a stray closer does not match.
+  struct Note: Hashable, Sendable {
+    var message: String
+    var start: Int
+    var length: Int
+  }
+
+  var message: String
+  var start: Int
+  var length: Int
+  var notes: [Note] = []
+}
+
+/// The lexical layer of the `.scene` DSL: lines, tokens, strings and identifiers.
+///
+/// Everything works on arrays of Unicode scalars, because columns in diagnostics count
+/// scalars; an index `i` in a line is column `i + 1`. See ``DSLParser`` for the grammar.
+enum DSLLexer {
+  /// The lines of `text`, without their line breaks.
+  ///
+  /// Lines end at `\n`, `\r\n` and a lone `\r`, as ``SourceFile`` splits them, so line
+  /// numbers agree; a final line break starts an empty last line.
+  static func lines(of text: String) -> [[Unicode.Scalar]] {
+    var lines: [[Unicode.Scalar]] = []
+    var current: [Unicode.Scalar] = []
+    var afterCarriageReturn = false
+    for scalar in text.unicodeScalars {
+      if scalar == "\n" && afterCarriageReturn {
+        // The second half of a \r\n, whose \r already ended the line.
+        afterCarriageReturn = false
+        continue
+      }
+      afterCarriageReturn = scalar == "\r"
+      if scalar == "\n" || scalar == "\r" {
+        lines.append(current)
+        current.removeAll(keepingCapacity: true)
+      } else {
+        current.append(scalar)
+      }
+    }
+    lines.append(current)
+    return lines
+  }
+
+  /// Whether `scalar` separates tokens (outside brackets and strings).
+  static func isSpace(_ scalar: Unicode.Scalar) -> Bool { scalar == " " || scalar == "\t" }
+
+  /// Whether `scalar` may start an identifier: a letter or `_`.
+  static func isIdentifierStart(_ scalar: Unicode.Scalar) -> Bool {
+    scalar == "_" || scalar.properties.isAlphabetic
+  }
+
+  /// Whether `scalar` may continue an identifier: a letter, an ASCII digit, `_`, `-` or `.`.
+  static func isIdentifierContinue(_ scalar: Unicode.Scalar) -> Bool {
+    isIdentifierStart(scalar) || ("0"..."9").contains(scalar) || scalar == "-" || scalar == "."
+  }
+
+  /// The index just past the identifier starting at `start`, or `start` when there is none.
+  static func identifierEnd(_ line: [Unicode.Scalar], from start: Int, limit: Int? = nil) -> Int {
+    let limit = min(limit ?? line.count, line.count)
+    guard start < limit, isIdentifierStart(line[start]) else { return start }
+    var index = start + 1
+    while index < limit && isIdentifierContinue(line[index]) { index += 1 }
+    return index
+  }
+
+  /// Whether `token` is exactly one identifier (a keyword, a name or a flag).
+  static func isIdentifier(_ line: [Unicode.Scalar], _ token: DSLToken) -> Bool {
+    token.end > token.start && identifierEnd(line, from: token.start, limit: token.end) == token.end
+  }
+
+  /// The index of the `=` when `token` is an attribute `key=value` (an identifier followed
+  /// directly by `=`), else `nil`.
+  static func attributeEquals(_ line: [Unicode.Scalar], _ token: DSLToken) -> Int? {
+    let keyEnd = identifierEnd(line, from: token.start, limit: token.end)
+    guard keyEnd > token.start, keyEnd < token.end, line[keyEnd] == "=" else { return nil }
+    return keyEnd
+  }
+
+  /// The tokens of `line` from index `start` up to the end of the line or a comment.
+  ///
+  /// A token is a maximal run of scalars up to a space or tab at bracket depth 0; `(`, `[`
+  /// and `{` open a bracket that the matching closer ends, and double-quoted strings are
+  /// skipped whole (a backslash skips the scalar after it). A `#` where a token would start
+  /// begins a comment that runs to the end of the line; elsewhere it is an ordinary
+  /// character, so `fill=#ff8800` and `f(a, #b)` need no quotes.
+  static func tokens(of line: [Unicode.Scalar], from start: Int = 0) throws(DSLLexError)
+    -> [DSLToken]
+  {
+    var tokens: [DSLToken] = []
+    var index = start
+    var openers: [Int] = []
+    let count = line.count
+    while true {
+      while index < count && isSpace(line[index]) { index += 1 }
+      if index >= count || line[index] == "#" { break }
+      let tokenStart = index
+      openers.removeAll(keepingCapacity: true)
+      while index < count {
+        let scalar = line[index]
+        if openers.isEmpty && isSpace(scalar) { break }
+        switch scalar {
+        case "(", "[", "{":
+          openers.append(index)
+        case ")", "]", "}":
+          guard let opener = openers.last else {
+            throw DSLLexError(message: "unexpected '\(scalar)'", start: index, length: 1)
+          }
+          let expected = closer(of: line[opener])
+          guard scalar == expected else {
+            throw DSLLexError(
+              message: "unclosed '\(line[opener])'", start: opener, length: 1,
+              notes: [
+                .init(
+                  message: "expected '\(expected)' here, found '\(scalar)'", start: index, length: 1
+                )
+              ])
+          }
+          openers.removeLast()
+        case "\"":
+          index = try closingQuote(line, openingAt: index)
+        default:
+          break
+        }
+        index += 1
+      }
+      if let opener = openers.last {
+        throw DSLLexError(message: "unclosed '\(line[opener])'", start: opener, length: 1)
+      }
+      tokens.append(DSLToken(start: tokenStart, end: index))
+    }
+    return tokens
+  }
+
+  /// The closer that ends a bracket opened by `opener`.
+  private static func closer(of opener: Unicode.Scalar) -> Unicode.Scalar {
+    switch opener {
+    case "(": return ")"
+    case "[": return "]"
+    default: return "}"
+    }
+  }
+
+  /// The index of the quote that closes the string opened at `opening`.
+  static func closingQuote(_ line: [Unicode.Scalar], openingAt opening: Int) throws(DSLLexError)
+    -> Int
+  {
+    var index = opening + 1
+    while index < line.count {
+      switch line[index] {
+      case "\\": index += 2
+      case "\"": return index
+      default: index += 1
+      }
+    }
+    throw DSLLexError(message: "unterminated string", start: opening, length: 1)
+  }
+
+  /// The text of the string literal `opening...closing` with its escapes applied, and
+  /// whether it had any: `\"`, `\\`, `\n`, `\t` and `\u{hex}` (1 to 8 hex digits).
+  static func decodeString(
+    _ line: [Unicode.Scalar], opening: Int, closing: Int
+  ) throws(DSLLexError) -> (text: String, hadEscapes: Bool) {
+    var text = String.UnicodeScalarView()
+    var hadEscapes = false
+    var index = opening + 1
+    while index < closing {
+      let scalar = line[index]
+      guard scalar == "\\" else {
+        text.append(scalar)
+        index += 1
+        continue
+      }
+      hadEscapes = true
+      let escape = index + 1 < closing ? line[index + 1] : "\\"
+      switch escape {
+      case "\"", "\\":
+        text.append(escape)
+        index += 2
+      case "n":
+        text.append("\n")
+        index += 2
+      case "t":
+        text.append("\t")
+        index += 2
+      case "u":
+        let (scalar, end) = try unicodeEscape(line, backslash: index, closing: closing)
+        text.append(scalar)
+        index = end
+      default:
+        throw DSLLexError(
+          message: "unknown escape '\\\(escape)' in string", start: index, length: 2)
+      }
+    }
+    return (String(text), hadEscapes)
+  }
+
+  /// The scalar of the `\u{hex}` escape at `backslash`, and the index just past its `}`.
+  private static func unicodeEscape(
+    _ line: [Unicode.Scalar], backslash: Int, closing: Int
+  ) throws(DSLLexError) -> (Unicode.Scalar, Int) {
+    var index = backslash + 2
+    var value: UInt32 = 0
+    var digits = 0
+    if index < closing && line[index] == "{" {
+      index += 1
+      while index < closing, digits < 8, let digit = hexValue(line[index]) {
+        value = value * 16 + digit
+        digits += 1
+        index += 1
+      }
+      if digits > 0, index < closing, line[index] == "}", let scalar = Unicode.Scalar(value) {
+        return (scalar, index + 1)
+      }
+    }
+    let length = max(min(index + 1, closing) - backslash, 2)
+    throw DSLLexError(
+      message: "invalid unicode escape; write \\u{…} with 1 to 8 hex digits of a valid scalar",
+      start: backslash, length: length)
+  }
+
+  /// The value of a hex digit, or `nil`.
+  private static func hexValue(_ scalar: Unicode.Scalar) -> UInt32? {
+    switch scalar {
+    case "0"..."9": return scalar.value - 48
+    case "a"..."f": return scalar.value - 87
+    case "A"..."F": return scalar.value - 55
+    default: return nil
+    }
+  }
+
+  /// The scalars `start..<end` of `line` as a `String`.
+  static func string(_ line: [Unicode.Scalar], _ start: Int, _ end: Int) -> String {
+    var view = String.UnicodeScalarView()
+    view.append(contentsOf: line[start..<end])
+    return String(view)
+  }
+}

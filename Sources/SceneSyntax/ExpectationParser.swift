@@ -1,0 +1,409 @@
+import SceneDiagnostics
+
+/// Parses the one-line text of a scene test's expectation into an ``ExpectationSpec``.
+///
+/// The forms, with keywords matched case-sensitively:
+///
+/// ```
+/// expectation = "at" moment ":" ( "all" "at" "rest" | assertion )
+///             | "event" pattern [ ( "before" | "after" ) reference ]
+///             | "no" "event" pattern ;
+/// moment      = time | "frame" digits | "end" ;
+/// time        = number [ "s" | "ms" ] ;            (* seconds when bare *)
+/// assertion   = expression comparison expression [ ( "±" | "+-" ) expression ] ;
+/// comparison  = "<" | "<=" | ">" | ">=" | "==" | "≈" | "~=" ;
+/// pattern     = event-name [ "of" identifier ] ;
+/// reference   = time | pattern ;
+/// ```
+///
+/// An assertion splits at its first comparison outside parentheses, and its tolerance at
+/// the first `±` or `+-` after that (write `a + -b` for a sum); each part is then read by
+/// ``ExpressionParser`` at its own offset, so errors inside it point at the right column.
+/// Spans follow the same rules as ``ExpressionParser/parse(_:at:verbatim:)``; the
+/// expectation's own source is `origin`.
+public enum ExpectationParser {
+  /// Parses `text`, the whole of a scalar whose place in the file is `origin`.
+  ///
+  /// `verbatim` means what it means for ``ExpressionParser/parse(_:at:verbatim:)``: the
+  /// text stands in the file one scalar per column, so errors and the expressions'
+  /// sources get their own columns; otherwise they all point at `origin`.
+  public static func parse(
+    _ text: String, at origin: SourceSpan, verbatim: Bool
+  ) throws(ExpressionError) -> ExpectationSpec {
+    var machine = Machine(
+      scalars: Array(text.unicodeScalars),
+      spans: ExpressionParser.Spans(origin: origin, verbatim: verbatim))
+    let kind = try machine.parse()
+    return ExpectationSpec(kind, at: SourceRef(origin))
+  }
+
+  /// The first comparison operator outside parentheses in `range`, and its scalars.
+  ///
+  /// `!=` is an expression operator and is skipped whole.
+  static func firstComparison(
+    in scalars: [Unicode.Scalar], _ range: Range<Int>
+  ) -> (ExpectationSpec.Comparison, Range<Int>)? {
+    var depth = 0
+    var index = range.lowerBound
+    while index < range.upperBound {
+      let c = scalars[index]
+      let next: Unicode.Scalar? = index + 1 < range.upperBound ? scalars[index + 1] : nil
+      switch c {
+      case "(": depth += 1
+      case ")": depth = max(0, depth - 1)
+      case "!" where next == "=": index += 1
+      case "<" where depth == 0, ">" where depth == 0:
+        let comparison: ExpectationSpec.Comparison =
+          c == "<"
+          ? (next == "=" ? .lessOrEqual : .less) : (next == "=" ? .greaterOrEqual : .greater)
+        return (comparison, index..<(index + (next == "=" ? 2 : 1)))
+      case "=" where depth == 0 && next == "=": return (.equal, index..<(index + 2))
+      case "~" where depth == 0 && next == "=": return (.approximately, index..<(index + 2))
+      case "≈" where depth == 0: return (.approximately, index..<(index + 1))
+      default: break
+      }
+      index += 1
+    }
+    return nil
+  }
+
+  /// The first `±` or `+-` outside parentheses in `range`.
+  static func firstTolerance(in scalars: [Unicode.Scalar], _ range: Range<Int>) -> Range<Int>? {
+    var depth = 0
+    var index = range.lowerBound
+    while index < range.upperBound {
+      switch scalars[index] {
+      case "(": depth += 1
+      case ")": depth = max(0, depth - 1)
+      case "±" where depth == 0: return index..<(index + 1)
+      case "+" where depth == 0 && index + 1 < range.upperBound && scalars[index + 1] == "-":
+        return index..<(index + 2)
+      default: break
+      }
+      index += 1
+    }
+    return nil
+  }
+
+  /// `'a', 'b' or 'c'`.
+  static func list(_ items: [String]) -> String {
+    guard let last = items.last else { return "" }
+    return items.count == 1 ? last : items.dropLast().joined(separator: ", ") + " or " + last
+  }
+
+  /// A word of the text: a run of scalars up to whitespace (or, for moments, a `:`).
+  struct Word {
+    var text: String
+    var start: Int
+    var end: Int
+  }
+
+  /// The state of one parse: the text and how far it has been read.
+  struct Machine {
+    let scalars: [Unicode.Scalar]
+    let spans: ExpressionParser.Spans
+    var position = 0
+
+    init(scalars: [Unicode.Scalar], spans: ExpressionParser.Spans) {
+      self.scalars = scalars
+      self.spans = spans
+    }
+
+    // MARK: Words
+
+    mutating func skipSpaces() {
+      while position < scalars.count && ExpressionParser.isSpace(scalars[position]) {
+        position += 1
+      }
+    }
+
+    /// The next word, without moving past it.
+    ///
+    /// `nil` at the end of the text, or, with `stoppingAtColon`, at a `:`.
+    mutating func peekWord(stoppingAtColon: Bool = false) -> Word? {
+      skipSpaces()
+      var end = position
+      while end < scalars.count && !ExpressionParser.isSpace(scalars[end])
+        && !(stoppingAtColon && scalars[end] == ":")
+      {
+        end += 1
+      }
+      guard end > position else { return nil }
+      var text = String.UnicodeScalarView()
+      text.append(contentsOf: scalars[position..<end])
+      return Word(text: String(text), start: position, end: end)
+    }
+
+    /// The next word, consumed.
+    mutating func readWord(stoppingAtColon: Bool = false) -> Word? {
+      let word = peekWord(stoppingAtColon: stoppingAtColon)
+      if let word { position = word.end }
+      return word
+    }
+
+    /// An error at the scalars `start..<end`.
+    func error(_ message: String, _ start: Int, _ end: Int) -> ExpressionError {
+      ExpressionError(message, at: spans.span(start, end))
+    }
+
+    /// An error about what comes next: the next word (or `:`), or the end of the text.
+    mutating func expected(_ what: String, stoppingAtColon: Bool = false) -> ExpressionError {
+      skipSpaces()
+      if let word = peekWord(stoppingAtColon: stoppingAtColon) {
+        return error("expected \(what), found \(quote(word))", word.start, word.end)
+      }
+      if position < scalars.count {
+        return error("expected \(what), found ':'", position, position + 1)
+      }
+      return error("expected \(what), found end of expectation", position, position + 1)
+    }
+
+    /// `'word'`, as messages show what they found.
+    func quote(_ word: Word) -> String { quote(word.start..<word.end) }
+
+    /// The scalars in `range`, quoted.
+    func quote(_ range: Range<Int>) -> String { ExpressionParser.quote(scalars[range]) }
+
+    /// Succeeds at the end of the text; otherwise names what could have come next.
+    mutating func expectEnd(orOneOf options: [String]) throws(ExpressionError) {
+      guard let word = peekWord() else { return }
+      guard !options.isEmpty else {
+        throw error("unexpected \(quote(word)) at the end of the expectation", word.start, word.end)
+      }
+      let expected = ExpectationParser.list(
+        options.map { "'\($0)'" } + ["the end of the expectation"])
+      throw error("expected \(expected), found \(quote(word))", word.start, word.end)
+    }
+
+    // MARK: Forms
+
+    /// The whole expectation, dispatched on its first word.
+    mutating func parse() throws(ExpressionError) -> ExpectationSpec.Kind {
+      let forms = "'at', 'event' or 'no event'"
+      guard let keyword = readWord(stoppingAtColon: true) else {
+        guard position < scalars.count else {
+          throw ExpressionError("empty expectation", at: spans.origin)
+        }
+        throw expected(forms, stoppingAtColon: true)
+      }
+      switch keyword.text {
+      case "at":
+        return try parseAt()
+      case "event":
+        let pattern = try parsePattern(after: "event")
+        var options = pattern.subject == nil ? ["of", "before", "after"] : ["before", "after"]
+        var timing: ExpectationSpec.Timing?
+        if let word = peekWord(), word.text == "before" || word.text == "after" {
+          position = word.end
+          let reference = try parseReference(after: word.text)
+          timing = word.text == "before" ? .before(reference) : .after(reference)
+          if case .event(let referenced) = reference, referenced.subject == nil {
+            options = ["of"]
+          } else {
+            options = []
+          }
+        }
+        try expectEnd(orOneOf: options)
+        return .event(pattern, timing)
+      case "no":
+        guard let word = peekWord(), word.text == "event" else {
+          throw expected("'event' after 'no'")
+        }
+        position = word.end
+        let pattern = try parsePattern(after: "event")
+        try expectEnd(orOneOf: pattern.subject == nil ? ["of"] : [])
+        return .noEvent(pattern)
+      default:
+        throw error(
+          "expected \(forms), found \(quote(keyword))", keyword.start, keyword.end)
+      }
+    }
+
+    /// After `at`: the moment, the colon, and `all at rest` or an assertion.
+    mutating func parseAt() throws(ExpressionError) -> ExpectationSpec.Kind {
+      let moment = try parseMoment()
+      skipSpaces()
+      guard position < scalars.count && scalars[position] == ":" else {
+        throw expected("':' after the moment", stoppingAtColon: true)
+      }
+      position += 1
+      let body = position..<scalars.count
+      guard !isBlank(body) else { throw expected("an assertion or 'all at rest' after the moment") }
+      let words = scalars[body].split(whereSeparator: ExpressionParser.isSpace).map {
+        String(String.UnicodeScalarView($0))
+      }
+      if words == ["all", "at", "rest"] { return .allAtRest(at: moment) }
+      if words.first == "all" && ExpectationParser.firstComparison(in: scalars, body) == nil {
+        // Not an expression that happens to start with a name `all`: a misspelt form.
+        let trimmed = trim(body)
+        throw error(
+          "expected 'all at rest' or an assertion, found \(quote(trimmed))", trimmed.lowerBound,
+          trimmed.upperBound)
+      }
+      return try parseAssertion(in: body, at: moment)
+    }
+
+    /// `time | "frame" digits | "end"`, up to (not including) the colon.
+    mutating func parseMoment() throws(ExpressionError) -> ExpectationSpec.Moment {
+      let what = "a moment (a time such as 1.2s, 'frame N' or 'end') after 'at'"
+      guard let word = peekWord(stoppingAtColon: true) else {
+        throw expected(what, stoppingAtColon: true)
+      }
+      switch word.text {
+      case "end":
+        position = word.end
+        return .end
+      case "frame":
+        position = word.end
+        guard let number = peekWord(stoppingAtColon: true),
+          number.text.unicodeScalars.allSatisfy(ExpressionParser.isDigit)
+        else {
+          throw expected("a frame number after 'frame'", stoppingAtColon: true)
+        }
+        guard let frame = Int(number.text) else {
+          throw error("frame number \(quote(number)) is too large", number.start, number.end)
+        }
+        position = number.end
+        return .frame(frame)
+      default:
+        guard let time = try time(word) else { throw expected(what, stoppingAtColon: true) }
+        position = word.end
+        return .time(time)
+      }
+    }
+
+    /// The time in seconds that `word` spells (`1.2s`, `1200ms`, `1.2`), `nil` when it
+    /// does not start like a number, or an error when it is a malformed one.
+    func time(_ word: Word) throws(ExpressionError) -> Double? {
+      let first = scalars[word.start]
+      let startsWithNumber =
+        ExpressionParser.isDigit(first)
+        || (first == "." && word.end - word.start > 1
+          && ExpressionParser.isDigit(scalars[word.start + 1]))
+      guard startsWithNumber else { return nil }
+      let expression = try ExpressionParser.parse(scalars, in: word.start..<word.end, spans: spans)
+      guard case .number(let value, let unit) = expression.kind else {
+        throw error(
+          "expected a time such as 1.2s or 1200ms, found \(quote(word))", word.start, word.end)
+      }
+      switch unit {
+      case nil, .seconds: return value
+      case .milliseconds: return value / 1000
+      case .degrees, .radians:
+        throw error(
+          "a time takes the unit s or ms, not '\(unit?.rawValue ?? "")'", word.start, word.end)
+      }
+    }
+
+    /// `expression comparison expression [ ± expression ]` in `body`.
+    mutating func parseAssertion(
+      in body: Range<Int>, at moment: ExpectationSpec.Moment
+    ) throws(ExpressionError) -> ExpectationSpec.Kind {
+      guard let (comparison, operatorRange) = ExpectationParser.firstComparison(in: scalars, body)
+      else {
+        // A syntax error (an unclosed parenthesis hiding the operator) says more than
+        // a missing comparison.
+        if !isBlank(body) { _ = try ExpressionParser.parse(scalars, in: body, spans: spans) }
+        let trimmed = trim(body)
+        throw error(
+          "expected a comparison (<, <=, >, >=, ==, ≈) in the assertion", trimmed.lowerBound,
+          trimmed.upperBound)
+      }
+      let symbol = quote(operatorRange)
+      let lhsRange = body.lowerBound..<operatorRange.lowerBound
+      guard !isBlank(lhsRange) else {
+        throw error(
+          "expected an expression before \(symbol)", operatorRange.lowerBound,
+          operatorRange.upperBound)
+      }
+      let lhs = try ExpressionParser.parse(scalars, in: lhsRange, spans: spans)
+
+      let rest = operatorRange.upperBound..<body.upperBound
+      let toleranceSign = ExpectationParser.firstTolerance(in: scalars, rest)
+      let rhsRange = rest.lowerBound..<(toleranceSign?.lowerBound ?? rest.upperBound)
+      guard !isBlank(rhsRange) else {
+        position = rhsRange.lowerBound
+        if let toleranceSign {
+          let sign = quote(toleranceSign)
+          throw error(
+            "expected an expression after \(symbol), found \(sign)", toleranceSign.lowerBound,
+            toleranceSign.upperBound)
+        }
+        throw expected("an expression after \(symbol)")
+      }
+      let rhs = try ExpressionParser.parse(scalars, in: rhsRange, spans: spans)
+
+      var tolerance: Expression?
+      if let toleranceSign {
+        let toleranceRange = toleranceSign.upperBound..<body.upperBound
+        guard !isBlank(toleranceRange) else {
+          let sign = quote(toleranceSign)
+          position = toleranceRange.lowerBound
+          throw expected("a tolerance after \(sign)")
+        }
+        tolerance = try ExpressionParser.parse(scalars, in: toleranceRange, spans: spans)
+      }
+      return .value(at: moment, lhs, comparison, rhs, tolerance: tolerance)
+    }
+
+    /// Whether `range` holds only whitespace (or nothing).
+    func isBlank(_ range: Range<Int>) -> Bool {
+      scalars[range].allSatisfy(ExpressionParser.isSpace)
+    }
+
+    /// `range` without the whitespace at either end (or its start, when all blank).
+    func trim(_ range: Range<Int>) -> Range<Int> {
+      var lower = range.lowerBound
+      var upper = range.upperBound
+      while lower < upper && ExpressionParser.isSpace(scalars[lower]) { lower += 1 }
+      while upper > lower && ExpressionParser.isSpace(scalars[upper - 1]) { upper -= 1 }
+      return lower..<upper
+    }
+
+    /// `name [of subject]`, after `keyword`.
+    mutating func parsePattern(after keyword: String) throws(ExpressionError)
+      -> ExpectationSpec.EventPattern
+    {
+      guard let name = peekWord() else { throw expected("an event name after '\(keyword)'") }
+      guard ExpectationSpec.eventNames.contains(name.text) else {
+        let suggestion = Suggestion.didYouMean(name.text, among: ExpectationSpec.eventNames)
+        let message =
+          suggestion.isEmpty
+          ? "unknown event \(quote(name)); expected "
+            + ExpectationParser.list(ExpectationSpec.eventNames)
+          : "unknown event \(quote(name))\(suggestion)"
+        throw error(message, name.start, name.end)
+      }
+      position = name.end
+      var pattern = ExpectationSpec.EventPattern(name: name.text)
+      if let of = peekWord(), of.text == "of" {
+        position = of.end
+        guard let subject = peekWord(), ExpressionParser.isIdentifier(subject.text) else {
+          throw expected("a handle or constraint name after 'of'")
+        }
+        position = subject.end
+        pattern.subject = subject.text
+      }
+      return pattern
+    }
+
+    /// A time or an event pattern, after `before` or `after`.
+    mutating func parseReference(after keyword: String) throws(ExpressionError)
+      -> ExpectationSpec.Timing.Reference
+    {
+      let what = "a time or an event after '\(keyword)'"
+      guard let word = peekWord() else { throw expected(what) }
+      if let time = try time(word) {
+        position = word.end
+        return .time(time)
+      }
+      // Far from any event name, the word is more likely a malformed time.
+      if !ExpectationSpec.eventNames.contains(word.text)
+        && Suggestion.closest(to: word.text, among: ExpectationSpec.eventNames) == nil
+      {
+        throw expected(what)
+      }
+      return .event(try parsePattern(after: keyword))
+    }
+  }
+}

@@ -1,0 +1,155 @@
+import SceneDiagnostics
+
+// MARK: - Constraints
+
+extension SceneDecoder {
+  static let constraintKinds = ["follow", "elastic", "gooey", "animate"]
+  static let followKeys = ["name", "handle", "path", "orient", "ends", "spring", "rest", "hysteresis"]
+  static let elasticKeys = ["name", "handle", "resistance", "return"]
+  static let gooeyKeys =
+    ["name", "anchor", "ball", "viscosity", "maxDistance", "minRadius", "spring", "style"] + styleKeys
+  static let animateKeys = ["name", "handle", "path", "duration", "repeat", "ease", "orient", "delay"]
+
+  mutating func decodeConstraints(_ node: DocumentNode) -> [ConstraintSpec] {
+    guard let items = sequence(node, what: "'constraints'") else { return [] }
+    var result: [ConstraintSpec] = []
+    for item in items {
+      guard
+        let (kind, keySource, value) = singleEntry(
+          item, what: "a constraint (follow, elastic, gooey or animate)")
+      else { continue }
+      let what = "\(kind) constraint"
+      switch kind {
+      case "follow":
+        guard let f = fields(of: value, what: what, allowed: Self.followKeys),
+          let handle = required(f, "handle", of: what, at: keySource, { $0.reference($1, what: "'handle'") }),
+          let path = required(f, "path", of: what, at: keySource, { $0.reference($1, what: "'path'") })
+        else { continue }
+        let spec = FollowSpec(
+          handle: handle, path: path,
+          orient: f["orient"].flatMap { bool($0, what: "'orient'") },
+          ends: f["ends"].flatMap { choice($0, what: "'ends'", as: FollowSpec.Ends.self) },
+          spring: f["spring"].flatMap { reference($0, what: "'spring'") },
+          rest: f["rest"].flatMap { number($0, what: "'rest' (a fraction of the path, 0 to 1)") },
+          hysteresis: f["hysteresis"].flatMap { number($0, what: "'hysteresis'") })
+        result.append(ConstraintSpec(name: name(f), kind: .follow(spec), at: keySource))
+      case "elastic":
+        guard let f = fields(of: value, what: what, allowed: Self.elasticKeys),
+          let handle = required(f, "handle", of: what, at: keySource, { $0.reference($1, what: "'handle'") })
+        else { continue }
+        let spec = ElasticSpec(
+          handle: handle, resistance: f["resistance"].flatMap { resistance($0) },
+          returnMotion: f["return"].flatMap { returnMotion($0) })
+        result.append(ConstraintSpec(name: name(f), kind: .elastic(spec), at: keySource))
+      case "gooey":
+        guard let f = fields(of: value, what: what, allowed: Self.gooeyKeys),
+          let anchor = required(f, "anchor", of: what, at: keySource, { $0.reference($1, what: "'anchor'") }),
+          let ball = required(f, "ball", of: what, at: keySource, { $0.reference($1, what: "'ball'") })
+        else { continue }
+        let spec = GooeySpec(
+          anchor: anchor, ball: ball,
+          viscosity: f["viscosity"].flatMap { number($0, what: "'viscosity'") },
+          maxDistance: f["maxDistance"].flatMap { number($0, what: "'maxDistance'") },
+          minRadius: f["minRadius"].flatMap { number($0, what: "'minRadius'") },
+          spring: f["spring"].flatMap { reference($0, what: "'spring'") },
+          style: f["style"].flatMap { choice($0, what: "'style'", as: GooeySpec.Style.self) },
+          bridgeStyle: style(f))
+        result.append(ConstraintSpec(name: name(f), kind: .gooey(spec), at: keySource))
+      case "animate":
+        guard let f = fields(of: value, what: what, allowed: Self.animateKeys),
+          let handle = required(f, "handle", of: what, at: keySource, { $0.reference($1, what: "'handle'") }),
+          let path = required(f, "path", of: what, at: keySource, { $0.reference($1, what: "'path'") }),
+          let duration = required(f, "duration", of: what, at: keySource, { $0.time($1, what: "'duration'") })
+        else { continue }
+        let spec = AnimateSpec(
+          handle: handle, path: path, duration: duration,
+          repeatMode: f["repeat"].flatMap { choice($0, what: "'repeat'", as: AnimateSpec.Repeat.self) },
+          easing: f["ease"].flatMap { easing($0, what: "'ease'") },
+          orient: f["orient"].flatMap { bool($0, what: "'orient'") },
+          delay: f["delay"].flatMap { time($0, what: "'delay'") })
+        result.append(ConstraintSpec(name: name(f), kind: .animate(spec), at: keySource))
+      default:
+        error(
+          "unknown constraint '\(kind)'"
+            + Self.suggestionOrList(kind, among: Self.constraintKinds, list: "follow, elastic, gooey or animate"),
+          at: keySource)
+      }
+    }
+    return result
+  }
+
+  /// A field that must be present: decoded, or an error at the constraint's keyword.
+  mutating func required<T>(
+    _ f: Fields, _ key: String, of what: String, at source: SourceRef,
+    _ decode: (inout SceneDecoder, DocumentNode) -> T?
+  ) -> T? {
+    guard let node = f[key] else {
+      if !f.misspelt.contains(key) { error("\(what) needs '\(key)'", at: source) }
+      return nil
+    }
+    return decode(&self, node)
+  }
+
+  mutating func name(_ f: Fields) -> Located<String>? {
+    guard let node = f["name"], let name = string(node, what: "'name'") else { return nil }
+    guard Self.isIdentifier(name.value) else {
+      error("constraint name '\(name.value)' is not a valid name", at: node.source)
+      return nil
+    }
+    return name
+  }
+
+  mutating func resistance(_ node: DocumentNode) -> ElasticSpec.Resistance? {
+    if case .scalar(let s) = node.value {
+      switch s.text {
+      case "none": return ElasticSpec.Resistance.none
+      case "rubberband": return .rubberband(coefficient: Located(0.55, at: node.source), dimension: nil)
+      default:
+        error(
+          "expected none, rubberband, { factor: 0.7 } or { rubberband: 0.55, dimension: 300 } for 'resistance', found '\(s.text)'",
+          at: node.source)
+        return nil
+      }
+    }
+    guard let f = fields(of: node, what: "'resistance'", allowed: ["factor", "rubberband", "dimension"]) else {
+      return nil
+    }
+    if let factor = f["factor"] {
+      if f["rubberband"] != nil || f["dimension"] != nil {
+        error("'resistance' gives both 'factor' and rubberband settings; use one", at: node.source)
+        return nil
+      }
+      return number(factor, what: "'factor'").map { .factor($0) }
+    }
+    let coefficient = f["rubberband"].flatMap { number($0, what: "'rubberband'") }
+    if f["rubberband"] == nil && f["dimension"] == nil {
+      error("'resistance' needs 'factor' or 'rubberband'", at: node.source)
+      return nil
+    }
+    return .rubberband(
+      coefficient: coefficient ?? Located(0.55, at: node.source),
+      dimension: f["dimension"].flatMap { number($0, what: "'dimension'") })
+  }
+
+  mutating func returnMotion(_ node: DocumentNode) -> ElasticSpec.Return? {
+    if case .scalar = node.value {
+      return reference(node, what: "'return' (a spring)").map { .spring($0) }
+    }
+    guard let f = fields(of: node, what: "'return'", allowed: ["spring", "speed", "duration", "ease"]) else {
+      return nil
+    }
+    let given = ["spring", "speed", "duration"].filter { f[$0] != nil }
+    guard given.count == 1 else {
+      error("'return' needs exactly one of 'spring', 'speed' or 'duration'", at: node.source)
+      return nil
+    }
+    let ease = f["ease"].flatMap { easing($0, what: "'ease'") }
+    switch given[0] {
+    case "spring":
+      if f["ease"] != nil { error("a spring return takes no 'ease'", at: f.keySource("ease") ?? node.source) }
+      return f["spring"].flatMap { reference($0, what: "'spring'") }.map { .spring($0) }
+    case "speed": return f["speed"].flatMap { number($0, what: "'speed'") }.map { .speed($0, easing: ease) }
+    default: return f["duration"].flatMap { time($0, what: "'duration'") }.map { .duration($0, easing: ease) }
+    }
+  }
+}

@@ -1,0 +1,175 @@
+import SceneDiagnostics
+import SceneGeometry
+
+// MARK: - Springs, handles, paths
+
+extension SceneDecoder {
+  static let springKeys = ["dampingRatio", "duration", "bounce", "stiffness", "damping", "mass", "restThreshold"]
+
+  mutating func decodeSpring(_ name: Located<String>, _ node: DocumentNode) -> SpringSpec? {
+    let errorsBefore = diagnostics.count
+    guard let f = fields(of: node, what: "spring '\(name.value)'", allowed: Self.springKeys) else {
+      return nil
+    }
+    let ratio = f["dampingRatio"].flatMap { number($0, what: "'dampingRatio'") }
+    let duration = f["duration"].flatMap { time($0, what: "'duration'") }
+    let bounce = f["bounce"].flatMap { number($0, what: "'bounce'") }
+    let stiffness = f["stiffness"].flatMap { number($0, what: "'stiffness'") }
+    let damping = f["damping"].flatMap { number($0, what: "'damping'") }
+    let mass = f["mass"].flatMap { number($0, what: "'mass'") }
+    let threshold = f["restThreshold"].flatMap { number($0, what: "'restThreshold'") }
+    let forms = "dampingRatio and duration, duration and bounce, or stiffness and damping"
+    let physical = f["stiffness"] != nil || f["damping"] != nil
+    let timed = f["dampingRatio"] != nil || f["duration"] != nil || f["bounce"] != nil
+    if physical && timed {
+      error("spring '\(name.value)' mixes forms; give \(forms)", at: name.source)
+      return nil
+    }
+    if f["dampingRatio"] != nil && f["bounce"] != nil {
+      error("spring '\(name.value)' gives both 'dampingRatio' and 'bounce'; use one", at: name.source)
+      return nil
+    }
+    let parameters: SpringSpec.Parameters
+    if let stiffness, let damping {
+      parameters = .physical(stiffness: stiffness, damping: damping)
+    } else if let ratio, let duration {
+      parameters = .dampingRatio(ratio, duration: duration)
+    } else if let duration, f["dampingRatio"] == nil {
+      // SwiftUI's spring(duration:) has no bounce.
+      parameters = .bounce(bounce ?? Located(0, at: duration.source), duration: duration)
+    } else {
+      // Only report a missing part when the parts given were themselves valid.
+      if diagnostics.count == errorsBefore {
+        error("spring '\(name.value)' needs \(forms)", at: name.source)
+      }
+      return nil
+    }
+    return SpringSpec(name: name, parameters: parameters, mass: mass, restThreshold: threshold)
+  }
+
+  static let styleKeys = ["fill", "stroke", "strokeWidth", "opacity"]
+
+  mutating func style(_ f: Fields) -> Style {
+    Style(
+      fill: f["fill"].flatMap { color($0, what: "'fill'") },
+      stroke: f["stroke"].flatMap { color($0, what: "'stroke'") },
+      strokeWidth: f["strokeWidth"].flatMap { number($0, what: "'strokeWidth'") },
+      opacity: f["opacity"].flatMap { number($0, what: "'opacity'") })
+  }
+
+  static let handleKeys =
+    ["position", "shape", "r", "width", "height", "draggable", "hitRadius", "rest", "spring"] + styleKeys
+
+  mutating func decodeHandle(_ name: Located<String>, _ node: DocumentNode) -> HandleSpec? {
+    guard let f = fields(of: node, what: "handle '\(name.value)'", allowed: Self.handleKeys) else {
+      return nil
+    }
+    guard let positionNode = f["position"] else {
+      if !f.misspelt.contains("position") { error("handle '\(name.value)' needs a 'position'", at: name.source) }
+      return nil
+    }
+    let position = expression(positionNode, what: "'position'")
+    let handle = HandleSpec(
+      name: name, position: position ?? Expression(.number(0, nil)),
+      shape: f["shape"].flatMap { choice($0, what: "'shape'", as: HandleSpec.Shape.self) },
+      radius: f["r"].flatMap { number($0, what: "'r'") },
+      width: f["width"].flatMap { number($0, what: "'width'") },
+      height: f["height"].flatMap { number($0, what: "'height'") },
+      draggable: f["draggable"].flatMap { bool($0, what: "'draggable'") },
+      hitRadius: f["hitRadius"].flatMap { number($0, what: "'hitRadius'") },
+      rest: f["rest"].flatMap { expression($0, what: "'rest'") },
+      spring: f["spring"].flatMap { reference($0, what: "'spring'") },
+      style: style(f))
+    return position == nil ? nil : handle
+  }
+
+  static let pathKeys = ["d", "segments"] + styleKeys
+
+  mutating func decodePath(_ name: Located<String>, _ node: DocumentNode) -> PathSpec? {
+    guard let f = fields(of: node, what: "path '\(name.value)'", allowed: Self.pathKeys) else {
+      return nil
+    }
+    let style = style(f)
+    switch (f["d"], f["segments"]) {
+    case (let d?, nil):
+      guard let s = scalar(d, what: "SVG path data for 'd'") else { return nil }
+      do {
+        let path = try Path(svgPathData: s.text)
+        return PathSpec(name: name, geometry: .data(path), geometrySource: d.source, style: style)
+      } catch {
+        let span =
+          s.isVerbatim
+          ? SourceSpan(d.source.span.start.advanced(by: error.offset), length: 1) : d.source.span
+        diagnostics.append(.error("bad path data: \(error.message)", at: span))
+        return nil
+      }
+    case (nil, let segments?):
+      guard let items = sequence(segments, what: "'segments'") else { return nil }
+      var result: [PathSegmentSpec] = []
+      for item in items {
+        if let segment = decodeSegment(item) { result.append(segment) }
+      }
+      if let first = result.first, case .move = first.kind {
+      } else if let first = items.first {
+        error("a segment path must start with 'move'", at: first.source)
+        return nil
+      } else {
+        error("path '\(name.value)' has no segments", at: segments.source)
+        return nil
+      }
+      guard result.count == items.count else { return nil }
+      return PathSpec(name: name, geometry: .segments(result), geometrySource: segments.source, style: style)
+    case (.some, .some):
+      error("path '\(name.value)' gives both 'd' and 'segments'; use one", at: f.keySource("segments") ?? name.source)
+      return nil
+    case (nil, nil):
+      error("path '\(name.value)' needs 'd' (SVG path data) or 'segments'", at: name.source)
+      return nil
+    }
+  }
+
+  static let segmentKinds = ["move", "line", "quad", "cubic", "close"]
+
+  mutating func decodeSegment(_ node: DocumentNode) -> PathSegmentSpec? {
+    if case .scalar(let s) = node.value, s.text == "close" { return PathSegmentSpec(.close, at: node.source) }
+    guard let (key, keySource, value) = singleEntry(node, what: "a segment (move, line, quad, cubic or close)")
+    else { return nil }
+    func points(_ count: Int) -> [Expression]? {
+      if count == 1 { return expression(value, what: "'\(key)'").map { [$0] } }
+      guard case .sequence(let items) = value.value, items.count == count else {
+        var found = value.kindDescription
+        if case .sequence(let items) = value.value { found = "\(items.count)" }
+        error("'\(key)' takes a list of \(count) points, found \(found)", at: value.source)
+        return nil
+      }
+      let parsed = items.compactMap { expression($0, what: "'\(key)'") }
+      return parsed.count == count ? parsed : nil
+    }
+    switch key {
+    case "move": return points(1).map { PathSegmentSpec(.move($0[0]), at: keySource) }
+    case "line": return points(1).map { PathSegmentSpec(.line($0[0]), at: keySource) }
+    case "quad": return points(2).map { PathSegmentSpec(.quadratic(control: $0[0], $0[1]), at: keySource) }
+    case "cubic":
+      return points(3).map { PathSegmentSpec(.cubic(control1: $0[0], control2: $0[1], $0[2]), at: keySource) }
+    default:
+      error(
+        "unknown segment '\(key)'"
+          + Self.suggestionOrList(key, among: Self.segmentKinds, list: "move, line, quad, cubic or close"),
+        at: keySource)
+      return nil
+    }
+  }
+
+  /// The one `key: value` of a single-key mapping (a list item such as `- follow: {…}`).
+  mutating func singleEntry(_ node: DocumentNode, what: String) -> (String, SourceRef, DocumentNode)? {
+    guard case .mapping(let entries) = node.value, entries.count == 1 else {
+      if case .mapping(let entries) = node.value, entries.count > 1 {
+        error("expected \(what) with one key, found \(entries.count) keys; start a new list item for each", at: entries[1].keySource)
+      } else {
+        error("expected \(what), found \(node.kindDescription)", at: node.source)
+      }
+      return nil
+    }
+    return (entries[0].key, entries[0].keySource, entries[0].value)
+  }
+}

@@ -1,0 +1,279 @@
+import SceneDiagnostics
+import SceneGeometry
+
+// MARK: - Structure
+
+extension SceneDecoder {
+  /// The entries of a mapping, or an error saying what was expected instead.
+  mutating func mapping(_ node: DocumentNode, what: String) -> [DocumentNode.Entry]? {
+    if case .mapping(let entries) = node.value { return entries }
+    error("expected a mapping for \(what), found \(node.kindDescription)", at: node.source)
+    return nil
+  }
+
+  /// The items of a list, or an error saying what was expected instead.
+  mutating func sequence(_ node: DocumentNode, what: String) -> [DocumentNode]? {
+    if case .sequence(let items) = node.value { return items }
+    error("expected a list for \(what), found \(node.kindDescription)", at: node.source)
+    return nil
+  }
+
+  /// The entries with each key once; a repeated key is reported with a note at the first.
+  mutating func unique(_ entries: [DocumentNode.Entry], what: String) -> [DocumentNode.Entry] {
+    var seen: [String: SourceRef] = [:]
+    var result: [DocumentNode.Entry] = []
+    for entry in entries {
+      if let first = seen[entry.key] {
+        error(
+          "duplicate \(what) '\(entry.key)'", at: entry.keySource,
+          notes: [Diagnostic.Note("'\(entry.key)' is first defined here", at: first.span)])
+        continue
+      }
+      seen[entry.key] = entry.keySource
+      result.append(entry)
+    }
+    return result
+  }
+
+  /// The fields of a mapping by key, after reporting keys that are not `allowed`
+  /// (with a suggestion) and repeated keys.
+  mutating func fields(of node: DocumentNode, what: String, allowed: [String]) -> Fields? {
+    guard let entries = mapping(node, what: what) else { return nil }
+    var fields = Fields(node: node)
+    for entry in unique(entries, what: "key") {
+      guard allowed.contains(entry.key) else {
+        let suggestion = Suggestion.closest(to: entry.key, among: allowed)
+        if let suggestion { fields.misspelt.insert(suggestion) }
+        error(
+          "unknown key '\(entry.key)' in \(what)\(suggestion.map { "; did you mean '\($0)'?" } ?? "")",
+          at: entry.keySource)
+        continue
+      }
+      fields.entries[entry.key] = entry
+    }
+    return fields
+  }
+
+  /// Decoded mapping fields, looked up by key.
+  struct Fields {
+    var node: DocumentNode
+    var entries: [String: DocumentNode.Entry] = [:]
+    /// Keys that an unknown key was probably meant to be; their absence is already reported.
+    var misspelt: Set<String> = []
+
+    subscript(key: String) -> DocumentNode? { entries[key]?.value }
+    func keySource(_ key: String) -> SourceRef? { entries[key]?.keySource }
+  }
+
+  /// Checks that a name is an identifier: a letter or `_`, then letters, digits or `_`.
+  mutating func identifier(_ name: String, at source: SourceRef, what: String) -> Bool {
+    if Self.isIdentifier(name) { return true }
+    error(
+      "\(what) name '\(name)' is not a valid name; use letters, digits and '_', starting with a letter",
+      at: source)
+    return false
+  }
+
+  static func isIdentifier(_ name: String) -> Bool {
+    guard let first = name.unicodeScalars.first,
+      first == "_" || first.properties.isAlphabetic
+    else { return false }
+    return name.unicodeScalars.allSatisfy { $0 == "_" || $0.properties.isAlphabetic || ("0"..."9").contains($0) }
+  }
+}
+
+// MARK: - Scalars
+
+extension SceneDecoder {
+  /// The scalar of a node, or an error (a list or mapping where a value was expected).
+  mutating func scalar(_ node: DocumentNode, what: String) -> DocumentNode.Scalar? {
+    if case .scalar(let s) = node.value, !s.isNull { return s }
+    error("expected \(what), found \(node.kindDescription)", at: node.source)
+    return nil
+  }
+
+  mutating func string(_ node: DocumentNode, what: String) -> Located<String>? {
+    guard let s = scalar(node, what: "a text for \(what)") else { return nil }
+    return Located(s.text, at: node.source)
+  }
+
+  /// A name that refers to something defined elsewhere.
+  mutating func reference(_ node: DocumentNode, what: String) -> Reference? {
+    guard let s = scalar(node, what: "a name for \(what)") else { return nil }
+    guard Self.isIdentifier(s.text) else {
+      error("expected a name for \(what), found '\(s.text)'", at: node.source)
+      return nil
+    }
+    return Located(s.text, at: node.source)
+  }
+
+  mutating func number(_ node: DocumentNode, what: String) -> Located<Double>? {
+    guard let s = scalar(node, what: "a number for \(what)") else { return nil }
+    if !s.isQuoted, let value = Double(s.text), value.isFinite {
+      return Located(value, at: node.source)
+    }
+    error("expected a number for \(what), found '\(s.text)'", at: node.source)
+    return nil
+  }
+
+  mutating func integer(_ node: DocumentNode, what: String) -> Located<Int>? {
+    guard let s = scalar(node, what: "a whole number for \(what)") else { return nil }
+    if !s.isQuoted, let value = Int(s.text) { return Located(value, at: node.source) }
+    error("expected a whole number for \(what), found '\(s.text)'", at: node.source)
+    return nil
+  }
+
+  mutating func bool(_ node: DocumentNode, what: String) -> Located<Bool>? {
+    guard let s = scalar(node, what: "true or false for \(what)") else { return nil }
+    switch s.isQuoted ? "" : s.text {
+    case "true": return Located(true, at: node.source)
+    case "false": return Located(false, at: node.source)
+    default:
+      error("expected true or false for \(what), found '\(s.text)'", at: node.source)
+      return nil
+    }
+  }
+
+  /// A time in seconds: `0.9s`, `900ms`, or a bare number of seconds.
+  mutating func time(_ node: DocumentNode, what: String) -> Located<Double>? {
+    guard let s = scalar(node, what: "a time for \(what)") else { return nil }
+    if let seconds = Self.seconds(s.text), !s.isQuoted { return Located(seconds, at: node.source) }
+    error("expected a time for \(what) (such as 0.9s or 900ms), found '\(s.text)'", at: node.source)
+    return nil
+  }
+
+  /// Seconds from `0.9s`, `900ms` or `0.9`; `nil` for anything else or a non-finite value.
+  static func seconds(_ text: String) -> Double? {
+    var number = Substring(text)
+    var scale = 1.0
+    if number.hasSuffix("ms") {
+      number = number.dropLast(2)
+      scale = 1e-3
+    } else if number.hasSuffix("s") {
+      number = number.dropLast()
+    }
+    guard let value = Double(number), value.isFinite else { return nil }
+    return scale == 1 ? value : value / 1000
+  }
+
+  mutating func color(_ node: DocumentNode, what: String) -> Located<Color>? {
+    guard let s = scalar(node, what: "a color for \(what)") else { return nil }
+    if let color = Color(parsing: s.text) { return Located(color, at: node.source) }
+    let suggestion = s.text.hasPrefix("#") ? "" : Suggestion.didYouMean(s.text, among: Color.named.keys.sorted())
+    error(
+      "expected a color for \(what) (#rgb, #rrggbb, #rrggbbaa or a name such as white), found '\(s.text)'\(suggestion)",
+      at: node.source)
+    return nil
+  }
+
+  mutating func easing(_ node: DocumentNode, what: String) -> Located<Easing>? {
+    guard let s = scalar(node, what: "an easing for \(what)") else { return nil }
+    if let easing = Easing.names[s.text] { return Located(easing, at: node.source) }
+    if s.text.hasPrefix("cubic-bezier(") && s.text.hasSuffix(")") {
+      let inner = s.text.dropFirst("cubic-bezier(".count).dropLast()
+      let values = inner.split(separator: ",", omittingEmptySubsequences: false).map {
+        Double($0.trimmingCharacters(in: " "))
+      }
+      if values.count == 4, let a = values[0], let b = values[1], let c = values[2], let d = values[3],
+        [a, b, c, d].allSatisfy(\.isFinite)
+      {
+        guard (0...1).contains(a) && (0...1).contains(c) else {
+          error("cubic-bezier x values must lie in 0...1, found \(a) and \(c)", at: node.source)
+          return nil
+        }
+        return Located(.cubicBezier(a, b, c, d), at: node.source)
+      }
+      error("expected cubic-bezier(x1, y1, x2, y2) with four numbers, found '\(s.text)'", at: node.source)
+      return nil
+    }
+    let names = Easing.names.keys.sorted() + ["cubic-bezier"]
+    error(
+      "unknown easing '\(s.text)' for \(what)"
+        + Self.suggestionOrList(s.text, among: names, list: "linear, ease-in, ease-out, ease-in-out or cubic-bezier(x1, y1, x2, y2)"),
+      at: node.source)
+    return nil
+  }
+
+  /// One of the raw values of `T`.
+  mutating func choice<T: RawRepresentable & CaseIterable & Hashable & Sendable>(
+    _ node: DocumentNode, what: String, as: T.Type
+  ) -> Located<T>? where T.RawValue == String {
+    guard let s = scalar(node, what: "a value for \(what)") else { return nil }
+    if let value = T(rawValue: s.text) { return Located(value, at: node.source) }
+    let names = T.allCases.map(\.rawValue)
+    error(
+      "unknown value '\(s.text)' for \(what)" + Self.suggestionOrList(s.text, among: names, list: Self.list(names)),
+      at: node.source)
+    return nil
+  }
+
+  /// `; did you mean 'x'?` when a candidate is close, else `; expected <list>`.
+  static func suggestionOrList(_ word: String, among names: [String], list: String) -> String {
+    if let close = Suggestion.closest(to: word, among: names) { return "; did you mean '\(close)'?" }
+    return "; expected \(list)"
+  }
+
+  static func list(_ names: [String]) -> String {
+    guard names.count > 1 else { return names.first ?? "" }
+    return names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "")
+  }
+
+  mutating func size(_ node: DocumentNode) -> Located<SceneSpec.Size>? {
+    switch node.value {
+    case .scalar(let s):
+      let parts = s.text.split(separator: "x", omittingEmptySubsequences: false)
+      if parts.count == 2, let w = Double(parts[0]), let h = Double(parts[1]), w.isFinite, h.isFinite {
+        return Located(SceneSpec.Size(width: w, height: h), at: node.source)
+      }
+    case .sequence(let items) where items.count == 2:
+      if let w = number(items[0], what: "the width"), let h = number(items[1], what: "the height") {
+        return Located(SceneSpec.Size(width: w.value, height: h.value), at: node.source)
+      }
+      return nil
+    default: break
+    }
+    error("expected a size for 'size' such as 375x300 or [375, 300], found \(node.kindDescription)", at: node.source)
+    return nil
+  }
+
+  /// An expression, parsed where it stands so errors point inside it. A two-item list
+  /// `[x, y]` is the point `(x, y)`.
+  mutating func expression(_ node: DocumentNode, what: String) -> Expression? {
+    switch node.value {
+    case .scalar(let s) where !s.isNull:
+      do {
+        return try ExpressionParser.parse(s.text, at: node.source.span, verbatim: s.isVerbatim)
+      } catch {
+        var diagnostic = error.diagnostic
+        // `{ position: (60, 200) }` in YAML: the comma ends the value at `(60`.
+        if !s.isQuoted && !s.text.contains(",")
+          && s.text.filter({ $0 == "(" }).count > s.text.filter({ $0 == ")" }).count
+        {
+          diagnostic.notes.append(
+            Diagnostic.Note(
+              "in a YAML { } or [ ] a comma ends the value; quote the point, \"(60, 200)\", or write it as a list, [60, 200]"
+            ))
+        }
+        diagnostics.append(diagnostic)
+        return nil
+      }
+    case .sequence(let items) where items.count == 2:
+      guard let x = expression(items[0], what: what), let y = expression(items[1], what: what) else {
+        return nil
+      }
+      return Expression(.point(x, y), at: node.source)
+    default:
+      error("expected an expression for \(what), found \(node.kindDescription)", at: node.source)
+      return nil
+    }
+  }
+}
+
+extension Substring {
+  func trimmingCharacters(in set: Character) -> Substring {
+    var text = self
+    while text.first == set { text = text.dropFirst() }
+    while text.last == set { text = text.dropLast() }
+    return text
+  }
+}

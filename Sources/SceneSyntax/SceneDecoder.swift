@@ -1,0 +1,109 @@
+import SceneDiagnostics
+import SceneGeometry
+
+/// Turns a ``DocumentNode`` tree, from either front end, into a ``SceneSpec``.
+///
+/// It knows the schema: which keys each part takes, what type each value has, which
+/// names may be written. It reports every independent problem it finds (unknown keys
+/// with suggestions, wrong types with what was expected and found, duplicate names with
+/// where the first one was, bad expressions at their exact column) and keeps going, so a
+/// single `scenec check` shows them all. Whatever could be decoded is returned even
+/// when there were errors; callers must not use it when ``Result/diagnostics`` has errors.
+public struct SceneDecoder {
+  public struct Result: Sendable {
+    public var spec: SceneSpec
+    public var diagnostics: [Diagnostic]
+  }
+
+  /// The top-level keys of a scene, in canonical order.
+  public static let topLevelKeys = [
+    "scene", "let", "springs", "handles", "paths", "constraints", "gesture", "expect",
+  ]
+
+  var diagnostics: [Diagnostic] = []
+
+  public static func decode(_ root: DocumentNode) -> Result {
+    var decoder = SceneDecoder()
+    let spec = decoder.decodeScene(root)
+    return Result(spec: spec, diagnostics: decoder.diagnostics)
+  }
+
+  mutating func error(_ message: String, at source: SourceRef, notes: [Diagnostic.Note] = []) {
+    diagnostics.append(.error(message, at: source.span, notes: notes))
+  }
+
+  // MARK: - The scene
+
+  mutating func decodeScene(_ root: DocumentNode) -> SceneSpec {
+    var spec = SceneSpec()
+    guard let entries = mapping(root, what: "a scene") else { return spec }
+    for entry in unique(entries, what: "key") {
+      switch entry.key {
+      case "scene": spec.header = decodeHeader(entry.value)
+      case "let": spec.lets = decodeLets(entry.value)
+      case "springs":
+        spec.springs = decodeNamed(entry.value, what: "spring") { $0.decodeSpring($1, $2) }
+      case "handles":
+        spec.handles = decodeNamed(entry.value, what: "handle") { $0.decodeHandle($1, $2) }
+      case "paths":
+        spec.paths = decodeNamed(entry.value, what: "path") { $0.decodePath($1, $2) }
+      case "constraints": spec.constraints = decodeConstraints(entry.value)
+      case "gesture": spec.gesture = decodeGesture(entry.value)
+      case "expect": spec.expectations = decodeExpectations(entry.value)
+      default:
+        error(
+          "unknown top-level key '\(entry.key)'\(Suggestion.didYouMean(entry.key, among: Self.topLevelKeys))",
+          at: entry.keySource)
+      }
+    }
+    return spec
+  }
+
+  mutating func decodeHeader(_ node: DocumentNode) -> SceneSpec.Header {
+    var header = SceneSpec.Header(source: node.source)
+    guard let fields = fields(of: node, what: "the scene header", allowed: [
+      "name", "size", "fps", "duration", "maxDuration", "background",
+    ]) else { return header }
+    if let node = fields["name"] { header.name = string(node, what: "'name'") }
+    if let node = fields["size"] { header.size = size(node) }
+    if let node = fields["fps"] { header.fps = number(node, what: "'fps'") }
+    if let node = fields["duration"] {
+      if case .scalar(let s) = node.value, s.text == "until-rest" {
+        header.duration = Located(.untilRest, at: node.source)
+      } else if let seconds = time(node, what: "'duration' (a time such as 3s, or until-rest)") {
+        header.duration = Located(.seconds(seconds.value), at: node.source)
+      }
+    }
+    if let node = fields["maxDuration"] { header.maxDuration = time(node, what: "'maxDuration'") }
+    if let node = fields["background"] { header.background = color(node, what: "'background'") }
+    return header
+  }
+
+  mutating func decodeLets(_ node: DocumentNode) -> [LetSpec] {
+    guard let entries = mapping(node, what: "'let' (names and expressions)") else { return [] }
+    var lets: [LetSpec] = []
+    for entry in unique(entries, what: "let") {
+      guard identifier(entry.key, at: entry.keySource, what: "let") else { continue }
+      if let value = expression(entry.value, what: "let '\(entry.key)'") {
+        lets.append(LetSpec(name: Located(entry.key, at: entry.keySource), value: value))
+      }
+    }
+    return lets
+  }
+
+  /// A mapping from names to definitions, each decoded by `decode`.
+  mutating func decodeNamed<T>(
+    _ node: DocumentNode, what: String,
+    _ decode: (inout SceneDecoder, Located<String>, DocumentNode) -> T?
+  ) -> [T] {
+    guard let entries = mapping(node, what: "'\(what)s' (names and definitions)") else { return [] }
+    var result: [T] = []
+    for entry in unique(entries, what: what) {
+      guard identifier(entry.key, at: entry.keySource, what: what) else { continue }
+      if let value = decode(&self, Located(entry.key, at: entry.keySource), entry.value) {
+        result.append(value)
+      }
+    }
+    return result
+  }
+}

@@ -1,0 +1,235 @@
+import SceneGeometry
+
+/// Turns a ``SceneSpec`` back into a ``DocumentNode`` tree of the canonical shape, which
+/// ``YAMLEmitter`` and ``DSLEmitter`` print: the inverse of ``SceneDecoder``.
+///
+/// Keys come in a fixed order, numbers in their shortest round-trip form, times in
+/// seconds (`0.9s`), colours as `#rrggbb`, expressions and expectations in their canonical
+/// text. Decoding the result gives back an equal spec.
+public enum SceneEncoder {
+  public static func encode(_ spec: SceneSpec) -> DocumentNode {
+    var top: [DocumentNode.Entry] = []
+    let header = encodeHeader(spec.header)
+    if !header.isEmpty { top.append(entry("scene", mapping(header))) }
+    if !spec.lets.isEmpty {
+      top.append(entry("let", mapping(spec.lets.map { entry($0.name.value, scalar($0.value.text)) })))
+    }
+    if !spec.springs.isEmpty {
+      top.append(entry("springs", mapping(spec.springs.map { entry($0.name.value, mapping(encodeSpring($0))) })))
+    }
+    if !spec.handles.isEmpty {
+      top.append(entry("handles", mapping(spec.handles.map { entry($0.name.value, mapping(encodeHandle($0))) })))
+    }
+    if !spec.paths.isEmpty {
+      top.append(entry("paths", mapping(spec.paths.map { entry($0.name.value, mapping(encodePath($0))) })))
+    }
+    if !spec.constraints.isEmpty {
+      top.append(
+        entry(
+          "constraints",
+          sequence(spec.constraints.map { mapping([entry($0.keyword, mapping(encodeConstraint($0)))]) })))
+    }
+    if !spec.gesture.isEmpty {
+      if spec.gesture.count == 1 && spec.gesture[0].pointer.value == 0 {
+        top.append(entry("gesture", sequence(spec.gesture[0].steps.map(encodeStep))))
+      } else {
+        top.append(
+          entry(
+            "gesture",
+            mapping(spec.gesture.map { entry(String($0.pointer.value), sequence($0.steps.map(encodeStep))) })))
+      }
+    }
+    if !spec.expectations.isEmpty {
+      top.append(entry("expect", sequence(spec.expectations.map { scalar($0.text) })))
+    }
+    return mapping(top)
+  }
+
+  // MARK: - Parts
+
+  static func encodeHeader(_ header: SceneSpec.Header) -> [DocumentNode.Entry] {
+    var fields: [DocumentNode.Entry] = []
+    if let name = header.name { fields.append(entry("name", quoted(name.value))) }
+    if let size = header.size {
+      fields.append(entry("size", scalar("\(number(size.value.width))x\(number(size.value.height))")))
+    }
+    if let fps = header.fps { fields.append(entry("fps", scalar(number(fps.value)))) }
+    if let duration = header.duration {
+      switch duration.value {
+      case .seconds(let seconds): fields.append(entry("duration", scalar(time(seconds))))
+      case .untilRest: fields.append(entry("duration", scalar("until-rest")))
+      }
+    }
+    if let max = header.maxDuration { fields.append(entry("maxDuration", scalar(time(max.value)))) }
+    if let background = header.background {
+      fields.append(entry("background", scalar(background.value.description)))
+    }
+    return fields
+  }
+
+  static func encodeSpring(_ spring: SpringSpec) -> [DocumentNode.Entry] {
+    var fields: [DocumentNode.Entry] = []
+    switch spring.parameters {
+    case .dampingRatio(let ratio, let duration):
+      fields.append(entry("dampingRatio", scalar(number(ratio.value))))
+      fields.append(entry("duration", scalar(time(duration.value))))
+    case .bounce(let bounce, let duration):
+      fields.append(entry("duration", scalar(time(duration.value))))
+      fields.append(entry("bounce", scalar(number(bounce.value))))
+    case .physical(let stiffness, let damping):
+      fields.append(entry("stiffness", scalar(number(stiffness.value))))
+      fields.append(entry("damping", scalar(number(damping.value))))
+    }
+    if let mass = spring.mass { fields.append(entry("mass", scalar(number(mass.value)))) }
+    if let threshold = spring.restThreshold {
+      fields.append(entry("restThreshold", scalar(number(threshold.value))))
+    }
+    return fields
+  }
+
+  static func encodeStyle(_ style: Style) -> [DocumentNode.Entry] {
+    var fields: [DocumentNode.Entry] = []
+    if let fill = style.fill { fields.append(entry("fill", scalar(fill.value.description))) }
+    if let stroke = style.stroke { fields.append(entry("stroke", scalar(stroke.value.description))) }
+    if let width = style.strokeWidth { fields.append(entry("strokeWidth", scalar(number(width.value)))) }
+    if let opacity = style.opacity { fields.append(entry("opacity", scalar(number(opacity.value)))) }
+    return fields
+  }
+
+  static func encodeHandle(_ handle: HandleSpec) -> [DocumentNode.Entry] {
+    var fields = [entry("position", scalar(handle.position.text))]
+    if let shape = handle.shape { fields.append(entry("shape", scalar(shape.value.rawValue))) }
+    if let r = handle.radius { fields.append(entry("r", scalar(number(r.value)))) }
+    if let width = handle.width { fields.append(entry("width", scalar(number(width.value)))) }
+    if let height = handle.height { fields.append(entry("height", scalar(number(height.value)))) }
+    if let draggable = handle.draggable { fields.append(entry("draggable", scalar(String(draggable.value)))) }
+    if let hit = handle.hitRadius { fields.append(entry("hitRadius", scalar(number(hit.value)))) }
+    if let rest = handle.rest { fields.append(entry("rest", scalar(rest.text))) }
+    if let spring = handle.spring { fields.append(entry("spring", scalar(spring.value))) }
+    return fields + encodeStyle(handle.style)
+  }
+
+  static func encodePath(_ path: PathSpec) -> [DocumentNode.Entry] {
+    var fields: [DocumentNode.Entry] = []
+    switch path.geometry {
+    case .data(let data):
+      fields.append(entry("d", quoted(data.svgPathData)))
+    case .segments(let segments):
+      fields.append(entry("segments", sequence(segments.map(encodeSegment))))
+    }
+    return fields + encodeStyle(path.style)
+  }
+
+  static func encodeSegment(_ segment: PathSegmentSpec) -> DocumentNode {
+    switch segment.kind {
+    case .move(let p): return mapping([entry("move", scalar(p.text))])
+    case .line(let p): return mapping([entry("line", scalar(p.text))])
+    case .quadratic(let c, let p): return mapping([entry("quad", sequence([scalar(c.text), scalar(p.text)]))])
+    case .cubic(let c1, let c2, let p):
+      return mapping([entry("cubic", sequence([scalar(c1.text), scalar(c2.text), scalar(p.text)]))])
+    case .close: return scalar("close")
+    }
+  }
+
+  static func encodeConstraint(_ constraint: ConstraintSpec) -> [DocumentNode.Entry] {
+    var fields: [DocumentNode.Entry] = []
+    func add(_ key: String, _ value: String?) { if let value { fields.append(entry(key, scalar(value))) } }
+    switch constraint.kind {
+    case .follow(let f):
+      add("handle", f.handle.value)
+      add("path", f.path.value)
+      add("orient", f.orient.map { String($0.value) })
+      add("ends", f.ends?.value.rawValue)
+      add("spring", f.spring?.value)
+      add("rest", f.rest.map { number($0.value) })
+      add("hysteresis", f.hysteresis.map { number($0.value) })
+    case .elastic(let e):
+      add("handle", e.handle.value)
+      switch e.resistance {
+      case nil: break
+      case .none?: add("resistance", "none")
+      case .factor(let factor)?:
+        fields.append(entry("resistance", mapping([entry("factor", scalar(number(factor.value)))])))
+      case .rubberband(let coefficient, let dimension)?:
+        var inner = [entry("rubberband", scalar(number(coefficient.value)))]
+        if let dimension { inner.append(entry("dimension", scalar(number(dimension.value)))) }
+        fields.append(entry("resistance", mapping(inner)))
+      }
+      switch e.returnMotion {
+      case nil: break
+      case .spring(let name)?: add("return", name.value)
+      case .speed(let speed, let easing)?:
+        var inner = [entry("speed", scalar(number(speed.value)))]
+        if let easing { inner.append(entry("ease", scalar(easing.value.description))) }
+        fields.append(entry("return", mapping(inner)))
+      case .duration(let duration, let easing)?:
+        var inner = [entry("duration", scalar(time(duration.value)))]
+        if let easing { inner.append(entry("ease", scalar(easing.value.description))) }
+        fields.append(entry("return", mapping(inner)))
+      }
+    case .gooey(let g):
+      add("anchor", g.anchor.value)
+      add("ball", g.ball.value)
+      add("viscosity", g.viscosity.map { number($0.value) })
+      add("maxDistance", g.maxDistance.map { number($0.value) })
+      add("minRadius", g.minRadius.map { number($0.value) })
+      add("spring", g.spring?.value)
+      add("style", g.style?.value.rawValue)
+      fields += encodeStyle(g.bridgeStyle)
+    case .animate(let a):
+      add("handle", a.handle.value)
+      add("path", a.path.value)
+      add("duration", time(a.duration.value))
+      add("repeat", a.repeatMode?.value.rawValue)
+      add("ease", a.easing?.value.description)
+      add("orient", a.orient.map { String($0.value) })
+      add("delay", a.delay.map { time($0.value) })
+    }
+    if let name = constraint.name { fields.append(entry("name", scalar(name.value))) }
+    return fields
+  }
+
+  static func encodeStep(_ step: GestureStep) -> DocumentNode {
+    func motion(_ m: GestureStep.Motion) -> DocumentNode.Entry {
+      switch m {
+      case .to(let p): return entry("to", scalar(p.text))
+      case .by(let v): return entry("by", scalar(v.text))
+      }
+    }
+    switch step.kind {
+    case .press(let p): return mapping([entry("press", scalar(p.text))])
+    case .tap(let p): return mapping([entry("tap", scalar(p.text))])
+    case .drag(let m, let duration, let easing), .move(let m, let duration, let easing):
+      var inner = [motion(m)]
+      if let duration { inner.append(entry("over", scalar(time(duration.value)))) }
+      if let easing { inner.append(entry("ease", scalar(easing.value.description))) }
+      return mapping([entry(step.keyword, mapping(inner))])
+    case .fling(let m, let duration, let velocity):
+      var inner = [motion(m)]
+      if let duration { inner.append(entry("over", scalar(time(duration.value)))) }
+      if let velocity { inner.append(entry("velocity", scalar(velocity.text))) }
+      return mapping([entry("fling", mapping(inner))])
+    case .wait(let seconds): return mapping([entry("wait", scalar(time(seconds.value)))])
+    case .release(nil): return scalar("release")
+    case .release(let velocity?):
+      return mapping([entry("release", mapping([entry("velocity", scalar(velocity.text))]))])
+    case .replay(let file): return mapping([entry("replay", quoted(file.value))])
+    }
+  }
+
+  // MARK: - Building nodes
+
+  static func entry(_ key: String, _ value: DocumentNode) -> DocumentNode.Entry {
+    DocumentNode.Entry(key: key, keySource: .synthesized, value: value)
+  }
+  static func scalar(_ text: String) -> DocumentNode { .scalar(text) }
+  static func quoted(_ text: String) -> DocumentNode {
+    DocumentNode(.scalar(DocumentNode.Scalar(text, isQuoted: true, isVerbatim: false)), at: .synthesized)
+  }
+  static func mapping(_ entries: [DocumentNode.Entry]) -> DocumentNode {
+    DocumentNode(.mapping(entries), at: .synthesized)
+  }
+  static func sequence(_ items: [DocumentNode]) -> DocumentNode { DocumentNode(.sequence(items), at: .synthesized) }
+  static func number(_ value: Double) -> String { value.shortestDescription }
+  static func time(_ seconds: Double) -> String { seconds.shortestDescription + "s" }
+}

@@ -1,0 +1,197 @@
+import Foundation
+import SceneDiagnostics
+
+/// Reads a scene file in either syntax into a ``SceneSpec``: the front door of the
+/// syntax stage.
+///
+/// It enforces the input limits before any parsing (size, UTF-8), picks the front end by
+/// file extension (`.yaml`/`.yml`, or `.scene` for the DSL), and collects every
+/// diagnostic of every step.
+public enum SceneLoader {
+  public enum Syntax: String, Sendable, CaseIterable {
+    case yaml, dsl
+
+    /// The syntax a file name's extension implies, if any.
+    public init?(fileName: String) {
+      let lower = fileName.lowercased()
+      if lower.hasSuffix(".yaml") || lower.hasSuffix(".yml") {
+        self = .yaml
+      } else if lower.hasSuffix(".scene") {
+        self = .dsl
+      } else {
+        return nil
+      }
+    }
+  }
+
+  public struct Result: Sendable {
+    /// The text read, for rendering diagnostics (nil if the file could not be read).
+    public var file: SourceFile?
+    /// The scene, when there were no errors.
+    public var spec: SceneSpec?
+    public var diagnostics: [Diagnostic]
+    /// The comment lines at the top of the file, which `fmt` keeps.
+    public var header: String?
+
+    public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
+  }
+
+  /// Why a file could not be read at all; the CLI maps this to "no input" (exit 66).
+  public struct ReadError: Error, Sendable, CustomStringConvertible {
+    public var path: String
+    public var reason: String
+    public var description: String { "cannot read '\(path)': \(reason)" }
+  }
+
+  /// Loads the file at `path`, in the syntax its extension names (or `syntax`).
+  public static func load(
+    path: String, syntax: Syntax? = nil, limits: YAMLReader.Limits = YAMLReader.Limits()
+  ) throws(ReadError) -> Result {
+    let url = URL(fileURLWithPath: path)
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+      throw ReadError(path: path, reason: "no such file")
+    }
+    guard !isDirectory.boolValue else { throw ReadError(path: path, reason: "it is a directory") }
+    // Read at most one byte past the limit, so a huge file is refused without reading it all.
+    guard let handle = try? FileHandle(forReadingFrom: url) else {
+      throw ReadError(path: path, reason: "permission denied or unreadable")
+    }
+    defer { try? handle.close() }
+    let data: Data
+    do {
+      data = try handle.read(upToCount: limits.maxBytes + 1) ?? Data()
+    } catch {
+      throw ReadError(path: path, reason: "read failed")
+    }
+    guard let syntax = syntax ?? Syntax(fileName: path) else {
+      return Result(
+        file: nil, spec: nil,
+        diagnostics: [
+          .error(
+            "cannot tell the syntax of '\(path)': use a .yaml, .yml or .scene file name", at: nil)
+        ])
+    }
+    return load(data: data, name: path, syntax: syntax, limits: limits)
+  }
+
+  /// Loads scene text given as bytes, named `name` in diagnostics.
+  public static func load(
+    data: Data, name: String, syntax: Syntax, limits: YAMLReader.Limits = YAMLReader.Limits()
+  ) -> Result {
+    if data.count > limits.maxBytes {
+      return Result(
+        file: nil, spec: nil,
+        diagnostics: [
+          .error(
+            "\(name) is larger than the limit of \(limits.maxBytes) bytes (8 MiB by default)",
+            at: nil)
+        ])
+    }
+    if let bad = firstInvalidUTF8(in: data) {
+      // Show the line up to the bad byte, decoded leniently, so the caret lines up.
+      let prefix = String(decoding: data.prefix(bad.offset), as: UTF8.self)
+      let file = SourceFile(name: name, text: String(decoding: data, as: UTF8.self))
+      let line = prefix.reduce(1) { $1 == "\n" ? $0 + 1 : $0 }
+      let column = (prefix.split(separator: "\n", omittingEmptySubsequences: false).last?.unicodeScalars.count ?? 0) + 1
+      let message =
+        bad.byte == 0
+        ? "the file contains a NUL byte" : "the file is not valid UTF-8 (byte 0x\(String(bad.byte, radix: 16)))"
+      return Result(
+        file: file, spec: nil,
+        diagnostics: [.error(message, at: SourceSpan(file.location(line: line, column: column)))])
+    }
+    let file = SourceFile(name: name, text: String(decoding: data, as: UTF8.self))
+    return load(file, syntax: syntax, limits: limits)
+  }
+
+  /// Loads scene text already in memory.
+  public static func load(_ file: SourceFile, syntax: Syntax, limits: YAMLReader.Limits = YAMLReader.Limits())
+    -> Result
+  {
+    var diagnostics: [Diagnostic] = []
+    let document: DocumentNode?
+    switch syntax {
+    case .yaml:
+      do {
+        document = try YAMLReader.read(file, limits: limits)
+      } catch {
+        return Result(file: file, spec: nil, diagnostics: [error.diagnostic], header: header(of: file.text))
+      }
+    case .dsl:
+      let parsed = DSLParser.parse(file)
+      document = parsed.document
+      diagnostics = parsed.diagnostics
+    }
+    guard let document else {
+      if diagnostics.isEmpty {
+        diagnostics.append(
+          .error("the scene is empty", at: SourceSpan(file.location(line: 1, column: 1))))
+      }
+      return Result(file: file, spec: nil, diagnostics: diagnostics, header: header(of: file.text))
+    }
+    let decoded = SceneDecoder.decode(document)
+    diagnostics += decoded.diagnostics
+    let failed = diagnostics.contains { $0.severity == .error }
+    return Result(
+      file: file, spec: failed ? nil : decoded.spec, diagnostics: sorted(diagnostics),
+      header: header(of: file.text))
+  }
+
+  /// Diagnostics in file order (those without a place first), stable otherwise.
+  static func sorted(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
+    diagnostics.enumerated().sorted { a, b in
+      switch (a.element.span, b.element.span) {
+      case (nil, nil): return a.offset < b.offset
+      case (nil, _): return true
+      case (_, nil): return false
+      case (let x?, let y?): return x.start == y.start ? a.offset < b.offset : x.start < y.start
+      }
+    }.map(\.element)
+  }
+
+  /// The comment lines at the very top of `text` (each starting with `#`), without a
+  /// trailing blank line; `nil` if the file does not start with a comment.
+  public static func header(of text: String) -> String? {
+    var lines: [Substring] = []
+    for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+      let trimmed = line.hasSuffix("\r") ? line.dropLast() : line
+      guard trimmed.hasPrefix("#") else { break }
+      lines.append(trimmed)
+    }
+    return lines.isEmpty ? nil : lines.joined(separator: "\n")
+  }
+
+  /// The offset and value of the first byte that does not belong to valid UTF-8, or of a
+  /// NUL byte, which no scene may contain.
+  static func firstInvalidUTF8(in data: Data) -> (offset: Int, byte: UInt8)? {
+    let bytes = [UInt8](data)
+    var i = 0
+    while i < bytes.count {
+      let b = bytes[i]
+      if b == 0 { return (i, b) }
+      if b < 0x80 {
+        i += 1
+        continue
+      }
+      let length: Int
+      let minimum: UInt32
+      switch b {
+      case 0xC2...0xDF: length = 2; minimum = 0x80
+      case 0xE0...0xEF: length = 3; minimum = 0x800
+      case 0xF0...0xF4: length = 4; minimum = 0x10000
+      default: return (i, b)
+      }
+      guard i + length <= bytes.count else { return (i, b) }
+      var scalar = UInt32(b) & (0xFF >> (length + 1))
+      for k in 1..<length {
+        let c = bytes[i + k]
+        guard c & 0xC0 == 0x80 else { return (i, b) }
+        scalar = scalar << 6 | UInt32(c & 0x3F)
+      }
+      if scalar < minimum || scalar > 0x10FFFF || (0xD800...0xDFFF).contains(scalar) { return (i, b) }
+      i += length
+    }
+    return nil
+  }
+}

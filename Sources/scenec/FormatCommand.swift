@@ -1,0 +1,76 @@
+import ArgumentParser
+import Foundation
+import SceneDiagnostics
+import SceneSyntax
+
+/// `scenec fmt`: canonical formatting, and conversion between YAML and the DSL.
+struct FormatCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "fmt",
+    abstract: "Format a scene canonically, or convert it between YAML and the DSL.",
+    discussion: """
+      Prints the scene in canonical form: keys in a fixed order, numbers in their
+      shortest form, times in seconds, colours as #rrggbb. The comment block at the top
+      of the file is kept; other comments are not. Converting and converting back gives
+      the same scene.
+
+      With -w the result replaces the file (written to a temporary file and renamed, so
+      a failure never leaves a half-written file). With -w and --to naming the other
+      syntax, it is written beside the original with the new extension (.yaml or .scene)
+      and the original is left alone.
+
+      Examples:
+        scenec fmt Scenes/wave.yaml --to dsl
+        scenec fmt Scenes/wave.scene -w
+      """
+  )
+
+  enum Target: String, ExpressibleByArgument, CaseIterable {
+    case yaml, dsl
+  }
+
+  @Argument(help: "The scene file.")
+  var file: String
+
+  @Option(name: .customLong("to"), help: "The syntax to write: yaml or dsl (default: the file's own).")
+  var target: Target?
+
+  @Flag(name: .customShort("w"), help: "Write the result to the file instead of standard output.")
+  var write = false
+
+  func run() throws {
+    let result: SceneLoader.Result
+    do {
+      result = try SceneLoader.load(path: file)
+    } catch {
+      printError("error: \(error.description)")
+      throw Sysexits.noInput
+    }
+    guard let spec = result.spec, !result.hasErrors else {
+      let renderer = DiagnosticRenderer(files: result.file.map { [$0] } ?? [])
+      printError(renderer.render(result.diagnostics), terminator: "")
+      throw Sysexits.dataError
+    }
+    let source = SceneLoader.Syntax(fileName: file) ?? .yaml
+    let syntax: SceneLoader.Syntax = target.map { $0 == .yaml ? .yaml : .dsl } ?? source
+    let tree = SceneEncoder.encode(spec)
+    let text =
+      syntax == .yaml
+      ? YAMLEmitter.emit(tree, header: result.header) : DSLEmitter.emit(tree, header: result.header)
+    guard write else {
+      print(text, terminator: "")
+      return
+    }
+    var destination = file
+    if syntax != source {
+      let base = (file as NSString).deletingPathExtension
+      destination = base + (syntax == .yaml ? ".yaml" : ".scene")
+    }
+    do {
+      try AtomicFile.write(Data(text.utf8), to: destination)
+    } catch {
+      printError("error: cannot write '\(destination)': \(error.localizedDescription)")
+      throw Sysexits.cannotCreate
+    }
+  }
+}

@@ -64,11 +64,11 @@ extension SceneDecoder {
     guard let f = fields(of: node, what: "handle '\(name.value)'", allowed: Self.handleKeys) else {
       return nil
     }
-    guard let positionNode = f["position"] else {
-      if !f.misspelt.contains("position") { error("handle '\(name.value)' needs a 'position'", at: name.source) }
-      return nil
+    let position = f["position"].flatMap { expression($0, what: "'position'") }
+    if f["position"] == nil && !f.misspelt.contains("position") {
+      error("handle '\(name.value)' needs a 'position'", at: name.source)
     }
-    let position = expression(positionNode, what: "'position'")
+    // Decode every field, even without a position, so all their errors are reported.
     let handle = HandleSpec(
       name: name, position: position ?? Expression(.number(0, nil)),
       shape: f["shape"].flatMap { choice($0, what: "'shape'", as: HandleSpec.Shape.self) },

@@ -42,6 +42,9 @@ extension SceneDecoder {
     var fields = Fields(node: node)
     for entry in unique(entries, what: "key") {
       guard allowed.contains(entry.key) else {
+        // `{ at: (1, 2) }` splits into `at: (1` and a key `2)`: the expression error
+        // already explains it, so the fragment gets no message of its own.
+        if entry.key.hasSuffix(")") && !entry.key.contains("(") { continue }
         let suggestion = Suggestion.closest(to: entry.key, among: allowed)
         if let suggestion { fields.misspelt.insert(suggestion) }
         error(

@@ -50,6 +50,8 @@ public struct SceneDecoder {
       case "constraints": spec.constraints = decodeConstraints(entry.value)
       case "gesture": spec.gesture = decodeGesture(entry.value)
       case "expect": spec.expectations = decodeExpectations(entry.value)
+      case let key where key.hasPrefix("x-"):
+        break  // A place for YAML anchors, as in Compose files: not part of the scene.
       default:
         error(
           "unknown top-level key '\(entry.key)'\(Suggestion.didYouMean(entry.key, among: Self.topLevelKeys))",

@@ -69,7 +69,7 @@ struct FormatCommand: ParsableCommand {
     do {
       try AtomicFile.write(Data(text.utf8), to: destination)
     } catch {
-      printError("error: cannot write '\(destination)': \(error.localizedDescription)")
+      printError("error: cannot write '\(destination)': \(error)")
       throw Sysexits.cannotCreate
     }
   }

@@ -186,7 +186,7 @@ public enum YAMLEmitter {
 
   /// Whether libyaml reads `text`, written plain, back as exactly `text` in a plain
   /// scalar (in a flow collection if `flow`).
-  static func isPlainSafe(_ text: String, flow: Bool) -> Bool {
+  private static func isPlainSafe(_ text: String, flow: Bool) -> Bool {
     let scalars = Array(text.unicodeScalars)
     guard let first = scalars.first, let last = scalars.last else { return false }
     if first == " " || last == " " || last == ":" { return false }
@@ -215,7 +215,7 @@ public enum YAMLEmitter {
   }
 
   /// `text` in double quotes, with `"`, `\` and control characters escaped.
-  static func quoted(_ text: String) -> String {
+  private static func quoted(_ text: String) -> String {
     var out = "\""
     for c in text.unicodeScalars {
       switch c {

@@ -135,7 +135,8 @@ private struct YAMLSourceText {
 
   /// How many scalars from `start` to the end of its line, trailing blanks left out.
   func firstLineLength(from start: Int) -> Int {
-    var end = max(start, 0)
+    let start = max(start, 0)
+    var end = start
     while end < scalars.count && !Self.isBreak(scalars[end]) { end += 1 }
     while end > start && Self.isBlank(scalars[end - 1]) { end -= 1 }
     return end - start
@@ -176,7 +177,7 @@ private struct YAMLSourceText {
   }
 
   private static func isAnchorCharacter(_ c: Unicode.Scalar) -> Bool {
-    c.isASCII && (c.properties.isAlphabetic || ("0"..."9").contains(c) || c == "_" || c == "-")
+    ("a"..."z").contains(c) || ("A"..."Z").contains(c) || ("0"..."9").contains(c) || c == "_" || c == "-"
   }
 }
 
@@ -191,14 +192,21 @@ private struct Builder {
     var size: Int
   }
 
-  struct SequenceFrame {
-    var anchor: String?
-    var source: SourceRef
+  // Frames are classes so that appending to an open collection mutates its arrays in
+  // place; enum payloads of structs would be copied out and back, copying the arrays.
+  final class SequenceFrame {
+    let anchor: String?
+    let source: SourceRef
     var items: [DocumentNode] = []
     var size = 1
+
+    init(anchor: String?, source: SourceRef) {
+      self.anchor = anchor
+      self.source = source
+    }
   }
 
-  struct MappingFrame {
+  final class MappingFrame {
     enum Part {
       case entry(DocumentNode.Entry)
       /// The entries of the mappings a `<<` merges, earlier mappings first.
@@ -211,14 +219,19 @@ private struct Builder {
       var isMerge: Bool
     }
 
-    var anchor: String?
-    var source: SourceRef
+    let anchor: String?
+    let source: SourceRef
     var parts: [Part] = []
     var pendingKey: Key?
     /// Explicit keys and where each was written, for duplicates and merge precedence.
     var keys: [String: SourceSpan] = [:]
     var mergeKey: SourceSpan?
     var size = 1
+
+    init(anchor: String?, source: SourceRef) {
+      self.anchor = anchor
+      self.source = source
+    }
   }
 
   enum Frame {
@@ -344,16 +357,15 @@ private struct Builder {
 
   /// Hands a finished node to the collection it belongs to (or makes it the root).
   private mutating func deliver(_ sized: Sized, isMergeKey: Bool) throws(YAMLError) {
-    guard let top = stack.popLast() else {
+    guard let top = stack.last else {
       root = sized.node
       return
     }
     switch top {
-    case .sequence(var frame):
+    case .sequence(let frame):
       frame.items.append(sized.node)
       frame.size += sized.size
-      stack.append(.sequence(frame))
-    case .mapping(var frame):
+    case .mapping(let frame):
       if let key = frame.pendingKey {
         frame.pendingKey = nil
         if key.isMerge {
@@ -378,7 +390,6 @@ private struct Builder {
         }
         frame.pendingKey = MappingFrame.Key(text: scalar.text, source: sized.node.source, isMerge: isMergeKey)
       }
-      stack.append(.mapping(frame))
     }
   }
 
@@ -447,8 +458,8 @@ private struct Builder {
   /// Whether the quoted scalar from `start` to `end` (quotes included) holds `value`
   /// exactly, with no escapes (`\"`, `''`) between its quotes.
   private func isUnescaped(_ value: String, from start: Int, to end: Int, quote: Unicode.Scalar) -> Bool {
-    guard end - start >= 2, text.scalar(at: start) == quote, text.scalar(at: end - 1) == quote,
-      end <= text.scalars.count
+    guard start >= 0, end <= text.scalars.count, end - start >= 2, text.scalars[start] == quote,
+      text.scalars[end - 1] == quote
     else { return false }
     return text.scalars[(start + 1)..<(end - 1)].elementsEqual(value.unicodeScalars)
   }

@@ -543,6 +543,23 @@ extension DocumentNode {
     #expect(error(block) == .tooDeep(limit: 128, at: SourceSpan(SourceLocation(file: "t.yaml", line: 1, column: 257))))
   }
 
+  @Test func wideCollectionsReadInLinearTime() throws {
+    // Appending to an open collection must not copy it: 100,000 entries would take
+    // minutes if each append copied the entries before it.
+    let count = 100_000
+    let text = (0..<count).map { "k\($0): [\($0)]\n" }.joined()
+    let clock = ContinuousClock()
+    let start = clock.now
+    let node = try #require(try read(text))
+    #expect(clock.now - start < .seconds(10))
+    guard case .mapping(let entries) = node.value else {
+      Issue.record("not a mapping")
+      return
+    }
+    #expect(entries.count == count)
+    #expect(entries.last?.value == list(plain("\(count - 1)")))
+  }
+
   @Test func oversizedInputIsRejectedBeforeParsing() {
     let text = String(repeating: "#", count: 9 << 20)
     let result = error(text)

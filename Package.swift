@@ -8,6 +8,8 @@ let package = Package(
     .library(name: "SceneGeometry", targets: ["SceneGeometry"]),
     .library(name: "SceneDiagnostics", targets: ["SceneDiagnostics"]),
     .library(name: "SceneSyntax", targets: ["SceneSyntax"]),
+    .library(name: "SceneGraph", targets: ["SceneGraph"]),
+    .library(name: "SceneRuntime", targets: ["SceneRuntime"]),
     .executable(name: "scenec", targets: ["scenec"]),
   ],
   dependencies: [
@@ -35,6 +37,13 @@ let package = Package(
 
     /// Stage 1: YAML (libyaml) and the DSL into one AST, with exact diagnostics.
     .target(name: "SceneSyntax", dependencies: ["SceneDiagnostics", "SceneGeometry", "CYAML"]),
+
+    /// Stage 2: the AST resolved into a graph: indices for names, compiled expressions,
+    /// dependency order, validation.
+    .target(name: "SceneGraph", dependencies: ["SceneSyntax", "SceneGeometry", "SceneDiagnostics"]),
+
+    /// Stage 3: the simulation, stepped at a fixed time step.
+    .target(name: "SceneRuntime", dependencies: ["SceneGraph", "SceneSyntax", "SceneGeometry"]),
 
     // MARK: - Command-line tool
 
@@ -67,6 +76,8 @@ let package = Package(
       // Read from the source tree by the corpus test, not bundled.
       exclude: ["Malformed"]
     ),
+    .testTarget(name: "SceneGraphTests", dependencies: ["SceneGraph"]),
+    .testTarget(name: "SceneRuntimeTests", dependencies: ["SceneRuntime"]),
     .testTarget(
       name: "ScenecEndToEndTests",
       dependencies: ["scenec"]

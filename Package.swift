@@ -53,6 +53,7 @@ let package = Package(
         "SceneGeometry",
         "SceneDiagnostics",
         "SceneSyntax",
+        "SceneGraph",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),

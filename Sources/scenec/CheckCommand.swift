@@ -1,5 +1,6 @@
 import ArgumentParser
 import SceneDiagnostics
+import SceneGraph
 import SceneSyntax
 
 /// `scenec check`: parses scenes and prints every diagnostic.
@@ -8,8 +9,9 @@ struct CheckCommand: ParsableCommand {
     commandName: "check",
     abstract: "Parse scene files and report every problem, clang-style.",
     discussion: """
-      Reads each scene (.yaml/.yml, or .scene for the DSL), reports every independent
-      error with file:line:col and a caret under the problem, and ends with a one-line
+      Reads and resolves each scene (.yaml/.yml, or .scene for the DSL), reports every
+      independent error with file:line:col and a caret under the problem (unknown keys
+      and names with suggestions, values out of range, clashes), and ends with a one-line
       summary. Exit status: 0 when every scene is clean, 65 when any has errors, 66 when
       a file cannot be read.
 
@@ -40,8 +42,11 @@ struct CheckCommand: ParsableCommand {
         continue
       }
       if let file = result.file { renderer.add(file) }
-      if !result.diagnostics.isEmpty { printError(renderer.render(result.diagnostics), terminator: "") }
-      let errors = result.diagnostics.filter { $0.severity == .error }.count
+      var diagnostics = result.diagnostics
+      // A scene that parsed is also resolved: dangling names, ranges, clashes.
+      if let spec = result.spec { diagnostics += SceneResolver.resolve(spec).errors.map(\.diagnostic) }
+      if !diagnostics.isEmpty { printError(renderer.render(diagnostics), terminator: "") }
+      let errors = diagnostics.filter { $0.severity == .error }.count
       errorCount += errors
       if errors > 0 { failedFiles += 1 }
     }

@@ -1,0 +1,103 @@
+import Foundation
+import SceneDiagnostics
+import SceneGeometry
+import SceneSyntax
+
+// MARK: - Springs, handles, paths
+
+extension SceneResolver {
+  mutating func resolveSpring(_ spring: SpringSpec) -> SceneGraph.Spring {
+    let what = "spring '\(spring.name.value)'"
+    let mass = positive(spring.mass, default: 1, "\(what): mass")
+    let threshold = positive(spring.restThreshold, default: 0.5, "\(what): restThreshold")
+    var stiffness = 4 * Double.pi * Double.pi * mass
+    var damping = 0.0
+    switch spring.parameters {
+    case .dampingRatio(let ratio, let duration):
+      let period = positive(duration, default: 1, "\(what): duration")
+      let zeta = checked(ratio, default: 1, "\(what): dampingRatio", in: 0...1000)
+      stiffness = 4 * Double.pi * Double.pi * mass / (period * period)
+      damping = 2 * zeta * (stiffness * mass).squareRoot()
+    case .bounce(let bounce, let duration):
+      let period = positive(duration, default: 1, "\(what): duration")
+      let b = checked(bounce, default: 0, "\(what): bounce", in: -0.99...1)
+      // SwiftUI: ζ = 1 − bounce; a negative bounce is overdamped, ζ = 1 / (1 + bounce).
+      let zeta = b >= 0 ? 1 - b : 1 / (1 + b)
+      stiffness = 4 * Double.pi * Double.pi * mass / (period * period)
+      damping = 2 * zeta * (stiffness * mass).squareRoot()
+    case .physical(let k, let c):
+      stiffness = positive(k, default: 100, "\(what): stiffness")
+      damping = checked(c, default: 10, "\(what): damping", in: 0...1e12)
+    }
+    return SceneGraph.Spring(
+      name: spring.name.value, mass: mass, stiffness: stiffness, damping: damping,
+      restThreshold: threshold, source: spring.name.source)
+  }
+
+  mutating func positive(_ value: Located<Double>?, default fallback: Double, _ what: String) -> Double {
+    guard let value else { return fallback }
+    guard value.value > 0 else {
+      error("\(what) must be greater than 0, found \(value.value.shortestDescription)", at: value.source)
+      return fallback
+    }
+    return value.value
+  }
+
+  mutating func nonNegative(_ value: Located<Double>?, default fallback: Double, _ what: String) -> Double {
+    guard let value else { return fallback }
+    guard value.value >= 0 else {
+      error("\(what) must not be negative, found \(value.value.shortestDescription)", at: value.source)
+      return fallback
+    }
+    return value.value
+  }
+
+  mutating func resolveHandle(_ handle: HandleSpec) -> SceneGraph.Handle {
+    let what = "handle '\(handle.name.value)'"
+    let radius = nonNegative(handle.radius, default: 0, "\(what): radius")
+    let width = nonNegative(handle.width, default: 0, "\(what): width")
+    let height = nonNegative(handle.height, default: 0, "\(what): height")
+    let shape: HandleSpec.Shape =
+      handle.shape?.value ?? (handle.radius != nil ? .circle : handle.width != nil ? .rect : .none)
+    if shape == .circle && handle.radius == nil {
+      error("\(what) is a circle but has no 'r'", at: handle.shape?.source ?? handle.name.source)
+    }
+    if shape == .rect && (handle.width == nil || handle.height == nil) {
+      error("\(what) is a rect but lacks 'width' or 'height'", at: handle.shape?.source ?? handle.name.source)
+    }
+    let hitRadius = nonNegative(handle.hitRadius, default: max(radius, 22), "\(what): hitRadius")
+    let spring = handle.spring.flatMap { lookup($0, in: springIndex, kind: "spring") }
+    return SceneGraph.Handle(
+      name: handle.name.value, shape: shape, radius: radius, width: width, height: height,
+      draggable: handle.draggable?.value ?? false, hitRadius: hitRadius, spring: spring,
+      style: style(handle.style, defaultFill: shape == .none ? nil : Color(red: 255, green: 255, blue: 255), what: what),
+      spec: handle)
+  }
+
+  mutating func style(_ style: Style, defaultFill: Color?, defaultStroke: Color? = nil, defaultWidth: Double = 1, what: String)
+    -> SceneGraph.Style
+  {
+    let opacity = checked(style.opacity, default: 1, "\(what): opacity", in: 0...1)
+    let width = nonNegative(style.strokeWidth, default: defaultWidth, "\(what): strokeWidth")
+    let fill = style.fill?.value ?? (style.stroke == nil ? defaultFill : nil)
+    return SceneGraph.Style(
+      fill: fill, stroke: style.stroke?.value ?? (style.fill == nil ? defaultStroke : nil), strokeWidth: width,
+      opacity: opacity)
+  }
+
+  mutating func resolvePath(_ path: PathSpec) -> SceneGraph.PathNode {
+    let what = "path '\(path.name.value)'"
+    var measured: MeasuredPath?
+    if case .data(let data) = path.geometry {
+      let measure = MeasuredPath(data)
+      if !(measure.length > 0) || !measure.length.isFinite {
+        error("\(what) has zero length; a path needs at least one segment that goes somewhere", at: path.geometrySource)
+      }
+      measured = measure
+    }
+    return SceneGraph.PathNode(
+      name: path.name.value, geometry: path.geometry, measured: measured,
+      style: style(path.style, defaultFill: nil, defaultStroke: Color(red: 255, green: 255, blue: 255), defaultWidth: 2, what: what),
+      source: path.name.source)
+  }
+}

@@ -1,0 +1,157 @@
+import Foundation
+import SceneDiagnostics
+import SceneSyntax
+import Testing
+
+@testable import SceneGraph
+
+@Suite struct SceneResolverTests {
+  /// The resolver's diagnostics for a YAML scene, rendered exactly as `scenec check` prints them.
+  func problems(_ yaml: String) -> String {
+    let file = SourceFile(name: "s.yaml", text: yaml)
+    let loaded = SceneLoader.load(file, syntax: .yaml)
+    let renderer = DiagnosticRenderer(files: [file])
+    guard let spec = loaded.spec else { return "load failed:\n" + renderer.render(loaded.diagnostics) }
+    return renderer.render(SceneResolver.resolve(spec).errors.map(\.diagnostic))
+  }
+
+  @Test func aCleanSceneResolvesWithDefaults() throws {
+    let file = SourceFile(
+      name: "s.yaml",
+      text: """
+        springs: { snap: { dampingRatio: 0.5, duration: 0.5s } }
+        handles:
+          ball: { position: [10, 10], r: 8, draggable: true, spring: snap }
+        paths:
+          p: { d: "M0 0 L100 0" }
+        constraints:
+          - follow: { handle: ball, path: p }
+        """)
+    let spec = try #require(SceneLoader.load(file, syntax: .yaml).spec)
+    let graph = try #require(SceneResolver.resolve(spec).graph)
+    #expect(graph.fps == 60 && graph.width == 400 && graph.height == 300)
+    #expect(graph.duration == .untilRest(limit: 30))
+    #expect(graph.handles[0].shape == .circle && graph.handles[0].hitRadius == 22)
+    #expect(graph.handles[0].spring == 0)
+    // UIKit's spring mapping: k = 4π²m/T², c = 2ζ√(km).
+    let spring = graph.springs[0]
+    #expect(abs(spring.stiffness - 4 * Double.pi * Double.pi / 0.25) <= 1e-9)
+    #expect(abs(spring.damping - 2 * 0.5 * spring.stiffness.squareRoot()) <= 1e-9)
+    guard case .follow(let handle, let path, _, let wrap, _, _, let hysteresis) = graph.constraints[0].kind else {
+      Issue.record("not a follow constraint")
+      return
+    }
+    #expect(handle == 0 && path == 0 && !wrap && hysteresis == 20)
+  }
+
+  @Test func danglingReferencesSuggestTheNearestName() {
+    #expect(
+      problems(
+        """
+        handles:
+          ball: { position: [10, 10], r: 8 }
+        paths:
+          curve: { d: "M0 0 L100 0" }
+        constraints:
+          - follow: { handle: bal, path: curv }
+        """) == """
+        s.yaml:6:23: error: unknown handle 'bal'; did you mean 'ball'?
+              - follow: { handle: bal, path: curv }
+                                  ^~~
+        s.yaml:6:34: error: unknown path 'curv'; did you mean 'curve'?
+              - follow: { handle: bal, path: curv }
+                                             ^~~~
+
+        """)
+  }
+
+  @Test func gooeyNeedsTwoCircles() {
+    #expect(
+      problems(
+        """
+        handles:
+          a: { position: [0, 0], r: 10 }
+          b: { position: [0, 0] }
+        constraints:
+          - gooey: { anchor: a, ball: b }
+        """) == """
+        s.yaml:5:31: error: gooey needs two circles, but handle 'b' is not drawn (shape none)
+              - gooey: { anchor: a, ball: b }
+                                          ^
+        s.yaml:3:3: note: 'b' is defined here
+              b: { position: [0, 0] }
+              ^
+
+        """)
+  }
+
+  @Test func valuesOutOfRangeAreReportedWhereTheyWereWritten() {
+    #expect(
+      problems(
+        """
+        scene: { fps: 0, duration: -1s }
+        springs: { s: { dampingRatio: 0.5, duration: 0s, mass: -2 } }
+        handles:
+          ball: { position: [0, 0], r: -3 }
+        paths:
+          dot: { d: "M5 5" }
+        """) == """
+        s.yaml:1:15: error: fps must be between 1 and 1000, found 0
+            scene: { fps: 0, duration: -1s }
+                          ^
+        s.yaml:1:28: error: duration must be between 0.001 and 3600, found -1
+            scene: { fps: 0, duration: -1s }
+                                       ^~~
+        s.yaml:2:46: error: spring 's': duration must be greater than 0, found 0
+            springs: { s: { dampingRatio: 0.5, duration: 0s, mass: -2 } }
+                                                         ^~
+        s.yaml:2:56: error: spring 's': mass must be greater than 0, found -2
+            springs: { s: { dampingRatio: 0.5, duration: 0s, mass: -2 } }
+                                                                   ^~
+        s.yaml:4:32: error: handle 'ball': radius must not be negative, found -3
+              ball: { position: [0, 0], r: -3 }
+                                           ^~
+        s.yaml:6:14: error: path 'dot' has zero length; a path needs at least one segment that goes somewhere
+              dot: { d: "M5 5" }
+                         ^~~~
+
+        """)
+  }
+
+  @Test func aHandleHasOneMoverAndNamesDoNotClash() {
+    #expect(
+      problems(
+        """
+        let:
+          ball: 3
+          time: 4
+        handles:
+          ball: { position: [0, 0], r: 5 }
+        paths:
+          p: { d: "M0 0 L10 0" }
+        constraints:
+          - follow: { handle: ball, path: p, ends: wrap }
+          - animate: { handle: ball, path: p, duration: 1s }
+        """) == """
+        s.yaml:3:3: error: let 'time' hides the built-in name 'time'; choose another name
+              time: 4
+              ^~~~
+        s.yaml:5:3: error: 'ball' names both a let and a handle
+              ball: { position: [0, 0], r: 5 }
+              ^~~~
+        s.yaml:2:3: note: the let 'ball' is defined here
+              ball: 3
+              ^~~~
+        s.yaml:9:44: error: 'ends: wrap' needs a closed path, and path 'p' is open
+              - follow: { handle: ball, path: p, ends: wrap }
+                                                       ^~~~
+        s.yaml:10:24: error: handle 'ball' is already moved by a follow constraint; a handle can be moved by only one follow, elastic, gooey or animate
+              - animate: { handle: ball, path: p, duration: 1s }
+                                   ^~~~
+        s.yaml:9:5: note: the follow constraint is here
+              - follow: { handle: ball, path: p, ends: wrap }
+                ^~~~~~
+
+        """)
+  }
+}

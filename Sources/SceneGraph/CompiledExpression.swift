@@ -1,0 +1,445 @@
+import SceneSyntax
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#elseif canImport(ucrt)
+import ucrt
+#endif
+
+/// An expression compiled for the runtime: a flat program for a small stack machine that
+/// reads numbers from the runtime's state and computes a number or a point.
+///
+/// Made by ``ExpressionCompiler``, which has already checked every name and type, folded
+/// every subexpression that reads no state into a constant, and computed how deep the
+/// stack gets. So evaluating does no checking, never allocates (its stack lives in the
+/// caller's frame) and costs a nanosecond or two per operation: it is meant to run for
+/// every expression on every frame.
+///
+/// Evaluation follows IEEE arithmetic and returns non-finite results as they are; the
+/// runtime, which knows which part of the scene the value feeds, reports them. To keep a
+/// NaN from disappearing silently, comparisons, `!`, `&&`, `||`, `min`, `max` and `c ? a :
+/// b` give NaN when an operand (or the condition) is NaN, rather than 0 or a branch.
+public struct CompiledExpression: Sendable, Hashable {
+  /// The type of a value: a number, or a point `(x, y)`.
+  public enum ValueType: String, Hashable, Sendable {
+    case number
+    case point
+
+    /// How many stack entries (and `Double`s) a value of the type takes.
+    var width: Int { self == .number ? 1 : 2 }
+
+    /// The type with its article, as messages use it: `a number`, `a point`.
+    var described: String { self == .number ? "a number" : "a point" }
+  }
+
+  /// Whether the result is a number or a point.
+  public let resultType: ValueType
+  /// The state slots the program reads, sorted, each once.
+  ///
+  /// Only reads that survive constant folding count: `0 ? a : b` depends on `b` alone.
+  public let dependencies: [Int]
+  /// Where the expression was written, for the runtime to point at a bad value.
+  public let source: SourceRef
+  /// The program, run from first to last instruction on an empty stack.
+  let code: [Instruction]
+  /// The most stack entries the program holds at once.
+  let stackDepth: Int
+
+  /// How many stack entries a program may use: the stack is allocated at this size on
+  /// every evaluation, so it stays small enough (1 KiB) to always live on the call stack.
+  static let maximumStackDepth = 128
+
+  /// Wraps a finished program, which the compiler has checked against
+  /// ``maximumStackDepth`` (``validated(_:type:)``).
+  init(code: [Instruction], resultType: ValueType, stackDepth: Int, source: SourceRef) {
+    self.code = code
+    self.resultType = resultType
+    self.stackDepth = stackDepth
+    self.source = source
+    var slots: [Int] = []
+    for instruction in code {
+      switch instruction {
+      case .load(let slot), .addSlot(let slot), .subtractSlot(let slot), .multiplySlot(let slot),
+        .divideSlot(let slot):
+        slots.append(slot)
+      default: break
+      }
+    }
+    self.dependencies = Array(Set(slots)).sorted()
+  }
+
+  /// Whether the value never changes: the program reads no state.
+  public var isConstant: Bool { dependencies.isEmpty }
+
+  /// The value, when ``isConstant``.
+  public var constantValue: (x: Double, y: Double)? {
+    guard isConstant else { return nil }
+    return evaluate(UnsafeBufferPointer(start: nil, count: 0))
+  }
+
+  /// Computes the value from the runtime's state; for a number, `y` is 0.
+  ///
+  /// `state` must hold every slot in ``dependencies``. A shorter one is the caller's
+  /// mistake; the result is then NaN, which the runtime's guard against non-finite values
+  /// reports, rather than a read past the buffer.
+  public func evaluate(_ state: UnsafeBufferPointer<Double>) -> (x: Double, y: Double) {
+    if let last = dependencies.last, state.count <= last { return (.nan, .nan) }
+    return code.withUnsafeBufferPointer { code in
+      withUnsafeTemporaryAllocation(of: Double.self, capacity: Self.maximumStackDepth) { stack in
+        Self.run(code, state: state, stack: stack)
+      }
+    }
+  }
+
+  /// Computes the value from `state`, as the buffer version does; for tests and tools.
+  public func evaluate(_ state: [Double]) -> (x: Double, y: Double) {
+    state.withUnsafeBufferPointer { evaluate($0) }
+  }
+}
+
+// MARK: - Instructions
+
+extension CompiledExpression {
+  /// One step of the stack machine.
+  ///
+  /// A number takes one stack entry and a point two (x below y). Each instruction pops its
+  /// operands, first operand deepest, and pushes its result. The types are fixed when
+  /// compiling, so there is one instruction per operator and type, and none checks.
+  enum Instruction: Hashable, Sendable {
+    /// Pushes a constant, kept as its bits so that programs holding a NaN compare equal.
+    case constant(bits: UInt64)
+    /// Pushes the number at a state slot.
+    case load(slot: Int)
+
+    // Number → number.
+    case negate, not, abs, squareRoot, sine, cosine
+
+    // Number, number → number.
+    case add, subtract, multiply, divide, remainder
+    case less, lessOrEqual, greater, greaterOrEqual, equal, notEqual, and, or
+    case minimum, maximum, arcTangent2, hypotenuse
+
+    // Number → number, with the second operand in the instruction: a load or a constant
+    // followed by `+`, `-`, `*` or `/` fused into one step, as ``fused(_:)`` makes them.
+    case addSlot(Int)
+    case subtractSlot(Int)
+    case multiplySlot(Int)
+    case divideSlot(Int)
+    case addConstant(bits: UInt64)
+    case subtractConstant(bits: UInt64)
+    case multiplyConstant(bits: UInt64)
+    case divideConstant(bits: UInt64)
+
+    // Three numbers → number: clamp(x, lo, hi), lerp(a, b, t), smoothstep(e0, e1, x),
+    // and select(c, a, b) for `c ? a : b`.
+    case clamp, lerp, smoothstep, select
+
+    /// Point → its x.
+    case pointX
+    /// Point → its y.
+    case pointY
+    /// Point → point.
+    case negatePoint
+    /// Point, point → point.
+    case addPoints, subtractPoints
+    /// Point, number → point: `p * s` (and `s * p`, compiled in this order), `p / s`.
+    case scalePoint, dividePoint
+    /// Point, point, number → point.
+    case lerpPoints
+    /// Number, point, point → point: `c ? a : b` on points.
+    case selectPoint
+    /// Point, point → number.
+    case distance
+
+    /// A number pushed as its bits.
+    static func constant(_ value: Double) -> Instruction { .constant(bits: value.bitPattern) }
+
+    /// How many entries the instruction pops and pushes.
+    var effect: (pops: Int, pushes: Int) {
+      switch self {
+      case .constant, .load: return (0, 1)
+      case .negate, .not, .abs, .squareRoot, .sine, .cosine, .addSlot, .subtractSlot,
+        .multiplySlot, .divideSlot, .addConstant, .subtractConstant, .multiplyConstant,
+        .divideConstant:
+        return (1, 1)
+      case .add, .subtract, .multiply, .divide, .remainder, .less, .lessOrEqual, .greater,
+        .greaterOrEqual, .equal, .notEqual, .and, .or, .minimum, .maximum, .arcTangent2,
+        .hypotenuse, .pointX, .pointY:
+        return (2, 1)
+      case .clamp, .lerp, .smoothstep, .select: return (3, 1)
+      case .negatePoint: return (2, 2)
+      case .scalePoint, .dividePoint: return (3, 2)
+      case .addPoints, .subtractPoints: return (4, 2)
+      case .distance: return (4, 1)
+      case .lerpPoints, .selectPoint: return (5, 2)
+      }
+    }
+  }
+
+  /// `code` with each load or constant that is the second operand of `+`, `-`, `*` or `/`
+  /// fused into that operation.
+  ///
+  /// An interpreter's time goes mostly into dispatching, so fewer, fatter steps are
+  /// faster: `a * 2 + b` runs as three steps instead of five. An operand pushed right
+  /// before a binary operation is always its second operand, so the pairs are found by
+  /// looking at neighbours alone.
+  static func fused(_ code: [Instruction]) -> [Instruction] {
+    var result: [Instruction] = []
+    result.reserveCapacity(code.count)
+    var index = 0
+    while index < code.count {
+      let next = index + 1 < code.count ? code[index + 1] : nil
+      let fusion: Instruction?
+      switch (code[index], next) {
+      case (.load(let slot), .add?): fusion = .addSlot(slot)
+      case (.load(let slot), .subtract?): fusion = .subtractSlot(slot)
+      case (.load(let slot), .multiply?): fusion = .multiplySlot(slot)
+      case (.load(let slot), .divide?): fusion = .divideSlot(slot)
+      case (.constant(let bits), .add?): fusion = .addConstant(bits: bits)
+      case (.constant(let bits), .subtract?): fusion = .subtractConstant(bits: bits)
+      case (.constant(let bits), .multiply?): fusion = .multiplyConstant(bits: bits)
+      case (.constant(let bits), .divide?): fusion = .divideConstant(bits: bits)
+      default: fusion = nil
+      }
+      result.append(fusion ?? code[index])
+      index += fusion == nil ? 1 : 2
+    }
+    return result
+  }
+
+  /// The most entries `code` holds at once, provided it is well formed: never pops what
+  /// is not there and leaves exactly one value of `type`; `nil` otherwise.
+  ///
+  /// The evaluator trusts the stack depth blindly, so this is checked once per program,
+  /// whatever the compiler's own bookkeeping says.
+  static func validated(_ code: [Instruction], type: ValueType) -> Int? {
+    var height = 0
+    var deepest = 0
+    for instruction in code {
+      let (pops, pushes) = instruction.effect
+      guard height >= pops else { return nil }
+      height += pushes - pops
+      deepest = Swift.max(deepest, height)
+    }
+    return height == type.width ? deepest : nil
+  }
+}
+
+// MARK: - The machine
+
+extension CompiledExpression {
+  /// Runs `code` on `stack` and returns the value left on it.
+  ///
+  /// Both constant folding and evaluation come here, so a folded constant has exactly the
+  /// bits evaluation would have computed.
+  @inline(__always)
+  static func run(
+    _ code: UnsafeBufferPointer<Instruction>, state: UnsafeBufferPointer<Double>,
+    stack s: UnsafeMutableBufferPointer<Double>
+  ) -> (x: Double, y: Double) {
+    // `top` is the number of entries on the stack; `b` below is where an instruction's
+    // operands start, and where its result goes.
+    var top = 0
+    for instruction in code {
+      switch instruction {
+      case .constant(let bits):
+        s[top] = Double(bitPattern: bits)
+        top &+= 1
+      case .load(let slot):
+        s[top] = state[slot]
+        top &+= 1
+
+      case .negate: s[top &- 1] = -s[top &- 1]
+      case .not: s[top &- 1] = Math.not(s[top &- 1])
+      case .abs: s[top &- 1] = Swift.abs(s[top &- 1])
+      case .squareRoot: s[top &- 1] = s[top &- 1].squareRoot()
+      case .sine: s[top &- 1] = sin(s[top &- 1])
+      case .cosine: s[top &- 1] = cos(s[top &- 1])
+
+      case .add:
+        top &-= 1
+        s[top &- 1] = s[top &- 1] + s[top]
+      case .subtract:
+        top &-= 1
+        s[top &- 1] = s[top &- 1] - s[top]
+      case .multiply:
+        top &-= 1
+        s[top &- 1] = s[top &- 1] * s[top]
+      case .divide:
+        top &-= 1
+        s[top &- 1] = s[top &- 1] / s[top]
+      case .remainder:
+        top &-= 1
+        s[top &- 1] = s[top &- 1].truncatingRemainder(dividingBy: s[top])
+      case .less:
+        top &-= 1
+        s[top &- 1] = Math.compare(s[top &- 1], s[top], s[top &- 1] < s[top])
+      case .lessOrEqual:
+        top &-= 1
+        s[top &- 1] = Math.compare(s[top &- 1], s[top], s[top &- 1] <= s[top])
+      case .greater:
+        top &-= 1
+        s[top &- 1] = Math.compare(s[top &- 1], s[top], s[top &- 1] > s[top])
+      case .greaterOrEqual:
+        top &-= 1
+        s[top &- 1] = Math.compare(s[top &- 1], s[top], s[top &- 1] >= s[top])
+      case .equal:
+        top &-= 1
+        s[top &- 1] = Math.compare(s[top &- 1], s[top], s[top &- 1] == s[top])
+      case .notEqual:
+        top &-= 1
+        s[top &- 1] = Math.compare(s[top &- 1], s[top], s[top &- 1] != s[top])
+      case .and:
+        top &-= 1
+        s[top &- 1] = Math.compare(s[top &- 1], s[top], s[top &- 1] != 0 && s[top] != 0)
+      case .or:
+        top &-= 1
+        s[top &- 1] = Math.compare(s[top &- 1], s[top], s[top &- 1] != 0 || s[top] != 0)
+      case .addSlot(let slot): s[top &- 1] = s[top &- 1] + state[slot]
+      case .subtractSlot(let slot): s[top &- 1] = s[top &- 1] - state[slot]
+      case .multiplySlot(let slot): s[top &- 1] = s[top &- 1] * state[slot]
+      case .divideSlot(let slot): s[top &- 1] = s[top &- 1] / state[slot]
+      case .addConstant(let bits): s[top &- 1] = s[top &- 1] + Double(bitPattern: bits)
+      case .subtractConstant(let bits): s[top &- 1] = s[top &- 1] - Double(bitPattern: bits)
+      case .multiplyConstant(let bits): s[top &- 1] = s[top &- 1] * Double(bitPattern: bits)
+      case .divideConstant(let bits): s[top &- 1] = s[top &- 1] / Double(bitPattern: bits)
+      case .minimum:
+        top &-= 1
+        s[top &- 1] = Math.minimum(s[top &- 1], s[top])
+      case .maximum:
+        top &-= 1
+        s[top &- 1] = Math.maximum(s[top &- 1], s[top])
+      case .arcTangent2:
+        top &-= 1
+        s[top &- 1] = atan2(s[top &- 1], s[top])
+      case .hypotenuse:
+        top &-= 1
+        s[top &- 1] = hypot(s[top &- 1], s[top])
+
+      case .clamp:
+        let b = top &- 3
+        s[b] = Math.clamp(s[b], s[b &+ 1], s[b &+ 2])
+        top = b &+ 1
+      case .lerp:
+        let b = top &- 3
+        s[b] = Math.lerp(s[b], s[b &+ 1], s[b &+ 2])
+        top = b &+ 1
+      case .smoothstep:
+        let b = top &- 3
+        s[b] = Math.smoothstep(s[b], s[b &+ 1], s[b &+ 2])
+        top = b &+ 1
+      case .select:
+        let b = top &- 3
+        s[b] = Math.select(s[b], s[b &+ 1], s[b &+ 2])
+        top = b &+ 1
+
+      case .pointX:
+        top &-= 1
+      case .pointY:
+        top &-= 1
+        s[top &- 1] = s[top]
+      case .negatePoint:
+        s[top &- 2] = -s[top &- 2]
+        s[top &- 1] = -s[top &- 1]
+      case .addPoints:
+        let b = top &- 4
+        s[b] = s[b] + s[b &+ 2]
+        s[b &+ 1] = s[b &+ 1] + s[b &+ 3]
+        top = b &+ 2
+      case .subtractPoints:
+        let b = top &- 4
+        s[b] = s[b] - s[b &+ 2]
+        s[b &+ 1] = s[b &+ 1] - s[b &+ 3]
+        top = b &+ 2
+      case .scalePoint:
+        let b = top &- 3
+        s[b] = s[b] * s[b &+ 2]
+        s[b &+ 1] = s[b &+ 1] * s[b &+ 2]
+        top = b &+ 2
+      case .dividePoint:
+        let b = top &- 3
+        s[b] = s[b] / s[b &+ 2]
+        s[b &+ 1] = s[b &+ 1] / s[b &+ 2]
+        top = b &+ 2
+      case .lerpPoints:
+        let b = top &- 5
+        s[b] = Math.lerp(s[b], s[b &+ 2], s[b &+ 4])
+        s[b &+ 1] = Math.lerp(s[b &+ 1], s[b &+ 3], s[b &+ 4])
+        top = b &+ 2
+      case .selectPoint:
+        let b = top &- 5
+        let c = s[b]
+        s[b] = Math.select(c, s[b &+ 1], s[b &+ 3])
+        s[b &+ 1] = Math.select(c, s[b &+ 2], s[b &+ 4])
+        top = b &+ 2
+      case .distance:
+        let b = top &- 4
+        s[b] = hypot(s[b &+ 2] - s[b], s[b &+ 3] - s[b &+ 1])
+        top = b &+ 1
+      }
+    }
+    return top == 2 ? (s[0], s[1]) : (s[0], 0)
+  }
+}
+
+// MARK: - Operations
+
+extension CompiledExpression {
+  /// The operations that are more than one IEEE operation, shared by folding and evaluation.
+  enum Math {
+    /// 1 or 0 for a truth value, or NaN when either operand is NaN, so that a NaN reaching a
+    /// comparison still shows in the result.
+    @inline(__always)
+    static func compare(_ a: Double, _ b: Double, _ truth: Bool) -> Double {
+      a.isNaN || b.isNaN ? .nan : (truth ? 1 : 0)
+    }
+
+    /// 1 for 0, 0 for any other number, NaN for NaN.
+    @inline(__always)
+    static func not(_ a: Double) -> Double { a.isNaN ? .nan : (a == 0 ? 1 : 0) }
+
+    /// Swift's `min`, except that a NaN operand gives NaN: `Swift.min` keeps or drops a
+    /// NaN depending on which side it is.
+    @inline(__always)
+    static func minimum(_ a: Double, _ b: Double) -> Double {
+      a.isNaN || b.isNaN ? .nan : Swift.min(a, b)
+    }
+
+    /// Swift's `max`, except that a NaN operand gives NaN.
+    @inline(__always)
+    static func maximum(_ a: Double, _ b: Double) -> Double {
+      a.isNaN || b.isNaN ? .nan : Swift.max(a, b)
+    }
+
+    /// `x` limited to `lo…hi`; `hi` wins when `lo > hi`.
+    @inline(__always)
+    static func clamp(_ x: Double, _ lo: Double, _ hi: Double) -> Double {
+      minimum(maximum(x, lo), hi)
+    }
+
+    /// `a` at `t = 0`, `b` at `t = 1`, extrapolating outside.
+    @inline(__always)
+    static func lerp(_ a: Double, _ b: Double, _ t: Double) -> Double { a + (b - a) * t }
+
+    /// The smooth Hermite step from 0 at `e0` to 1 at `e1`.
+    ///
+    /// When `e0 == e1` the ramp has no width and would divide zero by zero; it becomes a
+    /// hard step at `e0` instead (GLSL leaves that case undefined).
+    @inline(__always)
+    static func smoothstep(_ e0: Double, _ e1: Double, _ x: Double) -> Double {
+      if e0 == e1 { return compare(x, e0, x >= e0) }
+      let t = clamp((x - e0) / (e1 - e0), 0, 1)
+      return t * t * (3 - 2 * t)
+    }
+
+    /// `a` when `c` is non-zero, else `b`; NaN for a NaN condition.
+    @inline(__always)
+    static func select(_ c: Double, _ a: Double, _ b: Double) -> Double {
+      c.isNaN ? .nan : (c != 0 ? a : b)
+    }
+  }
+}

@@ -21,6 +21,27 @@ public struct SceneGraph: Sendable {
   public var constraints: [Constraint]
   public var gesture: [GestureTrack]
   public var expectations: [ExpectationSpec]
+  /// Where every value lives in the runtime's state.
+  public var layout: SlotLayout
+  /// The lets, in declaration order (``SlotLayout/letSlot(_:)`` indexes them).
+  public var lets: [Let]
+  /// What to evaluate each frame, dependencies first.
+  public var evaluationOrder: [Node]
+  /// Every point expression of the gesture script, compiled, keyed by the expression.
+  public var gestureExpressions: [Expression: CompiledExpression]
+
+  /// One thing evaluated each frame.
+  public enum Node: Hashable, Sendable {
+    case letValue(Int)
+    case handle(Int)
+    case path(Int)
+  }
+
+  public struct Let: Sendable {
+    public var name: String
+    public var value: CompiledExpression
+    public var source: SourceRef
+  }
 
   public enum Duration: Hashable, Sendable {
     case seconds(Double)
@@ -50,11 +71,20 @@ public struct SceneGraph: Sendable {
     public var spring: Int?
     public var style: Style
     public var spec: HandleSpec
+    /// Where it starts; for a bound handle, where it is while it follows its expression.
+    public var position: CompiledExpression?
+    /// Where it returns to when released, if given.
+    public var rest: CompiledExpression?
+    /// `true` when its position reads something that changes (the pointer, time, a let
+    /// that does): it follows the expression every frame instead of keeping a state.
+    public var isBound: Bool { !(position?.isConstant ?? true) }
   }
 
   public struct PathNode: Sendable {
     public var name: String
     public var geometry: PathSpec.Geometry
+    /// For a segment path: each segment's points, compiled, in order.
+    public var segments: [Segment]
     /// The measured path, for fixed path data.
     public var measured: MeasuredPath?
     public var style: Style
@@ -78,6 +108,13 @@ public struct SceneGraph: Sendable {
     public var name: String?
     public var kind: Kind
     public var source: SourceRef
+  }
+
+  /// One segment of a segment path with its points compiled.
+  public struct Segment: Sendable {
+    public enum Kind: Sendable { case move, line, quadratic, cubic, close }
+    public var kind: Kind
+    public var points: [CompiledExpression]
   }
 
   /// The resolved style: what a shape is drawn with once defaults apply.

@@ -96,7 +96,7 @@ extension SceneResolver {
       measured = measure
     }
     return SceneGraph.PathNode(
-      name: path.name.value, geometry: path.geometry, measured: measured,
+      name: path.name.value, geometry: path.geometry, segments: [], measured: measured,
       style: style(path.style, defaultFill: nil, defaultStroke: Color(red: 255, green: 255, blue: 255), defaultWidth: 2, what: what),
       source: path.name.source)
   }

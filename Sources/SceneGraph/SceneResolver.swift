@@ -60,14 +60,87 @@ public struct SceneResolver {
     for (i, spring) in spec.springs.enumerated() { springIndex[spring.name.value] = i }
     for (i, handle) in spec.handles.enumerated() { handleIndex[handle.name.value] = i }
     for (i, path) in spec.paths.enumerated() { pathIndex[path.name.value] = i }
-    let handles = spec.handles.map { resolveHandle($0) }
-    let paths = spec.paths.map { resolvePath($0) }
+    var handles = spec.handles.map { resolveHandle($0) }
+    var paths = spec.paths.map { resolvePath($0) }
     let constraints = spec.constraints.compactMap { resolveConstraint($0, handles: handles, paths: paths) }
     checkExclusiveMovers(spec.constraints)
+
+    // Expressions: compile lets in dependency order so each knows the types before it.
+    let layout = SlotLayout(letCount: spec.lets.count, handleCount: spec.handles.count)
+    let order = evaluationOrder(constraints: constraints)
+    var symbols = baseSymbols(layout)
+    // Provisional entries, so a let caught in a cycle gives the cycle error, not a cascade
+    // of unknown names; compiling in order replaces each with its real type.
+    for (i, definition) in spec.lets.enumerated() where symbols[definition.name.value] == nil {
+      symbols[definition.name.value] = .number(slot: layout.letSlot(i))
+    }
+    var lets: [SceneGraph.Let?] = Array(repeating: nil, count: spec.lets.count)
+    for case .letNode(let i) in order {
+      let definition = spec.lets[i]
+      guard let compiled = compile(definition.value, symbols, expect: nil, what: "let '\(definition.name.value)'") else {
+        continue
+      }
+      let slot = layout.letSlot(i)
+      symbols[definition.name.value] = compiled.resultType == .point ? .point(x: slot, y: slot + 1) : .number(slot: slot)
+      lets[i] = SceneGraph.Let(name: definition.name.value, value: compiled, source: definition.name.source)
+    }
+    for (i, handle) in spec.handles.enumerated() {
+      let what = "the position of handle '\(handle.name.value)'"
+      handles[i].position = compile(handle.position, symbols, expect: .point, what: what)
+      handles[i].rest = handle.rest.flatMap {
+        compile($0, symbols, expect: .point, what: "the rest of handle '\(handle.name.value)'")
+      }
+    }
+    for (i, path) in spec.paths.enumerated() {
+      guard case .segments(let segments) = path.geometry else { continue }
+      paths[i].segments = segments.map { segment in
+        let what = "a point of path '\(path.name.value)'"
+        func points(_ expressions: [Expression]) -> [CompiledExpression] {
+          expressions.compactMap { compile($0, symbols, expect: .point, what: what) }
+        }
+        switch segment.kind {
+        case .move(let p): return SceneGraph.Segment(kind: .move, points: points([p]))
+        case .line(let p): return SceneGraph.Segment(kind: .line, points: points([p]))
+        case .quadratic(let c, let p): return SceneGraph.Segment(kind: .quadratic, points: points([c, p]))
+        case .cubic(let c1, let c2, let p): return SceneGraph.Segment(kind: .cubic, points: points([c1, c2, p]))
+        case .close: return SceneGraph.Segment(kind: .close, points: [])
+        }
+      }
+    }
+    var gestureExpressions: [Expression: CompiledExpression] = [:]
+    for track in spec.gesture {
+      for step in track.steps {
+        var points: [Expression] = []
+        switch step.kind {
+        case .press(let p), .tap(let p): points = [p]
+        case .drag(let motion, _, _), .move(let motion, _, _):
+          if case .to(let p) = motion { points = [p] } else if case .by(let v) = motion { points = [v] }
+        case .fling(let motion, _, let velocity):
+          if case .to(let p) = motion { points = [p] } else if case .by(let v) = motion { points = [v] }
+          if let velocity { points.append(velocity) }
+        case .release(let velocity?): points = [velocity]
+        case .release(nil), .wait, .replay: break
+        }
+        for point in points where gestureExpressions[point] == nil {
+          if let compiled = compile(point, symbols, expect: .point, what: "a point of the gesture") {
+            gestureExpressions[point] = compiled
+          }
+        }
+      }
+    }
     return SceneGraph(
       name: header.name?.value ?? "scene", width: width, height: height, fps: fps, duration: duration,
       background: header.background?.value, springs: springs, handles: handles, paths: paths,
-      constraints: constraints, gesture: spec.gesture, expectations: spec.expectations)
+      constraints: constraints, gesture: spec.gesture, expectations: spec.expectations, layout: layout,
+      lets: lets.compactMap { $0 },
+      evaluationOrder: order.map {
+        switch $0 {
+        case .letNode(let i): return .letValue(i)
+        case .handle(let i): return .handle(i)
+        case .path(let i): return .path(i)
+        }
+      },
+      gestureExpressions: gestureExpressions)
   }
 
   /// `value` if given and within `range`, else an error (and `fallback` to keep going).

@@ -155,3 +155,102 @@ import Testing
         """)
   }
 }
+
+@Suite struct DependencyOrderTests {
+  func problems(_ yaml: String) -> String { SceneResolverTests().problems(yaml) }
+
+  @Test func cyclesAreReportedWholeWithEveryPart() {
+    #expect(
+      problems(
+        """
+        let:
+          a: b + 1
+          b: c.x
+        handles:
+          c: { position: [a, pointer.y] }
+        """) == """
+        s.yaml:2:3: error: dependency cycle: 'a' → 'b' → 'c' → 'a'
+              a: b + 1
+              ^
+        s.yaml:3:3: note: 'b' is defined here
+              b: c.x
+              ^
+        s.yaml:5:3: note: 'c' is defined here
+              c: { position: [a, pointer.y] }
+              ^
+
+        """)
+    #expect(
+      problems("let:\n  a: a * 2\n") == """
+        s.yaml:2:3: error: 'a' depends on itself
+              a: a * 2
+              ^
+
+        """)
+  }
+
+  @Test func aPathThatReadsItsFollowerIsACycle() {
+    #expect(
+      problems(
+        """
+        handles:
+          h: { position: [0, 0], r: 4 }
+        paths:
+          p:
+            segments:
+              - move: (0, 0)
+              - line: h
+        constraints:
+          - follow: { handle: h, path: p }
+        """) == """
+        s.yaml:2:3: error: dependency cycle: 'h' → 'p' → 'h'
+              h: { position: [0, 0], r: 4 }
+              ^
+        s.yaml:4:3: note: 'p' is defined here
+              p:
+              ^
+
+        """)
+  }
+
+  @Test func typesAndNamesAreChecked() {
+    #expect(
+      problems(
+        """
+        handles:
+          ball: { position: "pointer.x * 2", r: 4 }
+        gesture:
+          - press: bal
+        """) == """
+        s.yaml:2:22: error: the position of handle 'ball' must be a point (x, y), found a number
+              ball: { position: "pointer.x * 2", r: 4 }
+                                 ^~~~~~~~~~~~~
+        s.yaml:4:12: error: unknown name 'bal'; did you mean 'ball'?
+              - press: bal
+                       ^~~
+
+        """)
+  }
+
+  @Test func evaluationOrderPutsDependenciesFirst() throws {
+    let file = SourceFile(
+      name: "s.yaml",
+      text: """
+        let:
+          depth: min(pull * 0.6, 100)
+          pull: max(drag.dy, 0)
+        handles:
+          c: { position: [pointer.x, depth] }
+          still: { position: [1, 2] }
+        """)
+    let spec = try #require(SceneLoader.load(file, syntax: .yaml).spec)
+    let graph = try #require(SceneResolver.resolve(spec).graph)
+    let order = graph.evaluationOrder
+    let pull = try #require(order.firstIndex(of: .letValue(1)))
+    let depth = try #require(order.firstIndex(of: .letValue(0)))
+    let c = try #require(order.firstIndex(of: .handle(0)))
+    #expect(pull < depth && depth < c)
+    #expect(graph.handles[0].isBound && !graph.handles[1].isBound)
+    #expect(graph.layout.count == 11 + 2 * 2 + 3 * 2)
+  }
+}

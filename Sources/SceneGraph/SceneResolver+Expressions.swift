@@ -1,0 +1,164 @@
+import SceneDiagnostics
+import SceneSyntax
+
+// MARK: - Expressions and dependency order
+
+extension SceneResolver {
+  /// One thing evaluated each frame, in ``SceneGraph/evaluationOrder``.
+  enum NodeID: Hashable {
+    case letNode(Int)
+    case handle(Int)
+    case path(Int)
+  }
+
+  /// The symbols of the built-ins and handles; lets are added as their types become known.
+  func baseSymbols(_ layout: SlotLayout) -> [String: Symbol] {
+    var symbols: [String: Symbol] = [
+      "width": .number(slot: SlotLayout.width), "height": .number(slot: SlotLayout.height),
+      "time": .number(slot: SlotLayout.time), "frame": .number(slot: SlotLayout.frame),
+      "pointer": .object(
+        members: [
+          "x": .number(slot: SlotLayout.pointerX), "y": .number(slot: SlotLayout.pointerY),
+          "down": .number(slot: SlotLayout.pointerDown),
+        ], value: nil),
+      "drag": .object(
+        members: ["dx": .number(slot: SlotLayout.dragX), "dy": .number(slot: SlotLayout.dragY)], value: nil),
+      "velocity": .object(
+        members: ["x": .number(slot: SlotLayout.velocityX), "y": .number(slot: SlotLayout.velocityY)],
+        value: nil),
+    ]
+    for (i, handle) in spec.handles.enumerated() {
+      let slot = layout.handleSlot(i)
+      symbols[handle.name.value] = .object(
+        members: [
+          "x": .number(slot: slot), "y": .number(slot: slot + 1), "angle": .number(slot: slot + 2),
+        ], value: .point(x: slot, y: slot + 1))
+    }
+    return symbols
+  }
+
+  /// The names an expression reads (the root of every member chain), in first-use order.
+  static func names(in expression: Expression) -> [String] {
+    var names: [String] = []
+    func walk(_ e: Expression) {
+      switch e.kind {
+      case .number: break
+      case .identifier(let name): if !names.contains(name) { names.append(name) }
+      case .member(let base, _): walk(base)
+      case .point(let a, let b), .binary(_, let a, let b):
+        walk(a)
+        walk(b)
+      case .unary(_, let a): walk(a)
+      case .conditional(let a, let b, let c):
+        walk(a)
+        walk(b)
+        walk(c)
+      case .call(_, let arguments): arguments.forEach(walk)
+      }
+    }
+    walk(expression)
+    return names
+  }
+
+  /// The evaluation order of lets, handles and segment paths, or the errors for every
+  /// dependency cycle (each reported once, with the whole cycle and where each part is).
+  mutating func evaluationOrder(constraints: [SceneGraph.Constraint]) -> [NodeID] {
+    let letIndex = Dictionary(spec.lets.enumerated().map { ($1.name.value, $0) }, uniquingKeysWith: { a, _ in a })
+    func nodes(reading names: [String]) -> [NodeID] {
+      names.compactMap { name in
+        if let i = letIndex[name] { return .letNode(i) }
+        if let i = handleIndex[name] { return .handle(i) }
+        return nil
+      }
+    }
+    var edges: [NodeID: [NodeID]] = [:]
+    for (i, value) in spec.lets.enumerated() { edges[.letNode(i)] = nodes(reading: Self.names(in: value.value)) }
+    for (i, handle) in spec.handles.enumerated() {
+      var reads = nodes(reading: Self.names(in: handle.position)).filter { $0 != .handle(i) }
+      if let rest = handle.rest { reads += nodes(reading: Self.names(in: rest)) }
+      edges[.handle(i)] = reads
+    }
+    for constraint in constraints {
+      switch constraint.kind {
+      case .follow(let handle, let path, _, _, _, _, _), .animate(let handle, let path, _, _, _, _, _):
+        edges[.handle(handle), default: []].append(.path(path))
+      default: break
+      }
+    }
+    for (i, path) in spec.paths.enumerated() {
+      guard case .segments(let segments) = path.geometry else { continue }
+      var reads: [NodeID] = []
+      for segment in segments {
+        switch segment.kind {
+        case .move(let p), .line(let p): reads += nodes(reading: Self.names(in: p))
+        case .quadratic(let c, let p): reads += nodes(reading: Self.names(in: c) + Self.names(in: p))
+        case .cubic(let c1, let c2, let p):
+          reads += nodes(reading: Self.names(in: c1) + Self.names(in: c2) + Self.names(in: p))
+        case .close: break
+        }
+      }
+      edges[.path(i)] = reads
+    }
+    // Depth-first search in declaration order, so the order and the messages are stable.
+    let all: [NodeID] =
+      spec.lets.indices.map { .letNode($0) } + spec.handles.indices.map { .handle($0) }
+      + spec.paths.indices.map { .path($0) }
+    var state: [NodeID: Int] = [:]  // 1: on the stack, 2: done
+    var stack: [NodeID] = []
+    var order: [NodeID] = []
+    var reported: Set<Set<NodeID>> = []
+    func visit(_ node: NodeID) {
+      if state[node] == 2 { return }
+      if state[node] == 1 {
+        guard let start = stack.firstIndex(of: node) else { return }
+        let cycle = Array(stack[start...])
+        if reported.insert(Set(cycle)).inserted { reportCycle(cycle) }
+        return
+      }
+      state[node] = 1
+      stack.append(node)
+      for next in edges[node] ?? [] { visit(next) }
+      stack.removeLast()
+      state[node] = 2
+      order.append(node)
+    }
+    for node in all { visit(node) }
+    return order
+  }
+
+  func describe(_ node: NodeID) -> (String, SourceRef) {
+    switch node {
+    case .letNode(let i): return (spec.lets[i].name.value, spec.lets[i].name.source)
+    case .handle(let i): return (spec.handles[i].name.value, spec.handles[i].name.source)
+    case .path(let i): return (spec.paths[i].name.value, spec.paths[i].name.source)
+    }
+  }
+
+  mutating func reportCycle(_ cycle: [NodeID]) {
+    let parts = cycle.map(describe)
+    let chain = (parts + [parts[0]]).map { "'\($0.0)'" }.joined(separator: " → ")
+    error(
+      parts.count == 1 ? "'\(parts[0].0)' depends on itself" : "dependency cycle: \(chain)",
+      at: parts[0].1,
+      notes: parts.dropFirst().map { Diagnostic.Note("'\($0.0)' is defined here", at: $0.1.span) })
+  }
+
+  /// Compiles `expression`, reporting a type or name error; `nil` on error.
+  mutating func compile(_ expression: Expression, _ symbols: [String: Symbol], expect type: CompiledExpression.ValueType?, what: String)
+    -> CompiledExpression?
+  {
+    do {
+      let compiled = try ExpressionCompiler.compile(expression, symbols: SymbolTable(symbols))
+      if let type, compiled.resultType != type {
+        error(
+          "\(what) must be \(type == .point ? "a point (x, y)" : "a number"), found \(compiled.resultType == .point ? "a point" : "a number")",
+          at: expression.source)
+        return nil
+      }
+      return compiled
+    } catch {
+      errors.append(error)
+      return nil
+    }
+  }
+}

@@ -1,0 +1,34 @@
+/// Where each value an expression can read lives in the runtime's flat state.
+///
+/// The built-ins come first at fixed slots; then two slots per `let` (a number uses the
+/// first), then three per handle (x, y, angle). Names are resolved to these indices
+/// once, so evaluating an expression never looks anything up by name.
+public struct SlotLayout: Hashable, Sendable {
+  public static let width = 0
+  public static let height = 1
+  public static let time = 2
+  public static let frame = 3
+  public static let pointerX = 4
+  public static let pointerY = 5
+  public static let pointerDown = 6
+  public static let dragX = 7
+  public static let dragY = 8
+  public static let velocityX = 9
+  public static let velocityY = 10
+  public static let builtinCount = 11
+
+  public let letCount: Int
+  public let handleCount: Int
+
+  public init(letCount: Int, handleCount: Int) {
+    self.letCount = letCount
+    self.handleCount = handleCount
+  }
+
+  /// The first of the two slots of let `index` (in declaration order).
+  public func letSlot(_ index: Int) -> Int { Self.builtinCount + 2 * index }
+  /// The x slot of handle `index`; y and angle follow it.
+  public func handleSlot(_ index: Int) -> Int { Self.builtinCount + 2 * letCount + 3 * index }
+  /// How many slots the state has.
+  public var count: Int { Self.builtinCount + 2 * letCount + 3 * handleCount }
+}

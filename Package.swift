@@ -78,7 +78,8 @@ let package = Package(
       exclude: ["Malformed"]
     ),
     .testTarget(name: "SceneGraphTests", dependencies: ["SceneGraph"]),
-    .testTarget(name: "SceneRuntimeTests", dependencies: ["SceneRuntime"]),
+    .testTarget(
+      name: "SceneRuntimeTests", dependencies: ["SceneRuntime", "SceneGraph", "SceneSyntax", "SceneGeometry"]),
     .testTarget(
       name: "ScenecEndToEndTests",
       dependencies: ["scenec"]

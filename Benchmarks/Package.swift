@@ -1,7 +1,7 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-// Benchmarks for SceneGeometry, kept in a package of their own so that
+// Benchmarks for scenec's libraries, kept in a package of their own so that
 // package-benchmark and its dependencies stay out of the library's dependency graph.
 //
 // Run from this directory:
@@ -24,7 +24,18 @@ let package = Package(
       ],
       path: "Benchmarks/GeometryBenchmarks",
       plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-    )
+    ),
+    .executableTarget(
+      name: "RuntimeBenchmarks",
+      dependencies: [
+        .product(name: "Benchmark", package: "benchmark"),
+        .product(name: "SceneSyntax", package: "scenec"),
+        .product(name: "SceneGraph", package: "scenec"),
+        .product(name: "SceneRuntime", package: "scenec"),
+      ],
+      path: "Benchmarks/RuntimeBenchmarks",
+      plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+    ),
   ],
   swiftLanguageModes: [.v6]
 )

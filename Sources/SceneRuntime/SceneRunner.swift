@@ -1,0 +1,106 @@
+import SceneGeometry
+import SceneGraph
+import SceneSyntax
+
+/// Runs a scene from start to end at a fixed time step, with its gesture script playing
+/// the pointers: the driver behind `scenec run` and scene tests.
+///
+/// Frame `n` is at time `n / fps` exactly. A fixed-length scene has frames 0 through
+/// `duration × fps`; an `until-rest` scene stops at the first frame after the gesture has
+/// ended where every handle is at rest, or at its limit.
+public struct SceneRunner: Sendable {
+  public private(set) var simulation: Simulation
+  var player: GesturePlayer
+  public let fps: Double
+  /// The last frame index that may be produced.
+  public let lastFrame: Int
+  let untilRest: Bool
+  var next = 0
+  var finished = false
+
+  /// The most frames a run may have unless the caller allows more.
+  public static let defaultMaxFrames = 100_000
+
+  /// - Parameters:
+  ///   - fps: Overrides the scene's frame rate.
+  ///   - duration: Overrides the scene's length, in seconds.
+  /// - Throws: ``RuntimeError`` when the run would exceed `maxFrames`, or the scene's
+  ///   initial state is not finite.
+  public init(
+    graph: SceneGraph, traces: [String: TraceFile] = [:], fps: Double? = nil, duration: Double? = nil,
+    maxFrames: Int = SceneRunner.defaultMaxFrames
+  ) throws(RuntimeError) {
+    simulation = try Simulation(graph: graph)
+    player = GesturePlayer(tracks: graph.gesture, traces: traces)
+    self.fps = fps ?? graph.fps
+    let seconds: Double
+    if let duration {
+      seconds = duration
+      untilRest = false
+    } else {
+      switch graph.duration {
+      case .seconds(let s):
+        seconds = s
+        untilRest = false
+      case .untilRest(let limit):
+        seconds = limit
+        untilRest = true
+      }
+    }
+    let frames = (seconds * self.fps + 1e-9).rounded(.down)
+    guard frames.isFinite, frames <= Double(maxFrames) else {
+      throw RuntimeError(
+        "the scene would run \(frames.isFinite ? String(Int(frames)) : "too many") frames; the limit is \(maxFrames) (raise it with --max-frames)",
+        at: nil)
+    }
+    lastFrame = Int(frames)
+  }
+
+  /// The next frame, or `nil` when the run is over.
+  public mutating func nextFrame() throws(RuntimeError) -> Frame? {
+    guard !finished, next <= lastFrame else { return nil }
+    let time = Double(next) / fps
+    let events = player.events(through: time) { expression in
+      guard let compiled = simulation.graph.gestureExpressions[expression] else { return .zero }
+      return simulation.evaluate(compiled)
+    }
+    for event in events {
+      // Apply each event at its own time, so a release between two frames happens then.
+      if next > 0 && event.time > simulation.time { simulation.advance(to: event.time) }
+      switch event.phase {
+      case .down: simulation.pointerDown(id: event.pointer, at: event.position)
+      case .move: simulation.pointerMoved(id: event.pointer, to: event.position)
+      case .up(let velocity): simulation.pointerUp(id: event.pointer, velocity: velocity)
+      }
+    }
+    let frame = next == 0 ? try simulation.currentFrame() : try simulation.step(to: time)
+    next += 1
+    if untilRest && player.isFinished && simulation.isAtRest { finished = true }
+    return frame
+  }
+
+  /// Every frame of the run.
+  public static func frames(
+    of graph: SceneGraph, traces: [String: TraceFile] = [:], fps: Double? = nil, duration: Double? = nil
+  ) throws(RuntimeError) -> [Frame] {
+    var runner = try SceneRunner(graph: graph, traces: traces, fps: fps, duration: duration)
+    var frames: [Frame] = []
+    while let frame = try runner.nextFrame() { frames.append(frame) }
+    return frames
+  }
+}
+
+extension Simulation {
+  /// `true` when no pointer is down and no handle is moving towards rest or along a path.
+  public var isAtRest: Bool {
+    !pointers.contains { $0.isDown }
+      && handles.allSatisfy {
+        switch $0.mode {
+        case .idle, .hidden: return true
+        // A bound handle with no pointer down has nothing left to follow.
+        case .following: return true
+        default: return false
+        }
+      }
+  }
+}

@@ -1,0 +1,97 @@
+import SceneGeometry
+import SceneGraph
+import SceneSyntax
+
+/// The moving parts of one handle.
+struct HandleRuntime: Sendable {
+  enum Mode: Sendable, Equatable {
+    case idle
+    case dragging
+    /// Springing towards its rest with a preset.
+    case springing(spring: Int)
+    /// Tweening back to rest, started at `start` seconds.
+    case tweening(Tween, start: Double)
+    /// Following a bound expression.
+    case following
+    /// Moved by time along a path.
+    case animating
+    case hidden
+  }
+
+  var position = Vector.zero
+  var angle = 0.0
+  var radius: Double
+  /// Points per second, for springs and for the velocity a release hands on.
+  var velocity = Vector.zero
+  var rest = Vector.zero
+  var mode = Mode.idle
+
+  init(radius: Double) { self.radius = radius }
+
+  var state: HandleState {
+    switch mode {
+    case .idle: return .idle
+    case .dragging: return .dragging
+    case .springing, .tweening: return .settling
+    case .following, .animating: return .animating
+    case .hidden: return .hidden
+    }
+  }
+}
+
+/// One pointer: where it is, whether it is down, what it holds, and its recent track
+/// for velocity estimation.
+struct PointerRuntime: Sendable {
+  var id: Int
+  var position: Vector
+  var pressPosition: Vector
+  var isDown: Bool
+  var grabbed: Int?
+  var grabOffset = Vector.zero
+  var releaseVelocity = Vector.zero
+  /// Recent (time, position) samples while down, newest last; at most 32.
+  var samples: [(time: Double, position: Vector)] = []
+
+  init(id: Int, position: Vector, pressPosition: Vector, isDown: Bool) {
+    self.id = id
+    self.position = position
+    self.pressPosition = pressPosition
+    self.isDown = isDown
+  }
+
+  mutating func record(time: Double, position: Vector) {
+    if let last = samples.last, last.time == time {
+      samples[samples.count - 1].position = position
+    } else {
+      samples.append((time, position))
+      if samples.count > 32 { samples.removeFirst(samples.count - 32) }
+    }
+  }
+
+  /// The mean velocity over the last 100 ms of samples, like UIPanGestureRecognizer;
+  /// zero when the pointer did not move in that time.
+  func estimatedVelocity(at now: Double) -> Vector {
+    guard let last = samples.last else { return .zero }
+    let window = samples.filter { now - $0.time <= 0.1 + 1e-9 }
+    guard let first = window.first, last.time > first.time else { return .zero }
+    let velocity = (last.position - first.position) / (last.time - first.time)
+    return velocity.isFinite ? velocity : .zero
+  }
+}
+
+/// The moving parts of one constraint.
+struct ConstraintRuntime: Sendable {
+  /// Follow: the handle's arc length on the path, and its rest there.
+  var length = 0.0
+  var lengthVelocity = 0.0
+  var restLength = 0.0
+  var springingAlongPath = false
+  /// Gooey: whether the link has broken, and the anchor's radius when whole.
+  var broken = false
+  var anchorRadius = 0.0
+  var releasedBeforeBreak = false
+  /// Animate: how many passes have completed, for `loop` events.
+  var passes = 0
+
+  init(for constraint: SceneGraph.Constraint) {}
+}

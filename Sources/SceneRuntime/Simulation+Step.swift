@@ -1,0 +1,283 @@
+import SceneGeometry
+import SceneGraph
+import SceneSyntax
+
+extension Simulation {
+  // MARK: - Slots and expressions
+
+  mutating func writeBuiltinSlots() {
+    slots[SlotLayout.time] = time
+    slots[SlotLayout.frame] = Double(frameIndex)
+    // Expressions see pointer 0, or the first pointer when there is no 0.
+    if let pointer = pointers.first(where: { $0.id == 0 }) ?? pointers.first {
+      slots[SlotLayout.pointerX] = pointer.position.x
+      slots[SlotLayout.pointerY] = pointer.position.y
+      slots[SlotLayout.pointerDown] = pointer.isDown ? 1 : 0
+      let drag = pointer.isDown ? pointer.position - pointer.pressPosition : Vector.zero
+      slots[SlotLayout.dragX] = drag.x
+      slots[SlotLayout.dragY] = drag.y
+      let velocity = pointer.isDown ? pointer.estimatedVelocity(at: time) : pointer.releaseVelocity
+      slots[SlotLayout.velocityX] = velocity.x
+      slots[SlotLayout.velocityY] = velocity.y
+    }
+  }
+
+  mutating func writeHandleSlots() {
+    for i in handles.indices { writeHandleSlot(i) }
+  }
+
+  mutating func writeHandleSlot(_ i: Int) {
+    let slot = graph.layout.handleSlot(i)
+    slots[slot] = handles[i].position.x
+    slots[slot + 1] = handles[i].position.y
+    slots[slot + 2] = handles[i].angle
+  }
+
+  func evaluate(_ expression: CompiledExpression) -> Vector {
+    let value = slots.withUnsafeBufferPointer { expression.evaluate($0) }
+    return Vector(value.x, value.y)
+  }
+
+  /// Evaluates lets, bound handles and segment paths in dependency order.
+  mutating func evaluateNodes(initial: Bool) {
+    for node in graph.evaluationOrder {
+      switch node {
+      case .letValue(let i):
+        let value = evaluate(graph.lets[i].value)
+        let slot = graph.layout.letSlot(i)
+        slots[slot] = value.x
+        slots[slot + 1] = value.y
+      case .handle(let i):
+        guard let position = graph.handles[i].position, !position.isConstant || initial else { continue }
+        if initial {
+          handles[i].position = evaluate(position)
+          if graph.handles[i].isBound && mover[i] == nil { handles[i].mode = .following }
+        } else if handles[i].mode == .following && mover[i] == nil {
+          let next = evaluate(position)
+          handles[i].position = next
+        }
+        writeHandleSlot(i)
+      case .path(let i):
+        if !graph.paths[i].segments.isEmpty { measuredPaths[i] = MeasuredPath(segmentPath(i)) }
+      }
+    }
+  }
+
+  /// The path of a segment path now, from its compiled points.
+  func segmentPath(_ index: Int) -> Path {
+    var subpaths: [Subpath] = []
+    var current: Subpath?
+    var point = Vector.zero
+    for segment in graph.paths[index].segments {
+      let points = segment.points.map(evaluate)
+      switch segment.kind {
+      case .move:
+        if let current { subpaths.append(current) }
+        point = points.first ?? point
+        current = Subpath(start: point)
+      case .line:
+        guard let p = points.first else { continue }
+        current?.segments.append(.line(point, p))
+        point = p
+      case .quadratic:
+        guard points.count == 2 else { continue }
+        current?.segments.append(.quadratic(point, points[0], points[1]))
+        point = points[1]
+      case .cubic:
+        guard points.count == 3 else { continue }
+        current?.segments.append(.cubic(point, points[0], points[1], points[2]))
+        point = points[2]
+      case .close:
+        current?.isClosed = true
+        if let start = current?.start { point = start }
+      }
+    }
+    if let current { subpaths.append(current) }
+    return Path(subpaths: subpaths)
+  }
+
+  func restPosition(of i: Int) -> Vector? {
+    graph.handles[i].rest.map(evaluate)
+  }
+
+  // MARK: - Grab and release
+
+  /// When the last pointer lifts, bound handles with a rest and a spring spring to rest.
+  mutating func releaseBoundHandles() {
+    for i in handles.indices where graph.handles[i].isBound && mover[i] == nil && handles[i].mode == .following {
+      guard let spring = graph.handles[i].spring, graph.handles[i].rest != nil else { continue }
+      // Like the seed's UIView spring: it leaves at rest speed, so where it goes does not
+      // depend on how often the finger was sampled.
+      handles[i].velocity = .zero
+      handles[i].mode = .springing(spring: spring)
+    }
+  }
+
+  mutating func grabbed(_ i: Int) {
+    guard let c = mover[i] else { return }
+    constraints[c].springingAlongPath = false
+    constraints[c].lengthVelocity = 0
+  }
+
+  mutating func release(_ i: Int, velocity: Vector) {
+    let handle = graph.handles[i]
+    if let c = mover[i] {
+      switch graph.constraints[c].kind {
+      case .follow(_, let path, _, _, let spring, _, _):
+        if spring != nil, let measured = measuredPaths[path] {
+          // The velocity along the path is the release velocity's component on the tangent.
+          let tangent = measured.position(atLength: constraints[c].length).tangent
+          constraints[c].lengthVelocity = velocity.dot(tangent)
+          constraints[c].springingAlongPath = true
+          handles[i].mode = .springing(spring: spring ?? 0)
+        } else {
+          handles[i].mode = .idle
+        }
+      case .elastic(_, _, let motion):
+        handles[i].rest = restPosition(of: i) ?? handles[i].rest
+        switch motion {
+        case .spring(let spring):
+          handles[i].velocity = velocity
+          handles[i].mode = .springing(spring: spring)
+        case .speed(let speed, let easing):
+          let tween = Tween(from: handles[i].position, to: handles[i].rest, speed: speed, curve: TimingCurve(easing))
+          handles[i].mode = .tweening(tween, start: time)
+        case .duration(let duration, let easing):
+          let tween = Tween(
+            from: handles[i].position, to: handles[i].rest, duration: duration, curve: TimingCurve(easing))
+          handles[i].mode = .tweening(tween, start: time)
+        }
+      case .gooey(_, _, _, _, _, let spring, _, _):
+        if constraints[c].broken {
+          events.append(SceneEvent("dismissed", constraintName(c)))
+          handles[i].mode = .idle
+        } else if let spring {
+          constraints[c].releasedBeforeBreak = true
+          handles[i].velocity = velocity
+          handles[i].mode = .springing(spring: spring)
+        } else {
+          constraints[c].releasedBeforeBreak = true
+          handles[i].mode = .idle
+        }
+      case .animate:
+        handles[i].mode = .animating
+      }
+      return
+    }
+    if let spring = handle.spring {
+      handles[i].rest = restPosition(of: i) ?? handles[i].rest
+      handles[i].velocity = velocity
+      handles[i].mode = .springing(spring: spring)
+    } else {
+      handles[i].mode = .idle
+    }
+  }
+
+  func constraintName(_ c: Int) -> String {
+    if let name = graph.constraints[c].name { return name }
+    let gooeyNumber = graph.constraints[..<c].filter { if case .gooey = $0.kind { true } else { false } }.count + 1
+    return "gooey\(gooeyNumber)"
+  }
+
+  // MARK: - One step
+
+  mutating func advance(dt: Double) {
+    if dt > 0 && propagatorStep != dt {
+      propagators = springModels.map { $0.propagator(dt: dt) }
+      propagatorStep = dt
+    }
+    writeBuiltinSlots()
+    // Bound handles follow their expression while a pointer is down.
+    if pointers.contains(where: { $0.isDown }) {
+      for i in handles.indices where graph.handles[i].isBound && mover[i] == nil && handles[i].mode != .following {
+        handles[i].mode = .following
+      }
+    }
+    // Dragged handles go where their pointer says, through their constraint.
+    for pointer in pointers where pointer.isDown {
+      guard let i = pointer.grabbed else { continue }
+      let target = pointer.position + pointer.grabOffset
+      drag(i, to: target, dt: dt)
+    }
+    for i in handles.indices { move(i, dt: dt) }
+    for c in constraints.indices { stepConstraint(c, dt: dt) }
+    writeHandleSlots()
+    evaluateNodes(initial: false)
+    // Rest positions of bound handles may read lets: settle them after the lets.
+    for i in handles.indices where graph.handles[i].isBound { writeHandleSlot(i) }
+  }
+
+  /// Moves a dragged handle towards `target` the way its constraint allows.
+  mutating func drag(_ i: Int, to target: Vector, dt: Double) {
+    let previous = handles[i].position
+    if let c = mover[i] {
+      switch graph.constraints[c].kind {
+      case .follow(_, let path, let orient, _, _, _, let hysteresis):
+        guard let measured = measuredPaths[path] else { break }
+        let answer = measured.nearest(to: target, continuingFrom: constraints[c].length, hysteresis: hysteresis)
+        constraints[c].length = answer.length
+        handles[i].position = answer.point
+        if orient { handles[i].angle = answer.position.angle }
+      case .elastic(_, let resistance, _):
+        let rest = handles[i].rest
+        let offset = target - rest
+        switch resistance {
+        case .none: handles[i].position = target
+        case .factor(let factor): handles[i].position = rest + offset * factor.value
+        case .rubberband(let coefficient, let dimension):
+          let c = coefficient.value
+          func band(_ x: Double, _ d: Double) -> Double {
+            guard d > 0 else { return 0 }
+            return (x < 0 ? -1 : 1) * (1 - 1 / (abs(x) * c / d + 1)) * d
+          }
+          let dx = dimension?.value ?? graph.width
+          let dy = dimension?.value ?? graph.height
+          handles[i].position = rest + Vector(band(offset.x, dx), band(offset.y, dy))
+        }
+      default:
+        handles[i].position = target
+      }
+    } else {
+      handles[i].position = target
+    }
+    if dt > 0 { handles[i].velocity = (handles[i].position - previous) / dt }
+  }
+
+  /// Integrates a handle that is not held: springs, tweens.
+  mutating func move(_ i: Int, dt: Double) {
+    switch handles[i].mode {
+    case .springing(let spring):
+      guard dt > 0 else { return }
+      if let c = mover[i], constraints[c].springingAlongPath { return }  // Done in stepConstraint.
+      if graph.handles[i].isBound, let rest = restPosition(of: i) { handles[i].rest = rest }
+      var displacement = handles[i].position - handles[i].rest
+      var velocity = handles[i].velocity
+      propagators[spring].step2D(&displacement, &velocity)
+      handles[i].position = handles[i].rest + displacement
+      handles[i].velocity = velocity
+      let model = springModels[spring]
+      if model.isAtRest(displacement: displacement.x, velocity: velocity.x)
+        && model.isAtRest(displacement: displacement.y, velocity: velocity.y)
+      {
+        settle(i)
+      }
+    case .tweening(let tween, let start):
+      handles[i].position = tween.value(at: time - start)
+      if tween.isFinished(at: time - start) { settle(i) }
+    default:
+      break
+    }
+  }
+
+  /// Snaps a handle exactly to rest and says so.
+  mutating func settle(_ i: Int) {
+    handles[i].position = handles[i].rest
+    handles[i].velocity = .zero
+    handles[i].mode = .idle
+    events.append(SceneEvent("rest", graph.handles[i].name))
+    if let c = mover[i], case .gooey = graph.constraints[c].kind, constraints[c].releasedBeforeBreak {
+      constraints[c].releasedBeforeBreak = false
+      events.append(SceneEvent("link.restored", constraintName(c)))
+    }
+  }
+}

@@ -1,0 +1,173 @@
+import SceneGeometry
+import SceneGraph
+import SceneSyntax
+
+/// A running scene: feed it pointer events, step it, read frames.
+///
+/// The same engine serves `scenec run` (driven by the scene's gesture script at a fixed
+/// step) and apps (fed real pointer events each display frame). There is no clock
+/// inside: time advances only by the `dt` passed to ``step(dt:)``, so the same inputs
+/// always give the same frames, bit for bit.
+///
+/// ```swift
+/// var simulation = try Simulation(graph: graph)
+/// simulation.pointerDown(id: 0, at: Point(120, 80))
+/// let frame = try simulation.step(dt: 1.0 / 60)
+/// ```
+public struct Simulation: Sendable {
+  public let graph: SceneGraph
+  /// The values expressions read (see ``SlotLayout``).
+  var slots: [Double]
+  public private(set) var time = 0.0
+  public private(set) var frameIndex = 0
+  var pointers: [PointerRuntime] = []
+  var handles: [HandleRuntime]
+  var constraints: [ConstraintRuntime]
+  /// The constraint that moves each handle, if any.
+  let mover: [Int?]
+  var events: [SceneEvent] = []
+  /// Spring propagators for the current `dt`, one per spring preset.
+  var propagators: [SpringModel.Propagator] = []
+  var propagatorStep = 0.0
+  let springModels: [SpringModel]
+  /// The measured geometry of each path this frame (dynamic ones re-measured).
+  var measuredPaths: [MeasuredPath?]
+
+  public init(graph: SceneGraph) throws(RuntimeError) {
+    self.graph = graph
+    slots = Array(repeating: 0, count: graph.layout.count)
+    slots[SlotLayout.width] = graph.width
+    slots[SlotLayout.height] = graph.height
+    springModels = graph.springs.map {
+      SpringModel(stiffness: $0.stiffness, damping: $0.damping, mass: $0.mass, restThreshold: $0.restThreshold)
+    }
+    var mover = [Int?](repeating: nil, count: graph.handles.count)
+    for (i, constraint) in graph.constraints.enumerated() {
+      switch constraint.kind {
+      case .follow(let h, _, _, _, _, _, _), .elastic(let h, _, _), .animate(let h, _, _, _, _, _, _):
+        mover[h] = i
+      case .gooey(_, let ball, _, _, _, _, _, _):
+        mover[ball] = i
+      }
+    }
+    self.mover = mover
+    handles = graph.handles.map { HandleRuntime(radius: $0.radius) }
+    constraints = []
+    measuredPaths = graph.paths.map(\.measured)
+    // Initial positions: evaluate every node once, in order.
+    for i in graph.handles.indices {
+      if let position = graph.handles[i].position, position.isConstant, let value = position.constantValue {
+        handles[i].position = Vector(value.x, value.y)
+      }
+    }
+    writeHandleSlots()
+    evaluateNodes(initial: true)
+    constraints = graph.constraints.map { ConstraintRuntime(for: $0) }
+    for i in constraints.indices { setUpConstraint(i) }
+    for i in handles.indices {
+      handles[i].rest = restPosition(of: i) ?? handles[i].position
+    }
+    writeHandleSlots()
+    evaluateNodes(initial: false)
+    try checkFinite()
+  }
+
+  // MARK: - Pointer input
+
+  /// A pointer touches down; it grabs the topmost draggable handle within its hit radius,
+  /// keeping the offset so the handle does not jump to the finger.
+  public mutating func pointerDown(id: Int, at point: Point) {
+    guard point.isFinite else { return }
+    var pointer = PointerRuntime(id: id, position: point, pressPosition: point, isDown: true)
+    pointer.record(time: time, position: point)
+    for i in handles.indices.reversed() where graph.handles[i].draggable && handles[i].state != .hidden {
+      if handles[i].position.distance(to: point) <= graph.handles[i].hitRadius
+        && !pointers.contains(where: { $0.grabbed == i })
+      {
+        pointer.grabbed = i
+        pointer.grabOffset = handles[i].position - point
+        handles[i].mode = .dragging
+        handles[i].velocity = .zero
+        events.append(SceneEvent("grab", graph.handles[i].name))
+        grabbed(i)
+        break
+      }
+    }
+    if let index = pointers.firstIndex(where: { $0.id == id }) {
+      pointers[index] = pointer
+    } else {
+      pointers.append(pointer)
+      pointers.sort { $0.id < $1.id }
+    }
+  }
+
+  /// A pointer moves (down or hovering).
+  public mutating func pointerMoved(id: Int, to point: Point) {
+    guard point.isFinite else { return }
+    guard let index = pointers.firstIndex(where: { $0.id == id }) else {
+      pointers.append(PointerRuntime(id: id, position: point, pressPosition: point, isDown: false))
+      pointers.sort { $0.id < $1.id }
+      return
+    }
+    pointers[index].position = point
+    if pointers[index].isDown { pointers[index].record(time: time, position: point) }
+  }
+
+  /// A pointer lifts. Without a `velocity` (points per second), it is estimated from the
+  /// last 100 ms of motion, as a pan gesture recogniser does.
+  public mutating func pointerUp(id: Int, velocity: Vector? = nil) {
+    guard let index = pointers.firstIndex(where: { $0.id == id }), pointers[index].isDown else { return }
+    let released = velocity.flatMap { $0.isFinite ? $0 : nil } ?? pointers[index].estimatedVelocity(at: time)
+    // Bound handles leave from where the finger is now, not from the last frame.
+    writeBuiltinSlots()
+    evaluateNodes(initial: false)
+    pointers[index].isDown = false
+    if !pointers.contains(where: { $0.isDown }) { releaseBoundHandles() }
+    pointers[index].releaseVelocity = released
+    if let handle = pointers[index].grabbed {
+      pointers[index].grabbed = nil
+      events.append(SceneEvent("release", graph.handles[handle].name))
+      release(handle, velocity: released)
+    }
+  }
+
+  // MARK: - Stepping
+
+  /// Advances the scene by `dt` seconds and returns the new frame.
+  ///
+  /// - Throws: ``RuntimeError`` if a computation degenerates to a non-finite value; it
+  ///   names the part of the scene responsible instead of writing NaN.
+  public mutating func step(dt: Double) throws(RuntimeError) -> Frame {
+    try step(to: time + dt)
+  }
+
+  /// Advances the scene to `newTime` (seconds since the start) and returns the new frame.
+  ///
+  /// A fixed-step driver passes `n / fps` so frame times never accumulate rounding.
+  public mutating func step(to newTime: Double) throws(RuntimeError) -> Frame {
+    if newTime > time {
+      advance(to: newTime)
+    } else {
+      advance(dt: 0)  // Apply pointer input given since the last step, in no time.
+    }
+    frameIndex += 1
+    try checkFinite()
+    return frame()
+  }
+
+  /// Advances the scene's physics to `newTime` without making a frame: for applying a
+  /// pointer event at its own time between two frames, so that when a finger lifts does
+  /// not depend on the frame rate.
+  public mutating func advance(to newTime: Double) {
+    let dt = newTime - time
+    guard dt > 0 && dt.isFinite else { return }
+    time = newTime
+    advance(dt: dt)
+  }
+
+  /// The current frame without advancing (frame 0 before any step).
+  public mutating func currentFrame() throws(RuntimeError) -> Frame {
+    try checkFinite()
+    return frame()
+  }
+}

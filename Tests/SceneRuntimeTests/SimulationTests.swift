@@ -1,0 +1,189 @@
+import Foundation
+import SceneDiagnostics
+import SceneGeometry
+import SceneGraph
+import SceneSyntax
+import Testing
+
+@testable import SceneRuntime
+
+/// Loads and resolves a YAML scene for a test.
+func graph(_ yaml: String, file: String = "t.yaml") throws -> SceneGraph {
+  let source = SourceFile(name: file, text: yaml)
+  let loaded = SceneLoader.load(source, syntax: .yaml)
+  let renderer = DiagnosticRenderer(files: [source])
+  let spec = try #require(loaded.spec, "did not load:\n\(renderer.render(loaded.diagnostics))")
+  let resolved = SceneResolver.resolve(spec)
+  return try #require(resolved.graph, "did not resolve:\n\(renderer.render(resolved.errors.map(\.diagnostic)))")
+}
+
+func frames(_ yaml: String, fps: Double? = nil) throws -> [Frame] {
+  try SceneRunner.frames(of: graph(yaml), fps: fps)
+}
+
+func handle(_ frame: Frame, _ name: String) -> HandleFrame? {
+  frame.handles.first { $0.name == name }
+}
+
+@Suite struct SimulationTests {
+  static let wave = """
+    scene: { size: 375x300, fps: 60, duration: until-rest }
+    let:
+      pull: max(drag.dy, 0)
+      waveHeight: min(pull * 0.6, 100)
+      baseHeight: 50 + pull - waveHeight
+    springs:
+      wave: { dampingRatio: 0.57, duration: 0.9s }
+    handles:
+      c:
+        position: (pointer.x, baseHeight + waveHeight * 1.36)
+        rest: (width / 2, 50)
+        spring: wave
+    gesture:
+      - press: (187.5, 40)
+      - drag: { by: [0, 200], over: 0.6s, ease: ease-out }
+      - wait: 0.1s
+      - release
+    expect:
+      - at end: all at rest
+    """
+
+  @Test func theWaveFollowsThePullThenSpringsBackToFiftyAndOvershoots() throws {
+    let run = try frames(Self.wave)
+    // While pulled 200 points: baseHeight = 50 + 200 − 100 = 150, c.y = 150 + 136 = 286.
+    let pulled = try #require(run.first { abs($0.time - 0.65) < 1e-9 })
+    #expect(abs((handle(pulled, "c")?.y ?? 0) - 286) <= 1e-9)
+    let last = try #require(run.last)
+    #expect(handle(last, "c")?.y == 50)
+    #expect(handle(last, "c")?.state == .idle)
+    // Damping ratio 0.57 overshoots: c goes above 50 (smaller y) on the way back.
+    let lowest = run.compactMap { handle($0, "c")?.y }.min() ?? 0
+    #expect(lowest < 50 - 1)
+    #expect(run.flatMap(\.events).contains(SceneEvent("rest", "c")))
+    #expect(last.time < 3)
+  }
+
+  @Test func runsAreByteForByteDeterministic() throws {
+    let a = try frames(Self.wave)
+    let b = try frames(Self.wave)
+    #expect(a == b)
+  }
+
+  @Test func positionsAgreeAcrossFrameRates() throws {
+    let runs = try [30.0, 60, 120, 144].map { try frames(Self.wave, fps: $0) }
+    // Compare at times every run has: multiples of 1/30 s that are also multiples of 1/144 s.
+    for time in stride(from: 0.0, through: 2.5, by: 1.0 / 6) {
+      let ys = runs.compactMap { run in run.first { abs($0.time - time) < 1e-9 }.flatMap { handle($0, "c")?.y } }
+      guard ys.count == runs.count else { continue }
+      // Pointer events apply at their own times and the spring is solved exactly, so
+      // the frame rate changes nothing but rounding.
+      #expect((ys.max() ?? 0) - (ys.min() ?? 0) <= 1e-9, "at \(time): \(ys)")
+    }
+  }
+
+  @Test func grabKeepsTheOffsetAndFollowStaysOnTheCurve() throws {
+    let run = try frames(
+      """
+      scene: { duration: 1.5s }
+      springs: { snap: { dampingRatio: 0.8, duration: 0.4s } }
+      handles:
+        ball: { position: [0, 100], r: 10, draggable: true }
+      paths:
+        curve: { d: "M0 100 C 100 -50 200 250 300 100" }
+      constraints:
+        - follow: { handle: ball, path: curve, orient: true, spring: snap }
+      gesture:
+        - press: [3, 104]
+        - drag: { by: [200, 0], over: 0.5s }
+        - release
+      """)
+    let curve = MeasuredPath(try Path(svgPathData: "M0 100 C 100 -50 200 250 300 100"))
+    #expect(run[0].events == [SceneEvent("grab", "ball")])
+    for frame in run {
+      guard let ball = handle(frame, "ball") else { continue }
+      #expect(curve.nearest(to: Point(ball.x, ball.y)).distance <= 1e-6, "off the curve at \(frame.time)")
+    }
+    // Released, it springs back along the curve to where it started.
+    let last = try #require(run.last.flatMap { handle($0, "ball") })
+    #expect(abs(last.x) <= 1e-9 && abs(last.y - 100) <= 1e-9)
+  }
+
+  @Test func elasticFollowsAtSevenTenthsAndTweensBackAt900PointsPerSecond() throws {
+    let run = try frames(
+      """
+      scene: { duration: 1s }
+      handles:
+        badge: { position: [100, 100], r: 20, draggable: true }
+      constraints:
+        - elastic: { handle: badge }
+      gesture:
+        - press: [100, 100]
+        - drag: { by: [0, 100], over: 0.25s }
+        - wait: 0.05s
+        - release
+      """)
+    let held = try #require(run.first { abs($0.time - 0.25) < 1e-9 }.flatMap { handle($0, "badge") })
+    #expect(abs(held.y - 170) <= 1e-9)  // 0.7 × 100.
+    // Released at 0.3 s, 70 points at 900 points/s take 0.0778 s.
+    let back = try #require(run.first { abs($0.time - 0.4) < 1e-9 }.flatMap { handle($0, "badge") })
+    #expect(back.y == 100 && back.state == .idle)
+  }
+
+  @Test func animateMovesAtUniformSpeedAndLoops() throws {
+    let run = try frames(
+      """
+      scene: { duration: 2.5s, fps: 60 }
+      handles:
+        car: { position: [0, 0], shape: rect, width: 20, height: 10 }
+      paths:
+        road: { d: "M0 0 L 100 0 Q 200 0 200 100" }
+      constraints:
+        - animate: { handle: car, path: road, duration: 1s, repeat: loop, orient: true }
+      """)
+    let road = MeasuredPath(try Path(svgPathData: "M0 0 L 100 0 Q 200 0 200 100"))
+    // Equal times, equal distances along the path.
+    let quarter = try #require(run.first { abs($0.time - 0.25) < 1e-9 }.flatMap { handle($0, "car") })
+    let expected = road.position(atLength: road.length / 4).point
+    #expect(Point(quarter.x, quarter.y).distance(to: expected) <= 1e-9)
+    #expect(run.flatMap(\.events).filter { $0.type == "loop" }.count == 2)
+  }
+
+  @Test func gooeyStretchesBreaksAndDismisses() throws {
+    let run = try frames(
+      """
+      scene: { duration: 1.2s }
+      handles:
+        anchor: { position: [100, 100], r: 30 }
+        ball: { position: [100, 100], r: 30, draggable: true }
+      constraints:
+        - gooey: { anchor: anchor, ball: ball, viscosity: 10, maxDistance: 150, minRadius: 10, name: link }
+      gesture:
+        - press: [100, 100]
+        - drag: { by: [0, 250], over: 1s }
+        - release
+      """)
+    let events = run.flatMap(\.events)
+    #expect(events.contains(SceneEvent("link.broke", "link")))
+    #expect(events.contains(SceneEvent("dismissed", "link")))
+    let broke = try #require(run.first { $0.events.contains(SceneEvent("link.broke", "link")) })
+    #expect(handle(broke, "anchor")?.state == .hidden)
+    for frame in run {
+      for h in frame.handles { #expect(h.x.isFinite && h.y.isFinite && h.radius.isFinite) }
+    }
+    // Before it broke, the anchor shrank with distance: r = 30 − d / 10.
+    let early = try #require(run.first { abs($0.time - 0.3) < 1e-9 })
+    let d = abs((handle(early, "ball")?.y ?? 0) - 100)
+    #expect(abs((handle(early, "anchor")?.radius ?? 0) - (30 - d / 10)) <= 1e-9)
+  }
+
+  @Test func aDegenerateExpressionIsALocatedErrorNotNaN() throws {
+    let g = try graph(
+      """
+      let:
+        k: 1 / (time - time)
+      handles:
+        h: { position: [k, 0] }
+      """)
+    #expect(throws: RuntimeError.self) { _ = try SceneRunner.frames(of: g) }
+  }
+}

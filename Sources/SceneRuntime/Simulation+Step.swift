@@ -113,58 +113,12 @@ extension Simulation {
     }
   }
 
-  mutating func grabbed(_ i: Int) {
-    guard let c = mover[i] else { return }
-    constraints[c].springingAlongPath = false
-    constraints[c].lengthVelocity = 0
-  }
-
   mutating func release(_ i: Int, velocity: Vector) {
-    let handle = graph.handles[i]
     if let c = mover[i] {
-      switch graph.constraints[c].kind {
-      case .follow(_, let path, _, _, let spring, _, _):
-        if spring != nil, let measured = measuredPaths[path] {
-          // The velocity along the path is the release velocity's component on the tangent.
-          let tangent = measured.position(atLength: constraints[c].length).tangent
-          constraints[c].lengthVelocity = velocity.dot(tangent)
-          constraints[c].springingAlongPath = true
-          handles[i].mode = .springing(spring: spring ?? 0)
-        } else {
-          handles[i].mode = .idle
-        }
-      case .elastic(_, _, let motion):
-        handles[i].rest = restPosition(of: i) ?? handles[i].rest
-        switch motion {
-        case .spring(let spring):
-          handles[i].velocity = velocity
-          handles[i].mode = .springing(spring: spring)
-        case .speed(let speed, let easing):
-          let tween = Tween(from: handles[i].position, to: handles[i].rest, speed: speed, curve: TimingCurve(easing))
-          handles[i].mode = .tweening(tween, start: time)
-        case .duration(let duration, let easing):
-          let tween = Tween(
-            from: handles[i].position, to: handles[i].rest, duration: duration, curve: TimingCurve(easing))
-          handles[i].mode = .tweening(tween, start: time)
-        }
-      case .gooey(_, _, _, _, _, let spring, _, _):
-        if constraints[c].broken {
-          events.append(SceneEvent("dismissed", constraintName(c)))
-          handles[i].mode = .idle
-        } else if let spring {
-          constraints[c].releasedBeforeBreak = true
-          handles[i].velocity = velocity
-          handles[i].mode = .springing(spring: spring)
-        } else {
-          constraints[c].releasedBeforeBreak = true
-          handles[i].mode = .idle
-        }
-      case .animate:
-        handles[i].mode = .animating
-      }
+      ConstraintRegistry.behavior(of: graph.constraints[c].kind).release(c, handle: i, velocity: velocity, in: &self)
       return
     }
-    if let spring = handle.spring {
+    if let spring = graph.handles[i].spring {
       handles[i].rest = restPosition(of: i) ?? handles[i].rest
       handles[i].velocity = velocity
       handles[i].mode = .springing(spring: spring)
@@ -200,7 +154,9 @@ extension Simulation {
       drag(i, to: target, dt: dt)
     }
     for i in handles.indices { move(i, dt: dt) }
-    for c in constraints.indices { stepConstraint(c, dt: dt) }
+    for c in constraints.indices {
+      ConstraintRegistry.behavior(of: graph.constraints[c].kind).step(c, dt: dt, in: &self)
+    }
     writeHandleSlots()
     evaluateNodes(initial: false)
     // Rest positions of bound handles may read lets: settle them after the lets.
@@ -210,36 +166,11 @@ extension Simulation {
   /// Moves a dragged handle towards `target` the way its constraint allows.
   mutating func drag(_ i: Int, to target: Vector, dt: Double) {
     let previous = handles[i].position
-    if let c = mover[i] {
-      switch graph.constraints[c].kind {
-      case .follow(_, let path, let orient, _, _, _, let hysteresis):
-        guard let measured = measuredPaths[path] else { break }
-        let answer = measured.nearest(to: target, continuingFrom: constraints[c].length, hysteresis: hysteresis)
-        constraints[c].length = answer.length
-        handles[i].position = answer.point
-        if orient { handles[i].angle = answer.position.angle }
-      case .elastic(_, let resistance, _):
-        let rest = handles[i].rest
-        let offset = target - rest
-        switch resistance {
-        case .none: handles[i].position = target
-        case .factor(let factor): handles[i].position = rest + offset * factor.value
-        case .rubberband(let coefficient, let dimension):
-          let c = coefficient.value
-          func band(_ x: Double, _ d: Double) -> Double {
-            guard d > 0 else { return 0 }
-            return (x < 0 ? -1 : 1) * (1 - 1 / (abs(x) * c / d + 1)) * d
-          }
-          let dx = dimension?.value ?? graph.width
-          let dy = dimension?.value ?? graph.height
-          handles[i].position = rest + Vector(band(offset.x, dx), band(offset.y, dy))
-        }
-      default:
-        handles[i].position = target
-      }
-    } else {
-      handles[i].position = target
-    }
+    let placed =
+      mover[i].map { c in
+        ConstraintRegistry.behavior(of: graph.constraints[c].kind).drag(c, handle: i, to: target, in: &self)
+      } ?? false
+    if !placed { handles[i].position = target }
     if dt > 0 { handles[i].velocity = (handles[i].position - previous) / dt }
   }
 

@@ -63,7 +63,9 @@ public struct Simulation: Sendable {
     writeHandleSlots()
     evaluateNodes(initial: true)
     constraints = graph.constraints.map { ConstraintRuntime(for: $0) }
-    for i in constraints.indices { setUpConstraint(i) }
+    for c in constraints.indices {
+      ConstraintRegistry.behavior(of: graph.constraints[c].kind).setUp(c, in: &self)
+    }
     for i in handles.indices {
       handles[i].rest = restPosition(of: i) ?? handles[i].position
     }
@@ -89,7 +91,6 @@ public struct Simulation: Sendable {
         handles[i].mode = .dragging
         handles[i].velocity = .zero
         events.append(SceneEvent("grab", graph.handles[i].name))
-        grabbed(i)
         break
       }
     }

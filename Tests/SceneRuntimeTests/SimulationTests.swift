@@ -187,3 +187,80 @@ func handle(_ frame: Frame, _ name: String) -> HandleFrame? {
     #expect(throws: RuntimeError.self) { _ = try SceneRunner.frames(of: g) }
   }
 }
+
+@Suite struct ReplayTests {
+  @Test func aRecordedTraceDrivesTheSceneLikeTheScriptedGesture() throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("scenec-trace-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    try "t,x,y,phase\n0,100,100,down\n0.25,100,200,move\n0.3,100,200,up\n".write(
+      to: directory.appendingPathComponent("pull.csv"), atomically: true, encoding: .utf8)
+    let sceneFile = directory.appendingPathComponent("scene.yaml").path
+    let g = try graph(
+      """
+      scene: { duration: 0.5s }
+      handles:
+        badge: { position: [100, 100], r: 20, draggable: true }
+      constraints:
+        - elastic: { handle: badge, resistance: { factor: 0.5 } }
+      gesture:
+        - replay: pull.csv
+      """)
+    let loaded = TraceLoader.load(for: g, sceneFile: sceneFile)
+    #expect(loaded.diagnostics.isEmpty)
+    let run = try SceneRunner.frames(of: g, traces: loaded.traces)
+    let held = try #require(run.first { abs($0.time - 0.25) < 1e-9 }.flatMap { handle($0, "badge") })
+    #expect(abs(held.y - 150) <= 1e-9)  // Half of the 100-point pull.
+    #expect(run.flatMap(\.events).map(\.type).prefix(2) == ["grab", "release"])
+  }
+
+  @Test func aMissingTraceIsReportedAtItsStep() throws {
+    let g = try graph("gesture:\n  - replay: nowhere.csv\n", file: "/tmp/x.yaml")
+    let loaded = TraceLoader.load(for: g, sceneFile: "/tmp/x.yaml")
+    let diagnostic = try #require(loaded.diagnostics.first)
+    #expect(diagnostic.message == "cannot read the trace 'nowhere.csv' (looked for /tmp/nowhere.csv)")
+    #expect(diagnostic.span?.start.line == 2)
+  }
+}
+
+@Suite struct SyntaxTwinRunTests {
+  /// The DSL twin of a scene runs to exactly the same frames as its YAML.
+  @Test func yamlAndDSLScenesRunIdentically() throws {
+    let dsl = """
+      scene size=375x300 fps=60 duration=until-rest
+      let pull = max(drag.dy, 0)
+      let waveHeight = min(pull * 0.6, 100)
+      let baseHeight = 50 + pull - waveHeight
+      spring wave dampingRatio=0.57 duration=0.9s
+      handle c position=(pointer.x, baseHeight + waveHeight * 1.36) rest=(width / 2, 50) spring=wave
+      gesture
+        press (187.5, 40)
+        drag by=(0, 200) over=0.6s ease=ease-out
+        wait 0.1s
+        release
+      expect at end: all at rest
+      """
+    let source = SourceFile(name: "t.scene", text: dsl)
+    let spec = try #require(SceneLoader.load(source, syntax: .dsl).spec)
+    let dslGraph = try #require(SceneResolver.resolve(spec).graph)
+    #expect(try SceneRunner.frames(of: dslGraph) == frames(SimulationTests.wave))
+  }
+
+  @Test func eventsComeInTheOrderTheyHappen() throws {
+    let run = try frames(
+      """
+      scene: { duration: 2s }
+      springs: { s: { dampingRatio: 1, duration: 0.3s } }
+      handles:
+        a: { position: [0, 0], r: 30 }
+        b: { position: [0, 0], r: 30, draggable: true }
+      constraints:
+        - gooey: { anchor: a, ball: b, viscosity: 10, maxDistance: 200, minRadius: 5, spring: s, name: link }
+      gesture:
+        - press: [0, 0]
+        - drag: { by: [80, 0], over: 0.3s }
+        - release
+      """)
+    let types = run.flatMap(\.events).map(\.type)
+    #expect(types == ["grab", "release", "rest", "link.restored"])
+  }
+}

@@ -30,25 +30,34 @@ extension Simulation {
 
   /// Refuses to hand on a non-finite value, naming the part of the scene that made it.
   func checkFinite() throws(RuntimeError) {
+    let now = time.shortestDescription
+    // Lets first: a bad let is the cause of whatever reads it.
+    for (l, definition) in graph.lets.enumerated() {
+      let slot = graph.layout.letSlot(l)
+      guard !(slots[slot].isFinite && slots[slot + 1].isFinite) else { continue }
+      throw RuntimeError(
+        "let '\(definition.name)' is not a finite number at t = \(now) (a division by zero?)",
+        at: definition.source.span)
+    }
     for i in handles.indices {
       let h = handles[i]
       guard !(h.position.isFinite && h.angle.isFinite && h.radius.isFinite) else { continue }
       if let c = mover[i] {
         let constraint = graph.constraints[c]
         throw RuntimeError(
-          "handle '\(graph.handles[i].name)' got a non-finite position from its \(keyword(constraint)) constraint at t = \(time)",
+          "handle '\(graph.handles[i].name)' got a non-finite position from its \(keyword(constraint)) constraint at t = \(now)",
           at: constraint.source.span)
       }
       throw RuntimeError(
-        "handle '\(graph.handles[i].name)' got a non-finite position from its expression at t = \(time)",
+        "handle '\(graph.handles[i].name)' got a non-finite position from its expression at t = \(now)",
         at: graph.handles[i].spec.position.source.span)
     }
-    for (i, value) in slots.enumerated() where !value.isFinite {
-      if let l = graph.lets.indices.first(where: { graph.layout.letSlot($0) == i || graph.layout.letSlot($0) + 1 == i }) {
-        throw RuntimeError(
-          "let '\(graph.lets[l].name)' is not a finite number at t = \(time) (a division by zero?)",
-          at: graph.lets[l].source.span)
-      }
+    for (i, measured) in measuredPaths.enumerated() {
+      guard let measured, !measured.path.subpaths.allSatisfy({ $0.start.isFinite && $0.segments.allSatisfy(\.isFinite) })
+      else { continue }
+      throw RuntimeError(
+        "path '\(graph.paths[i].name)' got a point that is not a finite number at t = \(now)",
+        at: graph.paths[i].source.span)
     }
   }
 

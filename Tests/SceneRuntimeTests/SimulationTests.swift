@@ -185,6 +185,23 @@ func handle(_ frame: Frame, _ name: String) -> HandleFrame? {
         h: { position: [k, 0] }
       """)
     #expect(throws: RuntimeError.self) { _ = try SceneRunner.frames(of: g) }
+    do {
+      _ = try SceneRunner.frames(of: g)
+    } catch {
+      #expect(error.message == "let 'k' is not a finite number at t = 0 (a division by zero?)")
+      #expect(error.span?.start.line == 2)
+    }
+    let bad = try graph(
+      """
+      let:
+        zero: time * 0
+      paths:
+        p:
+          segments:
+            - move: (0, 0)
+            - line: (1 / zero, 0)
+      """)
+    #expect(throws: RuntimeError.self) { _ = try SceneRunner.frames(of: bad) }
   }
 }
 

@@ -281,3 +281,37 @@ func handle(_ frame: Frame, _ name: String) -> HandleFrame? {
     #expect(types == ["grab", "release", "rest", "link.restored"])
   }
 }
+
+@Suite struct PointerTests {
+  @Test func releaseVelocityIsEstimatedFromTheLast100Milliseconds() throws {
+    let run = try frames(
+      """
+      scene: { duration: 0.8s }
+      handles:
+        meter: { position: "(velocity.x, velocity.y)" }
+      gesture:
+        - press: [0, 0]
+        - drag: { by: [0, 100], over: 0.5s }
+        - release
+      """)
+    // A steady 200 points per second at the release.
+    let after = try #require(run.first { abs($0.time - 0.6) < 1e-9 }.flatMap { handle($0, "meter") })
+    #expect(abs(after.y - 200) <= 1e-6 && abs(after.x) <= 1e-9)
+  }
+
+  @Test func twoPointersGrabTwoHandles() throws {
+    let run = try frames(
+      """
+      scene: { duration: 0.5s }
+      handles:
+        a: { position: [0, 0], r: 10, draggable: true }
+        b: { position: [100, 0], r: 10, draggable: true }
+      gesture:
+        0: [ { press: a }, { drag: { by: [0, 50], over: 0.2s } } ]
+        1: [ { press: b }, { drag: { by: [0, -50], over: 0.2s } } ]
+      """)
+    let last = try #require(run.last)
+    #expect(handle(last, "a")?.y == 50 && handle(last, "b")?.y == -50)
+    #expect(last.pointers.map(\.id) == [0, 1])
+  }
+}

@@ -27,7 +27,7 @@ enum AnimateConstraint: ConstraintBehavior {
       fraction = min(passes, 1)
       if passes >= 1 && sim.handles[h].mode == .animating {
         sim.handles[h].mode = .idle
-        sim.events.append(SceneEvent("rest", sim.graph.handles[h].name))
+        sim.events.append(SceneEvent("rest", sim.handleNames[h]))
       }
     case .loop:
       fraction = passes - whole
@@ -36,7 +36,7 @@ enum AnimateConstraint: ConstraintBehavior {
     }
     if repeatMode != .once && Int(whole) > sim.constraints[c].passes {
       sim.constraints[c].passes = Int(whole)
-      sim.events.append(SceneEvent("loop", sim.graph.handles[h].name))
+      sim.events.append(SceneEvent("loop", sim.handleNames[h]))
     }
     let position = measured.position(atLength: TimingCurve(easing).value(at: fraction) * measured.length)
     sim.handles[h].position = position.point

@@ -63,7 +63,7 @@ enum FollowConstraint: ConstraintBehavior {
         sim.constraints[c].springingAlongPath = false
         sim.constraints[c].lengthVelocity = 0
         sim.handles[h].mode = .idle
-        sim.events.append(SceneEvent("rest", sim.graph.handles[h].name))
+        sim.events.append(SceneEvent("rest", sim.handleNames[h]))
       }
     }
     if sim.handles[h].mode != .dragging {

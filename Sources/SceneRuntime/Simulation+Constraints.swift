@@ -17,8 +17,8 @@ extension Simulation {
       index: frameIndex, time: time,
       handles: handles.indices.map { i in
         HandleFrame(
-          name: graph.handles[i].name, x: handles[i].position.x, y: handles[i].position.y,
-          angle: handles[i].angle, radius: graph.handles[i].shape == .circle ? handles[i].radius : 0,
+          name: handleNames[i], x: handles[i].position.x, y: handles[i].position.y,
+          angle: handles[i].angle, radius: handleIsCircle[i] ? handles[i].radius : 0,
           state: handles[i].state)
       },
       paths: paths,

@@ -48,10 +48,12 @@ extension Simulation {
         slots[slot] = value.x
         slots[slot + 1] = value.y
       case .handle(let i):
-        guard let position = graph.handles[i].position, !position.isConstant || initial else { continue }
+        guard initial || (handleIsBound[i] && handles[i].mode == .following && mover[i] == nil),
+          let position = positionPrograms[i]
+        else { continue }
         if initial {
           handles[i].position = evaluate(position)
-          if graph.handles[i].isBound && mover[i] == nil { handles[i].mode = .following }
+          if handleIsBound[i] && mover[i] == nil { handles[i].mode = .following }
         } else if handles[i].mode == .following && mover[i] == nil {
           let next = evaluate(position)
           handles[i].position = next
@@ -97,15 +99,15 @@ extension Simulation {
   }
 
   func restPosition(of i: Int) -> Vector? {
-    graph.handles[i].rest.map(evaluate)
+    restPrograms[i].map(evaluate)
   }
 
   // MARK: - Grab and release
 
   /// When the last pointer lifts, bound handles with a rest and a spring spring to rest.
   mutating func releaseBoundHandles() {
-    for i in handles.indices where graph.handles[i].isBound && mover[i] == nil && handles[i].mode == .following {
-      guard let spring = graph.handles[i].spring, graph.handles[i].rest != nil else { continue }
+    for i in handles.indices where handleIsBound[i] && mover[i] == nil && handles[i].mode == .following {
+      guard let spring = handleSprings[i], restPrograms[i] != nil else { continue }
       // Like the seed's UIView spring: it leaves at rest speed, so where it goes does not
       // depend on how often the finger was sampled.
       handles[i].velocity = .zero
@@ -118,7 +120,7 @@ extension Simulation {
       ConstraintRegistry.behavior(of: graph.constraints[c].kind).release(c, handle: i, velocity: velocity, in: &self)
       return
     }
-    if let spring = graph.handles[i].spring {
+    if let spring = handleSprings[i] {
       handles[i].rest = restPosition(of: i) ?? handles[i].rest
       handles[i].velocity = velocity
       handles[i].mode = .springing(spring: spring)
@@ -143,7 +145,7 @@ extension Simulation {
     writeBuiltinSlots()
     // Bound handles follow their expression while a pointer is down.
     if pointers.contains(where: { $0.isDown }) {
-      for i in handles.indices where graph.handles[i].isBound && mover[i] == nil && handles[i].mode != .following {
+      for i in handles.indices where handleIsBound[i] && mover[i] == nil && handles[i].mode != .following {
         handles[i].mode = .following
       }
     }
@@ -160,7 +162,7 @@ extension Simulation {
     writeHandleSlots()
     evaluateNodes(initial: false)
     // Rest positions of bound handles may read lets: settle them after the lets.
-    for i in handles.indices where graph.handles[i].isBound { writeHandleSlot(i) }
+    for i in handles.indices where handleIsBound[i] { writeHandleSlot(i) }
   }
 
   /// Moves a dragged handle towards `target` the way its constraint allows.
@@ -180,7 +182,7 @@ extension Simulation {
     case .springing(let spring):
       guard dt > 0 else { return }
       if let c = mover[i], constraints[c].springingAlongPath { return }  // Done in stepConstraint.
-      if graph.handles[i].isBound, let rest = restPosition(of: i) { handles[i].rest = rest }
+      if handleIsBound[i], let rest = restPosition(of: i) { handles[i].rest = rest }
       var displacement = handles[i].position - handles[i].rest
       var velocity = handles[i].velocity
       propagators[spring].step2D(&displacement, &velocity)
@@ -205,7 +207,7 @@ extension Simulation {
     handles[i].position = handles[i].rest
     handles[i].velocity = .zero
     handles[i].mode = .idle
-    events.append(SceneEvent("rest", graph.handles[i].name))
+    events.append(SceneEvent("rest", handleNames[i]))
     if let c = mover[i], case .gooey = graph.constraints[c].kind, constraints[c].releasedBeforeBreak {
       constraints[c].releasedBeforeBreak = false
       events.append(SceneEvent("link.restored", constraintName(c)))

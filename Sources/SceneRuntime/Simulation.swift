@@ -33,6 +33,15 @@ public struct Simulation: Sendable {
   /// The measured geometry of each path this frame (dynamic ones re-measured).
   var measuredPaths: [MeasuredPath?]
 
+  // Per-handle facts read every frame, kept in flat arrays so a step never copies a
+  // handle's whole description out of the graph.
+  let handleNames: [String]
+  let handleIsBound: [Bool]
+  let handleIsCircle: [Bool]
+  let handleSprings: [Int?]
+  let positionPrograms: [CompiledExpression?]
+  let restPrograms: [CompiledExpression?]
+
   public init(graph: SceneGraph) throws(RuntimeError) {
     self.graph = graph
     slots = Array(repeating: 0, count: graph.layout.count)
@@ -52,6 +61,12 @@ public struct Simulation: Sendable {
     }
     self.mover = mover
     handles = graph.handles.map { HandleRuntime(radius: $0.radius) }
+    handleNames = graph.handles.map(\.name)
+    handleIsBound = graph.handles.map(\.isBound)
+    handleIsCircle = graph.handles.map { $0.shape == .circle }
+    handleSprings = graph.handles.map(\.spring)
+    positionPrograms = graph.handles.map(\.position)
+    restPrograms = graph.handles.map(\.rest)
     constraints = []
     measuredPaths = graph.paths.map(\.measured)
     // Initial positions: evaluate every node once, in order.
@@ -90,7 +105,7 @@ public struct Simulation: Sendable {
         pointer.grabOffset = handles[i].position - point
         handles[i].mode = .dragging
         handles[i].velocity = .zero
-        events.append(SceneEvent("grab", graph.handles[i].name))
+        events.append(SceneEvent("grab", handleNames[i]))
         break
       }
     }
@@ -127,7 +142,7 @@ public struct Simulation: Sendable {
     pointers[index].releaseVelocity = released
     if let handle = pointers[index].grabbed {
       pointers[index].grabbed = nil
-      events.append(SceneEvent("release", graph.handles[handle].name))
+      events.append(SceneEvent("release", handleNames[handle]))
       release(handle, velocity: released)
     }
   }

@@ -46,12 +46,24 @@ extension CubicBezier {
     let total = totalLength ?? arcLength
     if !(length > 0) || total <= 0 { return 0 }
     if length >= total { return 1 }
-    let tolerance = 1e-11 * total
-    let integrator = ArcLengthIntegrator(self)
-    var lo = 0.0
-    var hi = 1.0
-    var t = length / total
-    var s = integrator.length(from: 0, to: t)
+    return parameter(
+      atLength: length, from: 0, to: 1, spanLength: total, tolerance: 1e-11 * total,
+      integrator: ArcLengthIntegrator(self))
+  }
+
+  /// The parameter in `t0...t1` at which the arc length from `t0` equals `length`, given
+  /// the length of that stretch: Newton's method from the proportional guess, each step
+  /// integrating only from the previous guess, inside a bisection bracket.
+  func parameter(
+    atLength length: Double, from t0: Double, to t1: Double, spanLength: Double, tolerance: Double,
+    integrator: ArcLengthIntegrator
+  ) -> Double {
+    if !(length > 0) || spanLength <= 0 { return t0 }
+    if length >= spanLength { return t1 }
+    var lo = t0
+    var hi = t1
+    var t = t0 + (t1 - t0) * (length / spanLength)
+    var s = integrator.length(from: t0, to: t)
     for _ in 0..<60 {
       let error = s - length
       if abs(error) <= tolerance { return t }

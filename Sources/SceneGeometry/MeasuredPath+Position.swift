@@ -38,7 +38,15 @@ extension MeasuredPath {
     let local = Swift.min(Swift.max(length - piece.startLength, 0), piece.length)
     if local >= piece.length { return (index, 1) }
     if piece.isLine { return (index, local / piece.length) }
-    return (index, piece.cubic.parameter(atLength: local, totalLength: piece.length))
+    // The table's stretch holding `local`, then Newton within it.
+    var k = 0
+    while k + 1 < Self.samplesPerPiece && piece.samples[k + 1] <= local { k += 1 }
+    let n = Double(Self.samplesPerPiece)
+    let t = piece.cubic.parameter(
+      atLength: local - piece.samples[k], from: Double(k) / n, to: Double(k + 1) / n,
+      spanLength: piece.samples[k + 1] - piece.samples[k], tolerance: 1e-11 * piece.length,
+      integrator: piece.integrator)
+    return (index, t)
   }
 
   /// The point and tangent at arc length `length` from the start.
@@ -54,8 +62,13 @@ extension MeasuredPath {
   /// The point and tangent at parameter `t` of drawn segment `index`.
   public func position(segment index: Int, t: Double) -> PathPosition {
     let piece = pieces[index]
-    let local =
-      piece.isLine ? t * piece.length : piece.cubic.arcLength(from: 0, to: t)
+    var local = t * piece.length
+    if !piece.isLine {
+      // From the table entry just below t, so only a short stretch is integrated.
+      let n = Double(Self.samplesPerPiece)
+      let k = min(max(Int((t * n).rounded(.down)), 0), Self.samplesPerPiece - 1)
+      local = piece.samples[k] + piece.integrator.length(from: Double(k) / n, to: t)
+    }
     return position(segment: index, t: t, length: piece.startLength + local)
   }
 

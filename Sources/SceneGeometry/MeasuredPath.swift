@@ -30,7 +30,14 @@ public struct MeasuredPath: Sendable {
     var subpathIndex: Int
     /// The bounds of the control points, for culling in nearest-point searches.
     var controlBounds: Rect
+    /// The arc length from the piece's start at t = k / ``samplesPerPiece``, k = 0…8:
+    /// a table that puts an inverse arc-length solve next to its answer.
+    var samples: InlineArray<9, Double>
+    var integrator: ArcLengthIntegrator
   }
+
+  /// How many stretches of equal parameter each curved piece's length table has.
+  @usableFromInline static let samplesPerPiece = 8
 
   /// The path that was measured.
   public let path: Path
@@ -59,6 +66,8 @@ public struct MeasuredPath: Sendable {
       if drawn.isEmpty { drawn = [.line(subpath.start, subpath.start)] }
       for segment in drawn {
         let cubic = segment.cubic
+        let integrator = ArcLengthIntegrator(cubic)
+        var samples = InlineArray<9, Double>(repeating: 0)
         let isLine: Bool
         let length: Double
         if case .line(let a, let b) = segment {
@@ -66,20 +75,30 @@ public struct MeasuredPath: Sendable {
           length = a.distance(to: b)
         } else {
           isLine = false
-          length = cubic.arcLength
+          // The length is the sum of the table's stretches, so table and total agree.
+          var sum = 0.0
+          for k in 0..<Self.samplesPerPiece {
+            let n = Double(Self.samplesPerPiece)
+            sum += integrator.length(from: Double(k) / n, to: Double(k + 1) / n)
+            samples[k + 1] = sum
+          }
+          length = sum
         }
         pieces.append(
           Piece(
             segment: segment, cubic: cubic, isLine: isLine, startLength: total, length: length,
-            subpathIndex: index, controlBounds: cubic.controlBounds))
+            subpathIndex: index, controlBounds: cubic.controlBounds, samples: samples,
+            integrator: integrator))
         total += length
       }
     }
     if pieces.isEmpty {
+      let point = CubicBezier(line: .zero, .zero)
       pieces = [
         Piece(
-          segment: .line(.zero, .zero), cubic: CubicBezier(line: .zero, .zero), isLine: true,
-          startLength: 0, length: 0, subpathIndex: 0, controlBounds: Rect(point: .zero))
+          segment: .line(.zero, .zero), cubic: point, isLine: true,
+          startLength: 0, length: 0, subpathIndex: 0, controlBounds: Rect(point: .zero),
+          samples: InlineArray(repeating: 0), integrator: ArcLengthIntegrator(point))
       ]
     }
     self.pieces = pieces

@@ -10,6 +10,7 @@ let package = Package(
     .library(name: "SceneSyntax", targets: ["SceneSyntax"]),
     .library(name: "SceneGraph", targets: ["SceneGraph"]),
     .library(name: "SceneRuntime", targets: ["SceneRuntime"]),
+    .library(name: "SceneOutputs", targets: ["SceneOutputs"]),
     .executable(name: "scenec", targets: ["scenec"]),
   ],
   dependencies: [
@@ -45,6 +46,9 @@ let package = Package(
     /// Stage 3: the simulation, stepped at a fixed time step.
     .target(name: "SceneRuntime", dependencies: ["SceneGraph", "SceneSyntax", "SceneGeometry"]),
 
+    /// Stage 4: frames to files — JSON lines, SVG, HTML, CSV — as registered values.
+    .target(name: "SceneOutputs", dependencies: ["SceneRuntime", "SceneGraph", "SceneGeometry"]),
+
     // MARK: - Command-line tool
 
     .executableTarget(
@@ -54,6 +58,8 @@ let package = Package(
         "SceneDiagnostics",
         "SceneSyntax",
         "SceneGraph",
+        "SceneRuntime",
+        "SceneOutputs",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -80,6 +86,9 @@ let package = Package(
     .testTarget(name: "SceneGraphTests", dependencies: ["SceneGraph"]),
     .testTarget(
       name: "SceneRuntimeTests", dependencies: ["SceneRuntime", "SceneGraph", "SceneSyntax", "SceneGeometry"]),
+    .testTarget(
+      name: "SceneOutputsTests",
+      dependencies: ["SceneOutputs", "SceneRuntime", "SceneGraph", "SceneSyntax", "SceneGeometry"]),
     .testTarget(
       name: "ScenecEndToEndTests",
       dependencies: ["scenec"]

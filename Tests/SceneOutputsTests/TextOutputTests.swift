@@ -1,0 +1,71 @@
+import Foundation
+import SceneDiagnostics
+import SceneGraph
+import SceneRuntime
+import SceneSyntax
+import Testing
+
+@testable import SceneOutputs
+
+func runFrames(_ yaml: String) throws -> (SceneGraph, [Frame]) {
+  let spec = try #require(SceneLoader.load(SourceFile(name: "t.yaml", text: yaml), syntax: .yaml).spec)
+  let graph = try #require(SceneResolver.resolve(spec).graph)
+  return (graph, try SceneRunner.frames(of: graph))
+}
+
+@Suite struct TextOutputTests {
+  let scene = """
+    scene: { duration: 0.05s, fps: 60 }
+    handles:
+      ball: { position: [120.5, 80], r: 20, draggable: true }
+    paths:
+      curve: { d: "M30 100 Q 200 0 300 100" }
+    gesture:
+      - press: ball
+    """
+
+  @Test func jsonlFollowsTheFrameContract() throws {
+    let (graph, frames) = try runFrames(scene)
+    let context = OutputContext(graph: graph, fps: 60)
+    let first = FrameOutput.jsonl.frame(context, frames[0])
+    #expect(
+      first == """
+        {"events":[{"handle":"ball","type":"grab"}],"frame":0,"handles":{"ball":{"angle":0,"r":20,"state":"dragging","x":120.5,"y":80}},"paths":{"curve":"M30 100Q200 0 300 100"},"pointers":[{"down":true,"id":0,"x":120.5,"y":80}],"time":0}
+
+        """)
+    for frame in frames {
+      let line = FrameOutput.jsonl.frame(context, frame)
+      #expect(try JSONSerialization.jsonObject(with: Data(line.utf8)) is [String: Any])
+    }
+    #expect(frames.count == 4)
+  }
+
+  @Test func numbersHaveFixedPrecisionWithoutTrailingZeros() {
+    #expect(NumberText.format(120.5, precision: 3) == "120.5")
+    #expect(NumberText.format(80, precision: 3) == "80")
+    #expect(NumberText.format(-0.0001, precision: 3) == "0")
+    #expect(NumberText.format(-0.0005, precision: 3) == "-0.001")
+    #expect(NumberText.format(1.23456, precision: 2) == "1.23")
+    #expect(NumberText.format(0.1 + 0.2, precision: 6) == "0.3")
+    #expect(NumberText.format(2, precision: 0) == "2")
+    #expect(NumberText.format(.nan, precision: 3) == "0")
+  }
+
+  @Test func csvListsEveryHandleOfEveryFrame() throws {
+    let (graph, frames) = try runFrames(scene)
+    let context = OutputContext(graph: graph, fps: 60)
+    let text = FrameOutput.csv.begin(context) + frames.map { FrameOutput.csv.frame(context, $0) }.joined()
+    let lines = text.split(separator: "\n")
+    #expect(lines.first == "frame,time,handle,x,y,angle,state")
+    #expect(lines.count == 1 + frames.count)
+    #expect(lines[1] == "0,0,ball,120.5,80,0,dragging")
+  }
+
+  @Test func theRegistryPicksFormatsByNameAndExtension() {
+    #expect(OutputRegistry.named("jsonl")?.name == "jsonl")
+    #expect(OutputRegistry.forFile("out/frames.csv")?.name == "csv")
+    #expect(OutputRegistry.forFile("x.ndjson")?.name == "jsonl")
+    #expect(OutputRegistry.forFile("noext") == nil)
+    #expect(OutputRegistry.forFile("dir.v2/noext") == nil)
+  }
+}

@@ -181,8 +181,10 @@ public struct Simulation: Sendable {
     advance(dt: dt)
   }
 
-  /// The current frame without advancing (frame 0 before any step).
+  /// The current frame without advancing time (frame 0 before any step), after applying
+  /// the pointer input given since the last step.
   public mutating func currentFrame() throws(RuntimeError) -> Frame {
+    advance(dt: 0)
     try checkFinite()
     return frame()
   }

@@ -1,0 +1,498 @@
+import SceneGeometry
+import SceneGraph
+import SceneRuntime
+
+extension FrameOutput {
+  /// A self-contained HTML player: one file with inline CSS and JavaScript, a canvas, and
+  /// every frame embedded as JSON, so it opens offline and fetches nothing.
+  ///
+  /// The page draws each frame on a `<canvas>` (paths through `Path2D` from their SVG path
+  /// data, circles and rotated rects for handles, optional control points and a pointer
+  /// trail), plays by the frames' own times through `requestAnimationFrame` at 0.25× to 2×,
+  /// and has a scrubber, a loop switch, a time and frame readout, the current frame's
+  /// events and a running event log. Space plays and pauses; the arrow keys step one frame.
+  /// The data sits in `<script type="application/json" id="scene">`, readable by any tool.
+  /// The output depends only on the frames and the context: no dates, no random ids.
+  public static let html = FrameOutput(
+    name: "html", fileExtensions: ["html", "htm"],
+    summary: "a self-contained HTML player (canvas, no network)",
+    needsAllFrames: true,
+    end: { context, frames in HTMLPlayer.document(context: context, frames: frames) })
+}
+
+/// The HTML player's text: the page, the scene JSON embedded in it, and the escaping that
+/// keeps that JSON inside its script block.
+enum HTMLPlayer {
+  // MARK: - The page
+
+  static func document(context: OutputContext, frames: [Frame]) -> String {
+    let graph = context.graph
+    let title = escapeHTML(graph.name.isEmpty ? "scene" : graph.name)
+    let width = NumberText.format(graph.width, precision: 0)
+    let height = NumberText.format(graph.height, precision: 0)
+    var page = """
+      <!DOCTYPE html>
+      <html lang="en">
+      <head>
+      <meta charset="utf-8">
+      <meta name="viewport" content="width=device-width, initial-scale=1">
+      <meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'">
+      <meta name="generator" content="scenec">
+      <title>\(title)</title>
+      <style>
+      \(style)</style>
+      </head>
+      <body>
+      <main>
+      <h1>\(title)</h1>
+      <canvas id="stage" width="\(width)" height="\(height)" aria-label="\(title)"></canvas>
+      <div class="controls">
+      <button id="play" type="button" title="Play or pause (space)">▶ Play</button>
+      <input id="scrub" type="range" min="0" max="\(max(0, frames.count - 1))" step="1" value="0" aria-label="Frame">
+      <select id="speed" aria-label="Speed">
+      <option value="0.25">0.25×</option>
+      <option value="0.5">0.5×</option>
+      <option value="1" selected>1×</option>
+      <option value="2">2×</option>
+      </select>
+      <label><input id="loop" type="checkbox" checked> loop</label>
+      <label><input id="points" type="checkbox" checked> control points</label>
+      <label><input id="trail" type="checkbox" checked> pointer trail</label>
+      </div>
+      <div class="readout"><span id="time">t = 0 s</span> <span id="frame">frame 0</span></div>
+      <div class="events">events: <span id="events">none</span></div>
+      <details open><summary>event log</summary><ol id="log"></ol></details>
+      <p class="hint">Space plays and pauses; ← and → step one frame; Home and End jump to the ends.</p>
+      </main>
+      <script type="application/json" id="scene">
+      """
+    page += scriptSafe(sceneJSON(context: context, frames: frames))
+    page += "\n</script>\n<script>\n"
+    page += script
+    page += "</script>\n</body>\n</html>\n"
+    return page
+  }
+
+  // MARK: - The scene as JSON
+
+  /// The scene and every frame as compact JSON, not yet made safe for a script block.
+  ///
+  /// Styles are listed once, in `handles` and `paths`; a frame's `h` and `p` follow the
+  /// same order: `h` holds `[x, y, angle, r, state]` or `null`, `p` holds SVG path data or
+  /// `null` when the path is hidden; `ptr` holds `[id, x, y, down]`, `e` `[type, subject]`.
+  static func sceneJSON(context: OutputContext, frames: [Frame]) -> String {
+    let graph = context.graph
+    let p = context.precision
+    func n(_ value: Double) -> String { NumberText.format(value, precision: p) }
+    // Times keep enough digits to order frames at any rate, whatever the precision.
+    func t(_ value: Double) -> String { NumberText.format(value, precision: max(p, 6)) }
+    func color(_ c: (some CustomStringConvertible)?) -> String {
+      c.map { jsonString($0.description) } ?? "null"
+    }
+    func style(_ s: SceneGraph.Style) -> String {
+      "\"fill\":\(color(s.fill)),\"stroke\":\(color(s.stroke)),\"strokeWidth\":\(n(s.strokeWidth)),\"opacity\":\(n(s.opacity))"
+    }
+
+    // Handles: the scene's, in order, then any a frame names that the scene does not.
+    var handleEntries: [String] = []
+    var handleIndex: [String: Int] = [:]
+    for handle in graph.handles where handleIndex[handle.name] == nil {
+      handleIndex[handle.name] = handleEntries.count
+      handleEntries.append(
+        "{\"name\":\(jsonString(handle.name)),\"shape\":\(jsonString(handle.shape.rawValue)),"
+          + "\"r\":\(n(handle.radius)),\"w\":\(n(handle.width)),\"h\":\(n(handle.height)),\(style(handle.style))}")
+    }
+    // Paths: the scene's, then each gooey bridge under the name the runtime gives it.
+    var pathEntries: [String] = []
+    var pathIndex: [String: Int] = [:]
+    func addPath(_ name: String, _ s: String) {
+      guard pathIndex[name] == nil else { return }
+      pathIndex[name] = pathEntries.count
+      pathEntries.append("{\"name\":\(jsonString(name)),\(s)}")
+    }
+    for path in graph.paths { addPath(path.name, style(path.style)) }
+    var gooeyCount = 0
+    for constraint in graph.constraints {
+      guard case .gooey(_, _, _, _, _, _, _, let bridgeStyle) = constraint.kind else { continue }
+      gooeyCount += 1
+      addPath(constraint.name ?? "gooey\(gooeyCount)", style(bridgeStyle))
+    }
+    let unknownStyle = "\"fill\":null,\"stroke\":\"#000000\",\"strokeWidth\":1,\"opacity\":1"
+    for frame in frames {
+      for handle in frame.handles where handleIndex[handle.name] == nil {
+        handleIndex[handle.name] = handleEntries.count
+        handleEntries.append(
+          "{\"name\":\(jsonString(handle.name)),\"shape\":\"circle\",\"r\":\(n(handle.radius)),\"w\":0,\"h\":0,\(unknownStyle)}")
+      }
+      for path in frame.paths { addPath(path.name, unknownStyle) }
+    }
+
+    var text = "{\"name\":\(jsonString(graph.name)),\"width\":\(n(graph.width)),\"height\":\(n(graph.height))"
+    text += ",\"background\":\(color(graph.background)),\"fps\":\(n(context.fps)),\"precision\":\(p)"
+    text += ",\"frameCount\":\(frames.count)"
+    text += ",\n\"handles\":[" + handleEntries.joined(separator: ",\n") + "]"
+    text += ",\n\"paths\":[" + pathEntries.joined(separator: ",\n") + "]"
+    text += ",\n\"frames\":["
+    for (f, frame) in frames.enumerated() {
+      var handles = [String](repeating: "null", count: handleEntries.count)
+      for h in frame.handles {
+        guard let i = handleIndex[h.name] else { continue }
+        handles[i] = "[\(n(h.x)),\(n(h.y)),\(n(h.angle)),\(n(h.radius)),\"\(h.state.rawValue)\"]"
+      }
+      var paths = [String](repeating: "null", count: pathEntries.count)
+      for path in frame.paths where !path.isHidden {
+        guard let i = pathIndex[path.name] else { continue }
+        paths[i] = jsonString(pathData(path.path, precision: p))
+      }
+      let pointers = frame.pointers.map { "[\($0.id),\(n($0.x)),\(n($0.y)),\($0.isDown)]" }
+      let events = frame.events.map { "[\(jsonString($0.type)),\(jsonString($0.subject))]" }
+      text += f == 0 ? "\n" : ",\n"
+      text += "{\"i\":\(frame.index),\"t\":\(t(frame.time)),\"h\":[" + handles.joined(separator: ",")
+      text += "],\"p\":[" + paths.joined(separator: ",")
+      text += "],\"ptr\":[" + pointers.joined(separator: ",")
+      text += "],\"e\":[" + events.joined(separator: ",") + "]}"
+    }
+    text += "]}"
+    return text
+  }
+
+  /// Absolute SVG path data like ``SceneGeometry/Path/svgPathData`` but with numbers at
+  /// `precision`: `M0 0C30 80 70 -40 100 0Z`.
+  static func pathData(_ path: Path, precision: Int) -> String {
+    var text = ""
+    func append(_ letter: String, _ points: Point...) {
+      text += letter
+      for (i, point) in points.enumerated() {
+        if i > 0 { text += " " }
+        text += NumberText.format(point.x, precision: precision) + " "
+          + NumberText.format(point.y, precision: precision)
+      }
+    }
+    for subpath in path.subpaths {
+      append("M", subpath.start)
+      for segment in subpath.segments {
+        switch segment {
+        case .line(_, let b): append("L", b)
+        case .quadratic(_, let c, let b): append("Q", c, b)
+        case .cubic(_, let c1, let c2, let b): append("C", c1, c2, b)
+        }
+      }
+      if subpath.isClosed { text += "Z" }
+    }
+    return text
+  }
+
+  // MARK: - Escaping
+
+  /// A JSON string literal: quotes, backslashes and control characters escaped, and the
+  /// line and paragraph separators too, so the text is also a valid JavaScript literal.
+  static func jsonString(_ value: String) -> String {
+    var text = "\""
+    for scalar in value.unicodeScalars {
+      switch scalar {
+      case "\"": text += "\\\""
+      case "\\": text += "\\\\"
+      case "\n": text += "\\n"
+      case "\r": text += "\\r"
+      case "\t": text += "\\t"
+      case "\u{8}": text += "\\b"
+      case "\u{C}": text += "\\f"
+      case "\u{2028}": text += "\\u2028"
+      case "\u{2029}": text += "\\u2029"
+      case _ where scalar.value < 0x20:
+        let hex = String(scalar.value, radix: 16)
+        text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+      default: text.unicodeScalars.append(scalar)
+      }
+    }
+    return text + "\""
+  }
+
+  /// JSON made safe to sit between `<script>` and `</script>`: every `</` becomes `<\/`,
+  /// so no `</script>` can close the block early, and every `<!--` becomes `<\u0021--`, so
+  /// no comment opener can put the HTML parser in its escaped script state. Both are
+  /// escapes inside JSON strings (the only place JSON text has a `<`), so the JSON parses
+  /// to the same value.
+  static func scriptSafe(_ json: String) -> String {
+    guard json.contains("<") else { return json }
+    return json.replacing("</", with: "<\\/").replacing("<!--", with: "<\\u0021--")
+  }
+
+  /// Text safe in HTML content and in a quoted attribute.
+  static func escapeHTML(_ value: String) -> String {
+    var text = ""
+    for character in value {
+      switch character {
+      case "&": text += "&amp;"
+      case "<": text += "&lt;"
+      case ">": text += "&gt;"
+      case "\"": text += "&quot;"
+      case "'": text += "&#39;"
+      default: text.append(character)
+      }
+    }
+    return text
+  }
+
+  // MARK: - Inline CSS and JavaScript
+
+  static let style = """
+    :root { color-scheme: light dark; }
+    body { margin: 0; font: 13px/1.4 system-ui, -apple-system, "Segoe UI", sans-serif; background: #f4f4f6; color: #222; }
+    main { max-width: max-content; margin: 0 auto; padding: 12px; }
+    h1 { font-size: 15px; font-weight: 600; margin: 0 0 8px; }
+    canvas { display: block; max-width: 100%; height: auto; background: #fff; border: 1px solid #ccc; }
+    .controls { display: flex; flex-wrap: wrap; align-items: center; gap: 8px; margin: 8px 0; }
+    .controls button { min-width: 6em; }
+    #scrub { flex: 1 1 200px; }
+    .readout, .events { font-variant-numeric: tabular-nums; margin: 4px 0; }
+    #log { max-height: 10em; overflow-y: auto; margin: 4px 0; padding-left: 3em; font: 12px/1.4 ui-monospace, monospace; }
+    .hint { color: #777; font-size: 12px; }
+    @media (prefers-color-scheme: dark) {
+      body { background: #1c1c1e; color: #ddd; }
+      canvas { border-color: #444; }
+      .hint { color: #999; }
+    }
+
+    """
+
+  static let script = #"""
+    (function () {
+      "use strict";
+      var scene = JSON.parse(document.getElementById("scene").textContent);
+      var frames = scene.frames, count = frames.length;
+      function $(id) { return document.getElementById(id); }
+      var canvas = $("stage"), ctx = canvas.getContext("2d");
+      var playButton = $("play"), scrub = $("scrub"), speedSelect = $("speed"), loopBox = $("loop");
+      var pointsBox = $("points"), trailBox = $("trail");
+      var timeText = $("time"), frameText = $("frame"), eventsText = $("events"), logList = $("log");
+      var TRAIL = 20, LOG_LIMIT = 1000;
+      var step = scene.fps > 0 ? 1 / scene.fps : (count > 1 ? frames[1].t - frames[0].t : 0);
+
+      var ratio = window.devicePixelRatio || 1;
+      canvas.width = Math.max(1, Math.round(scene.width * ratio));
+      canvas.height = Math.max(1, Math.round(scene.height * ratio));
+      canvas.style.width = scene.width + "px";
+      scrub.max = String(Math.max(0, count - 1));
+
+      var index = 0, clock = count ? frames[0].t : 0, playing = false, run = 0, loggedThrough = -1;
+      var pathCache = scene.paths.map(function () { return { d: null, shape: null }; });
+
+      function pathShape(i, d) {
+        var cached = pathCache[i];
+        if (cached.d !== d) { cached.d = d; cached.shape = new Path2D(d); }
+        return cached.shape;
+      }
+
+      function paint(style, shape) {
+        ctx.globalAlpha = style.opacity;
+        if (style.fill) { ctx.fillStyle = style.fill; ctx.fill(shape); }
+        if (style.stroke && style.strokeWidth > 0) {
+          ctx.lineWidth = style.strokeWidth;
+          ctx.strokeStyle = style.stroke;
+          ctx.stroke(shape);
+        }
+        ctx.globalAlpha = 1;
+      }
+
+      function drawHandles(f) {
+        scene.handles.forEach(function (h, i) {
+          var v = f.h[i];
+          if (!v || v[4] === "hidden" || h.shape === "none") return;
+          var shape = new Path2D();
+          if (h.shape === "rect") {
+            shape.rect(-h.w / 2, -h.h / 2, h.w, h.h);
+          } else {
+            if (!(v[3] > 0)) return;
+            shape.arc(0, 0, v[3], 0, 2 * Math.PI);
+          }
+          ctx.save();
+          ctx.translate(v[0], v[1]);
+          ctx.rotate(v[2]);
+          paint(h, shape);
+          ctx.restore();
+        });
+      }
+
+      function drawControlPoints(f) {
+        ctx.font = "10px system-ui, sans-serif";
+        ctx.lineWidth = 1.5;
+        scene.handles.forEach(function (h, i) {
+          var v = f.h[i];
+          if (!v || v[4] === "hidden" || h.shape !== "none") return;
+          ctx.beginPath();
+          ctx.arc(v[0], v[1], v[4] === "dragging" ? 5 : 3.5, 0, 2 * Math.PI);
+          ctx.fillStyle = v[4] === "dragging" ? "#ff8c00" : "#e0457b";
+          ctx.strokeStyle = "#fff";
+          ctx.fill();
+          ctx.stroke();
+          ctx.fillStyle = "#e0457b";
+          ctx.fillText(h.name, v[0] + 6, v[1] - 6);
+        });
+      }
+
+      function drawTrail() {
+        var tracks = {}, ids = [];
+        for (var k = Math.max(0, index - TRAIL + 1); k <= index; k++) {
+          frames[k].ptr.forEach(function (q) {
+            if (!tracks[q[0]]) { tracks[q[0]] = []; ids.push(q[0]); }
+            tracks[q[0]].push(q);
+          });
+        }
+        var current = {};
+        frames[index].ptr.forEach(function (q) { current[q[0]] = q; });
+        ids.forEach(function (id) {
+          var points = tracks[id];
+          ctx.lineWidth = 2;
+          ctx.strokeStyle = "rgba(30, 144, 255, 0.45)";
+          ctx.beginPath();
+          points.forEach(function (q, j) { if (j) ctx.lineTo(q[1], q[2]); else ctx.moveTo(q[1], q[2]); });
+          ctx.stroke();
+          points.forEach(function (q, j) {
+            ctx.globalAlpha = (j + 1) / points.length;
+            ctx.fillStyle = "#1e90ff";
+            ctx.beginPath();
+            ctx.arc(q[1], q[2], 2, 0, 2 * Math.PI);
+            ctx.fill();
+          });
+          ctx.globalAlpha = 1;
+          var now = current[id];
+          if (!now) return;
+          ctx.beginPath();
+          ctx.arc(now[1], now[2], 9, 0, 2 * Math.PI);
+          ctx.strokeStyle = "#1e90ff";
+          ctx.stroke();
+          if (now[3]) { ctx.fillStyle = "rgba(30, 144, 255, 0.3)"; ctx.fill(); }
+        });
+      }
+
+      function draw() {
+        ctx.setTransform(1, 0, 0, 1, 0, 0);
+        ctx.clearRect(0, 0, canvas.width, canvas.height);
+        ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
+        if (scene.background) { ctx.fillStyle = scene.background; ctx.fillRect(0, 0, scene.width, scene.height); }
+        if (!count) return;
+        var f = frames[index];
+        scene.paths.forEach(function (style, i) {
+          var d = f.p[i];
+          if (typeof d === "string" && d.length) paint(style, pathShape(i, d));
+        });
+        drawHandles(f);
+        if (pointsBox.checked) drawControlPoints(f);
+        if (trailBox.checked) drawTrail();
+      }
+
+      function describe(e) { return e[0] + " " + e[1]; }
+
+      function readout() {
+        if (!count) { timeText.textContent = "no frames"; frameText.textContent = ""; return; }
+        var f = frames[index];
+        timeText.textContent = "t = " + f.t.toFixed(3) + " s";
+        frameText.textContent = "frame " + f.i + " / " + frames[count - 1].i;
+        eventsText.textContent = f.e.length ? f.e.map(describe).join(", ") : "none";
+      }
+
+      function syncLog() {
+        if (index < loggedThrough) { logList.textContent = ""; loggedThrough = -1; }
+        for (var k = loggedThrough + 1; k <= index; k++) {
+          frames[k].e.forEach(function (e) {
+            var item = document.createElement("li");
+            item.textContent = frames[k].t.toFixed(3) + " s  frame " + frames[k].i + "  " + describe(e);
+            logList.appendChild(item);
+          });
+        }
+        while (logList.childNodes.length > LOG_LIMIT) logList.removeChild(logList.firstChild);
+        loggedThrough = index;
+        logList.scrollTop = logList.scrollHeight;
+      }
+
+      function show(i) {
+        if (!count) { draw(); readout(); return; }
+        index = Math.max(0, Math.min(count - 1, i));
+        scrub.value = String(index);
+        draw();
+        readout();
+        syncLog();
+      }
+
+      function seek(i) {
+        show(i);
+        if (count) clock = frames[index].t;
+      }
+
+      // The last frame at or before time t.
+      function frameAt(t) {
+        var lo = 0, hi = count - 1;
+        if (t < frames[0].t) return 0;
+        while (lo < hi) {
+          var mid = (lo + hi + 1) >> 1;
+          if (frames[mid].t <= t) lo = mid; else hi = mid - 1;
+        }
+        return lo;
+      }
+
+      function speed() { return parseFloat(speedSelect.value) || 1; }
+
+      function play() {
+        if (playing || count < 2) return;
+        if (index >= count - 1) seek(0);
+        playing = true;
+        clock = frames[index].t;
+        playButton.textContent = "❚❚ Pause";
+        var generation = ++run, last = null;
+        function tick(stamp) {
+          if (!playing || generation !== run) return;
+          if (last !== null) {
+            clock += (stamp - last) / 1000 * speed();
+            var start = frames[0].t, end = frames[count - 1].t;
+            if (clock >= end) {
+              if (loopBox.checked) {
+                var period = end - start + step;
+                if (period > 0 && clock >= end + step) clock = start + ((clock - start) % period);
+              } else {
+                show(count - 1);
+                pause();
+                return;
+              }
+            }
+            var k = frameAt(clock);
+            if (k !== index) show(k);
+          }
+          last = stamp;
+          requestAnimationFrame(tick);
+        }
+        requestAnimationFrame(tick);
+      }
+
+      function pause() {
+        playing = false;
+        run++;
+        playButton.textContent = "▶ Play";
+      }
+
+      function toggle() { if (playing) pause(); else play(); }
+
+      playButton.addEventListener("click", toggle);
+      scrub.addEventListener("input", function () { seek(parseInt(scrub.value, 10) || 0); });
+      pointsBox.addEventListener("change", draw);
+      trailBox.addEventListener("change", draw);
+      document.addEventListener("keydown", function (event) {
+        if (event.altKey || event.ctrlKey || event.metaKey) return;
+        var target = event.target, tag = target && target.tagName;
+        var isSpace = event.key === " " || event.key === "Spacebar";
+        // Let focused controls keep their own keys: a button or checkbox acts on space,
+        // a select on every key.
+        if (tag === "SELECT" || tag === "TEXTAREA") return;
+        if (isSpace && (tag === "BUTTON" || (tag === "INPUT" && target.type !== "range"))) return;
+        if (isSpace) { event.preventDefault(); toggle(); }
+        else if (event.key === "ArrowRight" || event.key === "ArrowUp") { event.preventDefault(); pause(); seek(index + 1); }
+        else if (event.key === "ArrowLeft" || event.key === "ArrowDown") { event.preventDefault(); pause(); seek(index - 1); }
+        else if (event.key === "Home") { event.preventDefault(); pause(); seek(0); }
+        else if (event.key === "End") { event.preventDefault(); pause(); seek(count - 1); }
+      });
+
+      seek(0);
+    })();
+
+    """#
+}

@@ -1,0 +1,438 @@
+import SceneGeometry
+import SceneGraph
+import SceneRuntime
+
+extension FrameOutput {
+  /// One frame as a standalone SVG 1.1 document: the last of the frames it is given (the
+  /// CLI passes only the frame chosen with `--frame N` or `--at T`).
+  ///
+  /// The scene's background first, then every visible path (gooey bridges included, in
+  /// the bridge's style), then every visible handle in declaration order: a circle as a
+  /// `<circle>`, a rect as a `<rect>` centred on its position and turned by its angle; a
+  /// handle of shape `none` draws nothing. Numbers have the context's precision.
+  ///
+  /// ```
+  /// <?xml version="1.0" encoding="UTF-8"?>
+  /// <svg xmlns="http://www.w3.org/2000/svg" width="400" height="300" viewBox="0 0 400 300">
+  ///   <title>scene</title>
+  ///   <path id="curve" d="M30 100Q200 0 300 100" fill="none" stroke="#ffffff" stroke-width="2"/>
+  ///   <circle id="ball" cx="120.5" cy="80" r="20" fill="#ffffff"/>
+  /// </svg>
+  /// ```
+  public static let svg = FrameOutput(
+    name: "svg", fileExtensions: ["svg"], summary: "one frame as a standalone SVG (--frame N or --at T)",
+    needsAllFrames: true,
+    end: { context, frames in SVGText.still(frames.last, context: context) })
+
+  /// Every frame as one animated SVG that plays in any browser: each element animates with
+  /// SMIL (`<animate>` with `calcMode="discrete"`, one value per frame, looping), so the
+  /// drawing shows exactly the frames the simulation made, each for one frame's time.
+  ///
+  /// Paths animate `d`, circles `cx`, `cy` and `r`, rects `x`, `y` and their rotation (an
+  /// `<animateTransform>`), and anything hidden in some frames `visibility`. An attribute
+  /// that never changes is written once, without an animation; an element hidden in every
+  /// frame is left out. `keyTimes` are the frames' times over the whole duration (the last
+  /// frame's time plus one frame).
+  ///
+  /// Memory: it needs every frame before it can write anything, so it holds the whole run
+  /// (and the document, a few numbers per element per frame) in memory; prefer `jsonl` for
+  /// very long runs.
+  public static let animatedSVG = FrameOutput(
+    name: "animated-svg", fileExtensions: [],
+    summary: "every frame as one animated SVG (SMIL), plays in any browser",
+    needsAllFrames: true,
+    end: { context, frames in SVGText.animated(frames, context: context) })
+}
+
+/// The text of the SVG formats.
+enum SVGText {
+  // MARK: - One frame
+
+  static func still(_ frame: Frame?, context: OutputContext) -> String {
+    let p = context.precision
+    func n(_ value: Double) -> String { NumberText.format(value, precision: p) }
+    let styles = Styles(context.graph)
+    var ids = IDs()
+    var out = prologue(context)
+    if let frame {
+      for (i, path) in frame.paths.enumerated() where !path.isHidden && !path.path.isEmpty {
+        let paint = styles.path(at: i, named: path.name)
+        out += "  <path\(ids.attribute(for: path.name)) d=\"\(PathText.data(path.path, precision: p))\""
+        out += paint.attributes(precision: p) + "/>\n"
+      }
+      for (i, h) in frame.handles.enumerated() where h.state != .hidden {
+        guard let handle = styles.handle(at: i, named: h.name) else { continue }
+        let paint = Paint(handle.style)
+        if handle.shape == .circle {
+          out += "  <circle\(ids.attribute(for: h.name)) cx=\"\(n(h.x))\" cy=\"\(n(h.y))\" r=\"\(n(h.radius))\""
+          out += paint.attributes(precision: p) + "/>\n"
+        } else if handle.shape == .rect {
+          let rotation = degrees(h.angle, precision: p)
+          out += "  <rect\(ids.attribute(for: h.name)) x=\"\(n(h.x - handle.width / 2))\" y=\"\(n(h.y - handle.height / 2))\""
+          out += " width=\"\(n(handle.width))\" height=\"\(n(handle.height))\""
+          if rotation != "0" { out += " transform=\"rotate(\(rotation) \(n(h.x)) \(n(h.y)))\"" }
+          out += paint.attributes(precision: p) + "/>\n"
+        }
+      }
+    }
+    return out + "</svg>\n"
+  }
+
+  // MARK: - Every frame
+
+  static func animated(_ frames: [Frame], context: OutputContext) -> String {
+    let p = context.precision
+    func n(_ value: Double) -> String { NumberText.format(value, precision: p) }
+    let styles = Styles(context.graph)
+    var ids = IDs()
+    var out = prologue(context)
+    guard !frames.isEmpty else { return out + "</svg>\n" }
+    let timing = Timing(frames, fps: context.fps, precision: p)
+
+    // Paths: one track per path of a frame, matched across frames by name and occurrence.
+    let pathTracks = tracks(of: frames, \.paths, name: \.name)
+    for track in pathTracks {
+      let data: [String?] = track.items.map { item in
+        guard let path = item?.element, !path.isHidden, !path.path.isEmpty else { return nil }
+        return PathText.data(path.path, precision: p)
+      }
+      guard let d = filled(data) else { continue }  // Hidden throughout.
+      let paint = styles.path(at: track.firstIndex, named: track.name)
+      let visibility = data.map { $0 == nil ? "hidden" : "visible" }
+      out += "  <path\(ids.attribute(for: track.name)) d=\"\(d[0])\"" + paint.attributes(precision: p)
+      out += visibility[0] == "hidden" ? " visibility=\"hidden\"" : ""
+      out += body([timing.animate("d", d), timing.animate("visibility", visibility)], closing: "path")
+    }
+
+    // Handles, in declaration order.
+    let handleTracks = tracks(of: frames, \.handles, name: \.name)
+    for track in handleTracks {
+      guard let handle = styles.handle(at: track.firstIndex, named: track.name),
+        handle.shape == .circle || handle.shape == .rect
+      else { continue }
+      let shown: [HandleFrame?] = track.items.map { item in
+        guard let h = item?.element, h.state != .hidden else { return nil }
+        return h
+      }
+      guard let states = filled(shown) else { continue }  // Hidden throughout.
+      let paint = Paint(handle.style).attributes(precision: p)
+      let visibility = shown.map { $0 == nil ? "hidden" : "visible" }
+      let hiddenAttribute = visibility[0] == "hidden" ? " visibility=\"hidden\"" : ""
+      let id = ids.attribute(for: track.name)
+      if handle.shape == .circle {
+        let cx = states.map { n($0.x) }, cy = states.map { n($0.y) }, r = states.map { n($0.radius) }
+        out += "  <circle\(id) cx=\"\(cx[0])\" cy=\"\(cy[0])\" r=\"\(r[0])\"" + paint + hiddenAttribute
+        out += body(
+          [
+            timing.animate("cx", cx), timing.animate("cy", cy), timing.animate("r", r),
+            timing.animate("visibility", visibility),
+          ], closing: "circle")
+      } else {
+        let x = states.map { n($0.x - handle.width / 2) }, y = states.map { n($0.y - handle.height / 2) }
+        let rotations = states.map { degrees($0.angle, precision: p) }
+        let rotate = states.indices.map { "\(rotations[$0]) \(n(states[$0].x)) \(n(states[$0].y))" }
+        out += "  <rect\(id) x=\"\(x[0])\" y=\"\(y[0])\" width=\"\(n(handle.width))\" height=\"\(n(handle.height))\""
+        // Without a turn in any frame, no transform at all.
+        if rotations.contains(where: { $0 != "0" }) { out += " transform=\"rotate(\(rotate[0]))\"" }
+        out += paint + hiddenAttribute
+        out += body(
+          [
+            timing.animate("x", x), timing.animate("y", y),
+            rotations.contains(where: { $0 != "0" }) ? timing.animateRotation(rotate) : nil,
+            timing.animate("visibility", visibility),
+          ], closing: "rect")
+      }
+    }
+    return out + "</svg>\n"
+  }
+
+  /// `/>` for an element without animations, or the animations and its closing tag.
+  static func body(_ animations: [String?], closing name: String) -> String {
+    let lines = animations.compactMap { $0 }
+    guard !lines.isEmpty else { return "/>\n" }
+    return ">\n" + lines.map { "    " + $0 + "\n" }.joined() + "  </\(name)>\n"
+  }
+
+  /// One element of the frames, followed through every frame.
+  struct Track<Element> {
+    var name: String
+    /// Its index in the first frame that has it, for finding its style.
+    var firstIndex: Int
+    /// Per frame: the element, or `nil` when that frame does not have it.
+    var items: [(index: Int, element: Element)?]
+  }
+
+  /// The elements of every frame as tracks, in order of first appearance; the k-th element
+  /// called `name` of one frame is the k-th of the next.
+  static func tracks<Element>(
+    of frames: [Frame], _ elements: (Frame) -> [Element], name: (Element) -> String
+  ) -> [Track<Element>] {
+    struct Key: Hashable {
+      var name: String
+      var occurrence: Int
+    }
+    var tracks: [Track<Element>] = []
+    var trackOf: [Key: Int] = [:]
+    for (f, frame) in frames.enumerated() {
+      var seen: [String: Int] = [:]
+      for (i, element) in elements(frame).enumerated() {
+        let elementName = name(element)
+        let key = Key(name: elementName, occurrence: seen[elementName, default: 0])
+        seen[elementName, default: 0] += 1
+        let t: Int
+        if let existing = trackOf[key] {
+          t = existing
+        } else {
+          t = tracks.count
+          trackOf[key] = t
+          tracks.append(Track(name: elementName, firstIndex: i, items: Array(repeating: nil, count: frames.count)))
+        }
+        tracks[t].items[f] = (i, element)
+      }
+    }
+    return tracks
+  }
+
+  /// Every gap filled with the value before it (or, at the start, the first value), so a
+  /// hidden element keeps still; `nil` when there is no value at all.
+  static func filled<Value>(_ values: [Value?]) -> [Value]? {
+    guard let first = values.first(where: { $0 != nil }) ?? nil else { return nil }
+    var last = first
+    return values.map { value in
+      if let value { last = value }
+      return last
+    }
+  }
+
+  /// When each frame shows, as SMIL timing shared by every animation of the document.
+  struct Timing {
+    var keyTimes: String
+    var duration: String
+
+    init(_ frames: [Frame], fps: Double, precision: Int) {
+      let start = frames[0].time
+      let span = (frames.last?.time ?? start) - start
+      // Each frame shows for one frame's time, the last one included.
+      var step = fps.isFinite && fps > 0 ? 1 / fps : 0
+      if !(step > 0), frames.count > 1 { step = span / Double(frames.count - 1) }
+      if !(step > 0) || !step.isFinite { step = 1 }
+      var total = span + step
+      var fractions = frames.map { ($0.time - start) / total }
+      let increasing = zip(fractions, fractions.dropFirst()).allSatisfy { $0 < $1 }
+      if !(total > 0) || !total.isFinite || !increasing || fractions.contains(where: { !$0.isFinite }) {
+        // Times that do not increase: show the frames one after the other instead.
+        total = Double(frames.count) * step
+        fractions = frames.indices.map { Double($0) / Double(frames.count) }
+      }
+      keyTimes = Timing.text(fractions, precision: precision)
+      duration = NumberText.format(total, precision: max(precision, 6)) + "s"
+    }
+
+    /// The fractions at the fewest decimals (at least the context's and 3) that keep them
+    /// strictly increasing.
+    static func text(_ fractions: [Double], precision: Int) -> String {
+      var texts: [String] = []
+      for decimals in max(precision, 3)...15 {
+        texts = fractions.map { NumberText.format($0, precision: decimals) }
+        let values = texts.map { Double($0) ?? 0 }
+        if zip(values, values.dropFirst()).allSatisfy({ $0 < $1 }) { break }
+      }
+      return texts.joined(separator: ";")
+    }
+
+    var attributes: String {
+      "keyTimes=\"\(keyTimes)\" dur=\"\(duration)\" repeatCount=\"indefinite\" calcMode=\"discrete\""
+    }
+
+    /// An `<animate>` of `attribute` through `values`, one per frame; `nil` when they never change.
+    func animate(_ attribute: String, _ values: [String]) -> String? {
+      guard let first = values.first, values.contains(where: { $0 != first }) else { return nil }
+      return "<animate attributeName=\"\(attribute)\" values=\"\(values.joined(separator: ";"))\" \(attributes)/>"
+    }
+
+    /// An `<animateTransform>` of a rotation through `values` (`degrees cx cy`), one per frame.
+    func animateRotation(_ values: [String]) -> String? {
+      guard let first = values.first, values.contains(where: { $0 != first }) else { return nil }
+      return "<animateTransform attributeName=\"transform\" type=\"rotate\" "
+        + "values=\"\(values.joined(separator: ";"))\" \(attributes)/>"
+    }
+  }
+
+  // MARK: - Shared parts
+
+  /// The XML declaration, the `<svg>` start tag, the scene's name and its background.
+  static func prologue(_ context: OutputContext) -> String {
+    let graph = context.graph
+    let w = NumberText.format(graph.width, precision: context.precision)
+    let h = NumberText.format(graph.height, precision: context.precision)
+    var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+    out += "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(w)\" height=\"\(h)\" viewBox=\"0 0 \(w) \(h)\">\n"
+    if !graph.name.isEmpty { out += "  <title>\(escaped(graph.name))</title>\n" }
+    if let background = graph.background.map(RGBA.init) {
+      out += "  <rect width=\"\(w)\" height=\"\(h)\" fill=\"\(background.hex)\""
+      if let alpha = background.opacity { out += " fill-opacity=\"\(alpha)\"" }
+      out += "/>\n"
+    }
+    return out
+  }
+
+  /// Radians as the degrees SVG's `rotate()` takes: both turn clockwise in y-down coordinates.
+  static func degrees(_ radians: Double, precision: Int) -> String {
+    NumberText.format(radians * 180 / Double.pi, precision: precision)
+  }
+
+  /// Text made safe for an XML attribute value or element content: markup characters as
+  /// entities, line breaks and tabs as character references (so an attribute keeps them),
+  /// and characters XML 1.0 forbids as U+FFFD.
+  static func escaped(_ text: String) -> String {
+    var out = ""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "&": out += "&amp;"
+      case "<": out += "&lt;"
+      case ">": out += "&gt;"
+      case "\"": out += "&quot;"
+      case "'": out += "&apos;"
+      case "\n": out += "&#10;"
+      case "\r": out += "&#13;"
+      case "\t": out += "&#9;"
+      case _ where scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF:
+        out += "\u{FFFD}"
+      default: out.unicodeScalars.append(scalar)
+      }
+    }
+    return out
+  }
+
+  /// Unique `id` attributes for the elements' names: a name becomes the `id` of the first
+  /// element it names when it is a valid XML name (ASCII letters, digits, `_`, `-`, `.`,
+  /// not starting with a digit, `-` or `.`); other elements get none.
+  struct IDs {
+    var used: Set<String> = []
+
+    mutating func attribute(for name: String) -> String {
+      guard let first = name.unicodeScalars.first, first.isASCIILetterOrUnderscore,
+        name.unicodeScalars.allSatisfy({ $0.isASCIILetterOrUnderscore || ("0"..."9").contains($0) || $0 == "-" || $0 == "." }),
+        used.insert(name).inserted
+      else { return "" }
+      return " id=\"\(escaped(name))\""
+    }
+  }
+
+  /// Where the frames' paths and handles get their styles.
+  struct Styles {
+    let graph: SceneGraph
+    let pathStyles: [String: SceneGraph.Style]
+    let bridgeStyles: [String: SceneGraph.Style]
+    let handleIndex: [String: Int]
+
+    init(_ graph: SceneGraph) {
+      self.graph = graph
+      pathStyles = Dictionary(graph.paths.map { ($0.name, $0.style) }, uniquingKeysWith: { first, _ in first })
+      handleIndex = Dictionary(graph.handles.indices.map { (graph.handles[$0].name, $0) }, uniquingKeysWith: { first, _ in first })
+      // The runtime names an unnamed bridge `gooey1`, `gooey2`… by its place among the gooey constraints.
+      var bridges: [(String, SceneGraph.Style)] = []
+      var gooeyCount = 0
+      for constraint in graph.constraints {
+        guard case .gooey(_, _, _, _, _, _, _, let bridgeStyle) = constraint.kind else { continue }
+        gooeyCount += 1
+        bridges.append((constraint.name ?? "gooey\(gooeyCount)", bridgeStyle))
+      }
+      bridgeStyles = Dictionary(bridges, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The paint of the frame's path `index`, called `name`: the scene's path at the same
+    /// place, else a gooey bridge, else a path, of that name; else a path's default paint.
+    func path(at index: Int, named name: String) -> Paint {
+      if index < graph.paths.count, graph.paths[index].name == name { return Paint(graph.paths[index].style) }
+      if let style = bridgeStyles[name] ?? pathStyles[name] { return Paint(style) }
+      return Paint(fill: nil, stroke: RGBA(red: 255, green: 255, blue: 255, alpha: 255), strokeWidth: 2, opacity: 1)
+    }
+
+    /// The scene's handle for the frame's handle `index`, called `name`.
+    func handle(at index: Int, named name: String) -> SceneGraph.Handle? {
+      if index < graph.handles.count, graph.handles[index].name == name { return graph.handles[index] }
+      return handleIndex[name].map { graph.handles[$0] }
+    }
+  }
+
+  /// What a shape is drawn with.
+  struct Paint: Equatable {
+    var fill: RGBA?
+    var stroke: RGBA?
+    var strokeWidth: Double
+    var opacity: Double
+
+    init(fill: RGBA?, stroke: RGBA?, strokeWidth: Double, opacity: Double) {
+      self.fill = fill
+      self.stroke = stroke
+      self.strokeWidth = strokeWidth
+      self.opacity = opacity
+    }
+
+    init(_ style: SceneGraph.Style) {
+      self.init(
+        fill: style.fill.map(RGBA.init), stroke: style.stroke.map(RGBA.init), strokeWidth: style.strokeWidth,
+        opacity: style.opacity)
+    }
+
+    /// ` fill="…"`, then the stroke's attributes if there is one, then `opacity` if not 1.
+    /// A colour's alpha goes in `fill-opacity` or `stroke-opacity`: SVG 1.1 has no `#rrggbbaa`.
+    func attributes(precision: Int) -> String {
+      var out = " fill=\"\(fill?.hex ?? "none")\""
+      if let alpha = fill?.opacity { out += " fill-opacity=\"\(alpha)\"" }
+      if let stroke {
+        out += " stroke=\"\(stroke.hex)\""
+        if let alpha = stroke.opacity { out += " stroke-opacity=\"\(alpha)\"" }
+        out += " stroke-width=\"\(NumberText.format(strokeWidth, precision: precision))\""
+      }
+      if opacity != 1 { out += " opacity=\"\(NumberText.format(opacity, precision: max(precision, 3)))\"" }
+      return out
+    }
+  }
+
+  /// A colour's channels, 0–255.
+  struct RGBA: Equatable {
+    var red: UInt8
+    var green: UInt8
+    var blue: UInt8
+    var alpha: UInt8
+
+    init(red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8) {
+      self.red = red
+      self.green = green
+      self.blue = blue
+      self.alpha = alpha
+    }
+
+    init<C: CustomStringConvertible>(_ color: C) where C: Hashable {
+      // `Color` lives in SceneSyntax; read its channels from its canonical `#rrggbb[aa]`.
+      let digits = Array(color.description.utf8.dropFirst())
+      func channel(_ i: Int) -> UInt8? {
+        guard digits.count >= 2 * i + 2 else { return nil }
+        return UInt8(String(decoding: digits[(2 * i)..<(2 * i + 2)], as: UTF8.self), radix: 16)
+      }
+      self.init(red: channel(0) ?? 0, green: channel(1) ?? 0, blue: channel(2) ?? 0, alpha: channel(3) ?? 255)
+    }
+
+    /// `#rrggbb`.
+    var hex: String {
+      func two(_ v: UInt8) -> String {
+        let text = String(v, radix: 16)
+        return text.count == 1 ? "0" + text : text
+      }
+      return "#" + two(red) + two(green) + two(blue)
+    }
+
+    /// The alpha as an opacity with 3 decimals, or `nil` when opaque.
+    var opacity: String? {
+      alpha == 255 ? nil : NumberText.format(Double(alpha) / 255, precision: 3)
+    }
+  }
+}
+
+extension Unicode.Scalar {
+  fileprivate var isASCIILetterOrUnderscore: Bool {
+    ("a"..."z").contains(self) || ("A"..."Z").contains(self) || self == "_"
+  }
+}

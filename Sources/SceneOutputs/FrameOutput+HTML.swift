@@ -100,7 +100,8 @@ enum HTMLPlayer {
       handleIndex[handle.name] = handleEntries.count
       handleEntries.append(
         "{\"name\":\(jsonString(handle.name)),\"shape\":\(jsonString(handle.shape.rawValue)),"
-          + "\"r\":\(n(handle.radius)),\"w\":\(n(handle.width)),\"h\":\(n(handle.height)),\(style(handle.style))}")
+          + "\"r\":\(n(handle.radius)),\"w\":\(n(handle.width)),\"h\":\(n(handle.height)),\(style(handle.style))}"
+      )
     }
     // Paths: the scene's, then each gooey bridge under the name the runtime gives it.
     var pathEntries: [String] = []
@@ -122,13 +123,16 @@ enum HTMLPlayer {
       for handle in frame.handles where handleIndex[handle.name] == nil {
         handleIndex[handle.name] = handleEntries.count
         handleEntries.append(
-          "{\"name\":\(jsonString(handle.name)),\"shape\":\"circle\",\"r\":\(n(handle.radius)),\"w\":0,\"h\":0,\(unknownStyle)}")
+          "{\"name\":\(jsonString(handle.name)),\"shape\":\"circle\",\"r\":\(n(handle.radius)),\"w\":0,\"h\":0,\(unknownStyle)}"
+        )
       }
       for path in frame.paths { addPath(path.name, unknownStyle) }
     }
 
-    var text = "{\"name\":\(jsonString(graph.name)),\"width\":\(n(graph.width)),\"height\":\(n(graph.height))"
-    text += ",\"background\":\(color(graph.background)),\"fps\":\(n(context.fps)),\"precision\":\(p)"
+    var text =
+      "{\"name\":\(jsonString(graph.name)),\"width\":\(n(graph.width)),\"height\":\(n(graph.height))"
+    text +=
+      ",\"background\":\(color(graph.background)),\"fps\":\(n(context.fps)),\"precision\":\(p)"
     text += ",\"frameCount\":\(frames.count)"
     text += ",\n\"handles\":[" + handleEntries.joined(separator: ",\n") + "]"
     text += ",\n\"paths\":[" + pathEntries.joined(separator: ",\n") + "]"
@@ -147,7 +151,8 @@ enum HTMLPlayer {
       let pointers = frame.pointers.map { "[\($0.id),\(n($0.x)),\(n($0.y)),\($0.isDown)]" }
       let events = frame.events.map { "[\(jsonString($0.type)),\(jsonString($0.subject))]" }
       text += f == 0 ? "\n" : ",\n"
-      text += "{\"i\":\(frame.index),\"t\":\(t(frame.time)),\"h\":[" + handles.joined(separator: ",")
+      text +=
+        "{\"i\":\(frame.index),\"t\":\(t(frame.time)),\"h\":[" + handles.joined(separator: ",")
       text += "],\"p\":[" + paths.joined(separator: ",")
       text += "],\"ptr\":[" + pointers.joined(separator: ",")
       text += "],\"e\":[" + events.joined(separator: ",") + "]}"
@@ -164,7 +169,8 @@ enum HTMLPlayer {
       text += letter
       for (i, point) in points.enumerated() {
         if i > 0 { text += " " }
-        text += NumberText.format(point.x, precision: precision) + " "
+        text +=
+          NumberText.format(point.x, precision: precision) + " "
           + NumberText.format(point.y, precision: precision)
       }
     }
@@ -208,11 +214,12 @@ enum HTMLPlayer {
     return text + "\""
   }
 
-  /// JSON made safe to sit between `<script>` and `</script>`: every `</` becomes `<\/`,
-  /// so no `</script>` can close the block early, and every `<!--` becomes `<\u0021--`, so
-  /// no comment opener can put the HTML parser in its escaped script state. Both are
-  /// escapes inside JSON strings (the only place JSON text has a `<`), so the JSON parses
-  /// to the same value.
+  /// JSON made safe to sit between `<script>` and `</script>`.
+  ///
+  /// Every `</` becomes `<\/`, so no `</script>` can close the block early, and every
+  /// `<!--` becomes `<\u0021--`, so no comment opener can put the HTML parser in its
+  /// escaped script state. Both are escapes inside JSON strings (the only place JSON text
+  /// has a `<`), so the JSON parses to the same value.
   static func scriptSafe(_ json: String) -> String {
     guard json.contains("<") else { return json }
     return json.replacing("</", with: "<\\/").replacing("<!--", with: "<\\u0021--")

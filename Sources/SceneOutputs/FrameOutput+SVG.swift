@@ -93,7 +93,7 @@ enum SVGText {
     let pathTracks = tracks(of: frames, \.paths, name: \.name)
     for track in pathTracks {
       let data: [String?] = track.items.map { item in
-        guard let path = item?.element, !path.isHidden, !path.path.isEmpty else { return nil }
+        guard let path = item, !path.isHidden, !path.path.isEmpty else { return nil }
         return PathText.data(path.path, precision: p)
       }
       guard let d = filled(data) else { continue }  // Hidden throughout.
@@ -111,7 +111,7 @@ enum SVGText {
         handle.shape == .circle || handle.shape == .rect
       else { continue }
       let shown: [HandleFrame?] = track.items.map { item in
-        guard let h = item?.element, h.state != .hidden else { return nil }
+        guard let h = item, h.state != .hidden else { return nil }
         return h
       }
       guard let states = filled(shown) else { continue }  // Hidden throughout.
@@ -159,7 +159,12 @@ enum SVGText {
     /// Its index in the first frame that has it, for finding its style.
     var firstIndex: Int
     /// Per frame: the element, or `nil` when that frame does not have it.
-    var items: [(index: Int, element: Element)?]
+    var items: [Element?]
+  }
+
+  struct TrackKey: Hashable {
+    var name: String
+    var occurrence: Int
   }
 
   /// The elements of every frame as tracks, in order of first appearance; the k-th element
@@ -167,17 +172,13 @@ enum SVGText {
   static func tracks<Element>(
     of frames: [Frame], _ elements: (Frame) -> [Element], name: (Element) -> String
   ) -> [Track<Element>] {
-    struct Key: Hashable {
-      var name: String
-      var occurrence: Int
-    }
     var tracks: [Track<Element>] = []
-    var trackOf: [Key: Int] = [:]
+    var trackOf: [TrackKey: Int] = [:]
     for (f, frame) in frames.enumerated() {
       var seen: [String: Int] = [:]
       for (i, element) in elements(frame).enumerated() {
         let elementName = name(element)
-        let key = Key(name: elementName, occurrence: seen[elementName, default: 0])
+        let key = TrackKey(name: elementName, occurrence: seen[elementName, default: 0])
         seen[elementName, default: 0] += 1
         let t: Int
         if let existing = trackOf[key] {
@@ -187,7 +188,7 @@ enum SVGText {
           trackOf[key] = t
           tracks.append(Track(name: elementName, firstIndex: i, items: Array(repeating: nil, count: frames.count)))
         }
-        tracks[t].items[f] = (i, element)
+        tracks[t].items[f] = element
       }
     }
     return tracks
@@ -268,7 +269,7 @@ enum SVGText {
     var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
     out += "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(w)\" height=\"\(h)\" viewBox=\"0 0 \(w) \(h)\">\n"
     if !graph.name.isEmpty { out += "  <title>\(escaped(graph.name))</title>\n" }
-    if let background = graph.background.map(RGBA.init) {
+    if let background = graph.background.map({ RGBA(red: $0.red, green: $0.green, blue: $0.blue, alpha: $0.alpha) }) {
       out += "  <rect width=\"\(w)\" height=\"\(h)\" fill=\"\(background.hex)\""
       if let alpha = background.opacity { out += " fill-opacity=\"\(alpha)\"" }
       out += "/>\n"
@@ -372,8 +373,9 @@ enum SVGText {
 
     init(_ style: SceneGraph.Style) {
       self.init(
-        fill: style.fill.map(RGBA.init), stroke: style.stroke.map(RGBA.init), strokeWidth: style.strokeWidth,
-        opacity: style.opacity)
+        fill: style.fill.map { RGBA(red: $0.red, green: $0.green, blue: $0.blue, alpha: $0.alpha) },
+        stroke: style.stroke.map { RGBA(red: $0.red, green: $0.green, blue: $0.blue, alpha: $0.alpha) },
+        strokeWidth: style.strokeWidth, opacity: style.opacity)
     }
 
     /// ` fill="…"`, then the stroke's attributes if there is one, then `opacity` if not 1.
@@ -403,16 +405,6 @@ enum SVGText {
       self.green = green
       self.blue = blue
       self.alpha = alpha
-    }
-
-    init<C: CustomStringConvertible>(_ color: C) where C: Hashable {
-      // `Color` lives in SceneSyntax; read its channels from its canonical `#rrggbb[aa]`.
-      let digits = Array(color.description.utf8.dropFirst())
-      func channel(_ i: Int) -> UInt8? {
-        guard digits.count >= 2 * i + 2 else { return nil }
-        return UInt8(String(decoding: digits[(2 * i)..<(2 * i + 2)], as: UTF8.self), radix: 16)
-      }
-      self.init(red: channel(0) ?? 0, green: channel(1) ?? 0, blue: channel(2) ?? 0, alpha: channel(3) ?? 255)
     }
 
     /// `#rrggbb`.

@@ -8,9 +8,10 @@ struct Scenec: ParsableCommand {
     abstract: "Interpret scenes of gesture-driven vector motion.",
     discussion: """
       Scenes are written in YAML or in scenec's DSL (.scene); Grammar.md documents both.
-      Today scenec checks and formats scenes and measures paths; running them comes next.
 
       Examples:
+        scenec run Scenes/wave.yaml -o wave.html
+        scenec run Scenes/wave.yaml --at 0.65s -o frame.svg
         scenec check Scenes/wave.yaml
         scenec fmt Scenes/wave.yaml --to dsl
         scenec path "M0 0 C 30 80 70 -40 100 0" --at-length 50 --nearest 40,10

@@ -56,7 +56,7 @@ struct RunCommand: ParsableCommand {
   @Option(help: "Write only the frame at this time, such as 1.2s.")
   var at: String?
 
-  @Option(help: "Decimals in numbers (default 3).")
+  @Option(help: "Decimals in numbers.")
   var precision = 3
 
   @Option(help: "The most frames a run may have.")

@@ -11,6 +11,7 @@ let package = Package(
     .library(name: "SceneGraph", targets: ["SceneGraph"]),
     .library(name: "SceneRuntime", targets: ["SceneRuntime"]),
     .library(name: "SceneOutputs", targets: ["SceneOutputs"]),
+    .library(name: "SceneTesting", targets: ["SceneTesting"]),
     .executable(name: "scenec", targets: ["scenec"]),
   ],
   dependencies: [
@@ -49,6 +50,11 @@ let package = Package(
     /// Stage 4: frames to files — JSON lines, SVG, HTML, CSV — as registered values.
     .target(name: "SceneOutputs", dependencies: ["SceneRuntime", "SceneGraph", "SceneGeometry"]),
 
+    /// Scene-level snapshot tests: golden frames beside each scene.
+    .target(
+      name: "SceneTesting",
+      dependencies: ["SceneOutputs", "SceneRuntime", "SceneGraph", "SceneSyntax", "SceneDiagnostics"]),
+
     // MARK: - Command-line tool
 
     .executableTarget(
@@ -60,6 +66,7 @@ let package = Package(
         "SceneGraph",
         "SceneRuntime",
         "SceneOutputs",
+        "SceneTesting",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -89,6 +96,7 @@ let package = Package(
     .testTarget(
       name: "SceneOutputsTests",
       dependencies: ["SceneOutputs", "SceneRuntime", "SceneGraph", "SceneSyntax", "SceneGeometry"]),
+    .testTarget(name: "SceneTestingTests", dependencies: ["SceneTesting"]),
     .testTarget(
       name: "ScenecEndToEndTests",
       dependencies: ["scenec"]

@@ -1,0 +1,111 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import SceneTesting
+
+/// `scenec test`: scene-level snapshot tests.
+struct TestCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "test",
+    abstract: "Run scenes and compare their frames with golden snapshots.",
+    discussion: """
+      Finds the scenes under the given paths (default Scenes/), runs them in parallel and
+      compares each one's JSON-lines frames with __snapshots__/NAME.jsonl beside it (a
+      YAML scene and its .scene twin share one). A difference is reported at the first
+      frame and field that changed, with a short diff. A missing snapshot fails and says
+      how to record it; --record (re)writes the snapshots of the scenes that ran.
+      Ends with a line 'N passed, M failed'. Exit status: 0 all passed, 1 a test failed,
+      65 a scene is invalid.
+
+      Examples:
+        scenec test
+        scenec test Scenes/wave.yaml --record
+      """
+  )
+
+  @Argument(help: "Scene files or folders (default: Scenes).")
+  var paths: [String] = []
+
+  @Flag(help: "Write the snapshots instead of comparing.")
+  var record = false
+
+  @Option(help: "Only scenes whose path contains this text.")
+  var filter: String?
+
+  @Option(help: "Run at this frame rate (snapshots are recorded at the scenes' own).")
+  var fps: Double?
+
+  func validate() throws {
+    if let fps, !(fps >= 1 && fps <= 1000) { throw ValidationError("--fps must be between 1 and 1000") }
+  }
+
+  func run() throws {
+    let scenes = SceneTest.discover(paths.isEmpty ? ["Scenes"] : paths).filter {
+      filter == nil || $0.contains(filter ?? "")
+    }
+    guard !scenes.isEmpty else {
+      print("0 passed, 0 failed")
+      return
+    }
+    let outcomes = Self.runAll(scenes.map(SceneTest.init(scene:)), record: record, fps: fps)
+    var passed = 0
+    var failed = 0
+    var invalid = 0
+    for (scene, outcome) in zip(scenes, outcomes) {
+      switch outcome {
+      case .passed:
+        passed += 1
+        print("PASS \(scene)")
+      case .recorded:
+        passed += 1
+        print("RECORDED \(scene) → \(SceneTest(scene: scene).snapshotPath)")
+      case .mismatch(let diff):
+        failed += 1
+        print("FAIL \(scene)")
+        print(diff.report.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(separator: "\n"))
+        print("  if the change is intended, re-record with: scenec test \(scene) --record")
+      case .missingSnapshot:
+        failed += 1
+        print(
+          "FAIL \(scene): no snapshot at \(SceneTest(scene: scene).snapshotPath); record it with: scenec test \(scene) --record")
+      case .invalid(let diagnostics):
+        failed += 1
+        invalid += 1
+        print("ERROR \(scene)")
+        printError(diagnostics, terminator: "")
+      }
+    }
+    print("\(passed) passed, \(failed) failed")
+    if invalid > 0 { throw Sysexits.dataError }
+    if failed > 0 { throw ExitCode(1) }
+  }
+
+  /// Runs every test, in parallel on all cores; the results come back in the given order.
+  static func runAll(_ tests: [SceneTest], record: Bool, fps: Double?) -> [SceneTest.Outcome] {
+    let results = ResultSlots(count: tests.count)
+    DispatchQueue.concurrentPerform(iterations: tests.count) { index in
+      results.set(index, tests[index].run(record: record, fps: fps))
+    }
+    return results.values
+  }
+}
+
+/// One slot per test, each written by exactly one worker, read after all have finished.
+final class ResultSlots: @unchecked Sendable {
+  private var storage: [SceneTest.Outcome?]
+  private let lock = NSLock()
+
+  init(count: Int) { storage = Array(repeating: nil, count: count) }
+
+  func set(_ index: Int, _ outcome: SceneTest.Outcome) {
+    lock.lock()
+    storage[index] = outcome
+    lock.unlock()
+  }
+
+  var values: [SceneTest.Outcome] {
+    lock.lock()
+    defer { lock.unlock() }
+    return storage.map { $0 ?? .invalid("error: the test did not run\n") }
+  }
+}

@@ -29,6 +29,9 @@ public struct SceneGraph: Sendable {
   public var evaluationOrder: [Node]
   /// Every point expression of the gesture script, compiled, keyed by the expression.
   public var gestureExpressions: [Expression: CompiledExpression]
+  /// What every name an expression may read stands for, for compiling more expressions
+  /// against this graph (a scene test's expectations).
+  public var symbols: [String: Symbol] = [:]
 
   /// One thing evaluated each frame.
   public enum Node: Hashable, Sendable {

@@ -128,7 +128,7 @@ public struct SceneResolver {
         }
       }
     }
-    return SceneGraph(
+    var graph = SceneGraph(
       name: header.name?.value ?? "scene", width: width, height: height, fps: fps, duration: duration,
       background: header.background?.value, springs: springs, handles: handles, paths: paths,
       constraints: constraints, gesture: spec.gesture, expectations: spec.expectations, layout: layout,
@@ -141,6 +141,8 @@ public struct SceneResolver {
         }
       },
       gestureExpressions: gestureExpressions)
+    graph.symbols = symbols
+    return graph
   }
 
   /// `value` if given and within `range`, else an error (and `fallback` to keep going).

@@ -89,6 +89,10 @@ public struct Simulation: Sendable {
     try checkFinite()
   }
 
+  /// The value of a compiled expression in the scene as it is now: for checking a
+  /// scene test's expectations against the live state.
+  public func value(of expression: CompiledExpression) -> Vector { evaluate(expression) }
+
   // MARK: - Pointer input
 
   /// A pointer touches down; it grabs the topmost draggable handle within its hit radius,
@@ -141,6 +145,10 @@ public struct Simulation: Sendable {
     if !pointers.contains(where: { $0.isDown }) { releaseBoundHandles() }
     pointers[index].releaseVelocity = released
     if let handle = pointers[index].grabbed {
+      // The handle leaves from where the finger last put it, even if no step ran since.
+      let velocity = handles[handle].velocity
+      drag(handle, to: pointers[index].position + pointers[index].grabOffset, dt: 0)
+      handles[handle].velocity = velocity
       pointers[index].grabbed = nil
       events.append(SceneEvent("release", handleNames[handle]))
       release(handle, velocity: released)

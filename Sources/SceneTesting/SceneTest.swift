@@ -37,8 +37,15 @@ public struct SceneTest: Sendable {
       .appendingPathComponent("__snapshots__/" + stem + ".jsonl")
   }
 
+  /// The frames of a run as JSON lines, and the rendered failures of its `expect:` lines
+  /// (`nil` when every expectation held).
+  public struct Run: Sendable {
+    public var frames: String
+    public var failedExpectations: String?
+  }
+
   /// The scene's frames as JSON lines, or the diagnostics that stopped it.
-  public func frames(fps: Double? = nil) -> Result<String, SceneTestError> {
+  public func frames(fps: Double? = nil) -> Result<Run, SceneTestError> {
     let loaded: SceneLoader.Result
     do {
       loaded = try SceneLoader.load(path: scene)
@@ -59,21 +66,32 @@ public struct SceneTest: Sendable {
     do {
       var runner = try SceneRunner(graph: graph, traces: traces.traces, fps: fps)
       let context = OutputContext(graph: graph, precision: Self.snapshotPrecision, fps: runner.fps)
+      var checker = ExpectationChecker(graph: graph, fps: runner.fps)
       var text = ""
-      while let frame = try runner.nextFrame() { text += FrameOutput.jsonl.frame(context, frame) }
-      return .success(text)
+      while let frame = try runner.nextFrame() {
+        text += FrameOutput.jsonl.frame(context, frame)
+        checker.observe(frame, simulation: runner.simulation)
+      }
+      let failures = checker.finish()
+      return .success(Run(frames: text, failedExpectations: failures.isEmpty ? nil : renderer.render(failures)))
     } catch {
       return .failure(SceneTestError(text: renderer.render(error.diagnostic)))
     }
   }
 
-  /// Runs the scene and compares (or records) its snapshot.
-  public func run(record: Bool = false, fps: Double? = nil) -> Outcome {
-    let actual: String
+  /// Runs the scene, checks its expectations and compares (or records) its snapshot.
+  public func run(record: Bool = false, fps: Double? = nil) -> (outcome: Outcome, failedExpectations: String?) {
+    let run: Run
     switch frames(fps: fps) {
-    case .success(let text): actual = text
-    case .failure(let error): return .invalid(error.text)
+    case .success(let result): run = result
+    case .failure(let error): return (.invalid(error.text), nil)
     }
+    // A recording is only made of a scene that also meets its own expectations.
+    if record && run.failedExpectations != nil { return (.invalid(run.failedExpectations ?? ""), nil) }
+    return (compare(run.frames, record: record), run.failedExpectations)
+  }
+
+  func compare(_ actual: String, record: Bool) -> Outcome {
     if record {
       do {
         try FileManager.default.createDirectory(

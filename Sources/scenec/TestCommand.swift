@@ -10,7 +10,8 @@ struct TestCommand: ParsableCommand {
     abstract: "Run scenes and compare their frames with golden snapshots.",
     discussion: """
       Finds the scenes under the given paths (default Scenes/), runs them in parallel and
-      compares each one's JSON-lines frames with __snapshots__/NAME.jsonl beside it (a
+      checks each one's expect: lines and compares its JSON-lines frames with
+      __snapshots__/NAME.jsonl beside it (a
       YAML scene and its .scene twin share one). A difference is reported at the first
       frame and field that changed, with a short diff. A missing snapshot fails and says
       how to record it; --record (re)writes the snapshots of the scenes that ran.
@@ -51,7 +52,14 @@ struct TestCommand: ParsableCommand {
     var passed = 0
     var failed = 0
     var invalid = 0
-    for (scene, outcome) in zip(scenes, outcomes) {
+    for (scene, (outcome, failedExpectations)) in zip(scenes, outcomes) {
+      if let failedExpectations, outcome == .passed {
+        failed += 1
+        print("FAIL \(scene)")
+        print(failedExpectations, terminator: "")
+        continue
+      }
+      if let failedExpectations { print(failedExpectations, terminator: "") }
       switch outcome {
       case .passed:
         passed += 1
@@ -81,7 +89,7 @@ struct TestCommand: ParsableCommand {
   }
 
   /// Runs every test, in parallel on all cores; the results come back in the given order.
-  static func runAll(_ tests: [SceneTest], record: Bool, fps: Double?) -> [SceneTest.Outcome] {
+  static func runAll(_ tests: [SceneTest], record: Bool, fps: Double?) -> [(SceneTest.Outcome, String?)] {
     let results = ResultSlots(count: tests.count)
     DispatchQueue.concurrentPerform(iterations: tests.count) { index in
       results.set(index, tests[index].run(record: record, fps: fps))
@@ -92,20 +100,20 @@ struct TestCommand: ParsableCommand {
 
 /// One slot per test, each written by exactly one worker, read after all have finished.
 final class ResultSlots: @unchecked Sendable {
-  private var storage: [SceneTest.Outcome?]
+  private var storage: [(SceneTest.Outcome, String?)?]
   private let lock = NSLock()
 
   init(count: Int) { storage = Array(repeating: nil, count: count) }
 
-  func set(_ index: Int, _ outcome: SceneTest.Outcome) {
+  func set(_ index: Int, _ outcome: (SceneTest.Outcome, String?)) {
     lock.lock()
     storage[index] = outcome
     lock.unlock()
   }
 
-  var values: [SceneTest.Outcome] {
+  var values: [(SceneTest.Outcome, String?)] {
     lock.lock()
     defer { lock.unlock() }
-    return storage.map { $0 ?? .invalid("error: the test did not run\n") }
+    return storage.map { $0 ?? (.invalid("error: the test did not run\n"), nil) }
   }
 }

@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+
+@testable import SceneTesting
+
+@Suite struct ExpectationTests {
+  /// Runs a scene written to a temporary file and returns its rendered expectation failures.
+  func failures(_ yaml: String) throws -> String? {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("scenec-expect-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    let file = dir.appendingPathComponent("s.yaml")
+    try yaml.write(to: file, atomically: true, encoding: .utf8)
+    switch SceneTest(scene: file.path).frames() {
+    case .success(let run): return run.failedExpectations?.replacingOccurrences(of: file.path, with: "s.yaml")
+    case .failure(let error): return "invalid: " + error.text
+    }
+  }
+
+  let base = """
+    scene: { duration: 1s, fps: 10 }
+    handles:
+      h: { position: [10.5, 0], r: 4, draggable: true }
+
+    """
+
+  @Test func tolerancesIncludeTheirBoundary() throws {
+    #expect(try failures(base + "expect:\n  - at 0s: h.x ≈ 10 ± 0.5\n  - at 0s: h.x <= 10 ± 0.5\n") == nil)
+    // `<` stays strict at its boundary: 10.5 is not less than 10 + 0.5.
+    #expect(try failures(base + "expect:\n  - at 0s: h.x < 10 ± 0.5\n") != nil)
+    #expect(
+      try failures(base + "expect:\n  - at 0s: h.x ≈ 10 ± 0.4\n") == """
+        s.yaml:5:5: error: expectation failed: at 0s: h.x ≈ 10 ± 0.4: was 10.5 at t = 0
+              - at 0s: h.x ≈ 10 ± 0.4
+                ^~~~~~~~~~~~~~~~~~~~~
+
+        """)
+    #expect(try failures(base + "expect:\n  - at 0s: h.x > 11\n") != nil)
+    #expect(try failures(base + "expect:\n  - at frame 3: h.x == 10.5\n  - at end: h.x >= 10.5\n") == nil)
+  }
+
+  @Test func eventsBeforeAfterAndNever() throws {
+    let scene = base + """
+      gesture:
+        - press: h
+        - wait: 0.3s
+        - release
+      expect:
+        - event grab before 0.1s
+        - event release of h after grab of h
+        - no event dismissed
+        - at end: all at rest
+
+      """
+    #expect(try failures(scene) == nil)
+    let wrong = base + """
+      gesture:
+        - press: h
+        - release
+      expect:
+        - event rest of h
+        - event release before 0s
+        - no event grab
+
+      """
+    let text = try #require(try failures(wrong))
+    #expect(text.contains("expectation failed: event rest of h: 'rest of h' never happened"))
+    #expect(text.contains("expectation failed: event release before 0s: 'release' happened at 0 s"))
+    #expect(text.contains("expectation failed: no event grab: 'grab' happened at t = 0"))
+  }
+
+  @Test func aMomentPastTheEndFails() throws {
+    let text = try #require(try failures(base + "expect:\n  - at 5s: h.x > 0\n"))
+    #expect(text.contains("its moment is past the end of the run"))
+  }
+
+  @Test func expectationsCompareNumbers() throws {
+    let text = try #require(try failures(base + "expect:\n  - at 0s: h < 3\n"))
+    #expect(text.contains("an expectation compares numbers; compare a point's .x or .y"))
+  }
+}

@@ -11,12 +11,13 @@ let package = Package(
     .library(name: "SceneGraph", targets: ["SceneGraph"]),
     .library(name: "SceneRuntime", targets: ["SceneRuntime"]),
     .library(name: "SceneOutputs", targets: ["SceneOutputs"]),
-    .library(name: "SceneTesting", targets: ["SceneTesting"]),
+    .library(name: "SceneTesting", targets: ["SceneTesting", "SceneTestingSnapshots"]),
     .executable(name: "scenec", targets: ["scenec"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+    .package(url: "https://github.com/pointfreeco/swift-snapshot-testing", from: "1.19.7"),
   ],
   targets: [
     // MARK: - C libraries
@@ -54,6 +55,15 @@ let package = Package(
     .target(
       name: "SceneTesting",
       dependencies: ["SceneOutputs", "SceneRuntime", "SceneGraph", "SceneSyntax", "SceneDiagnostics"]),
+
+    /// swift-snapshot-testing strategies for scenes, kept apart so the `scenec` tool does
+    /// not link a test framework.
+    .target(
+      name: "SceneTestingSnapshots",
+      dependencies: [
+        "SceneTesting", "SceneOutputs", "SceneRuntime", "SceneGraph", "SceneSyntax",
+        .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
+      ]),
 
     // MARK: - Command-line tool
 
@@ -96,7 +106,13 @@ let package = Package(
     .testTarget(
       name: "SceneOutputsTests",
       dependencies: ["SceneOutputs", "SceneRuntime", "SceneGraph", "SceneSyntax", "SceneGeometry"]),
-    .testTarget(name: "SceneTestingTests", dependencies: ["SceneTesting"]),
+    .testTarget(
+      name: "SceneTestingTests",
+      dependencies: [
+        "SceneTesting", "SceneTestingSnapshots",
+        .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
+      ],
+      exclude: ["__Snapshots__"]),
     .testTarget(
       name: "ScenecEndToEndTests",
       dependencies: ["scenec"]

@@ -79,6 +79,37 @@ public struct SceneTest: Sendable {
     }
   }
 
+  /// The frame nearest `time` seconds, with the output context to render it.
+  public func frame(at time: Double, fps: Double? = nil) -> Result<(OutputContext, Frame), SceneTestError> {
+    let loaded: SceneLoader.Result
+    do {
+      loaded = try SceneLoader.load(path: scene)
+    } catch {
+      return .failure(SceneTestError(text: "error: \(error.description)\n"))
+    }
+    let renderer = DiagnosticRenderer(files: loaded.file.map { [$0] } ?? [])
+    guard let spec = loaded.spec else { return .failure(SceneTestError(text: renderer.render(loaded.diagnostics))) }
+    let resolved = SceneResolver.resolve(spec)
+    guard let graph = resolved.graph else {
+      return .failure(SceneTestError(text: renderer.render(resolved.errors.map(\.diagnostic))))
+    }
+    let traces = TraceLoader.load(for: graph, sceneFile: scene)
+    do {
+      var runner = try SceneRunner(graph: graph, traces: traces.traces, fps: fps)
+      let wanted = Int((time * runner.fps).rounded())
+      let context = OutputContext(graph: graph, precision: Self.snapshotPrecision, fps: runner.fps)
+      var last: Frame?
+      while let frame = try runner.nextFrame() {
+        last = frame
+        if frame.index == wanted { break }
+      }
+      guard let last else { return .failure(SceneTestError(text: "error: the scene has no frames\n")) }
+      return .success((context, last))
+    } catch {
+      return .failure(SceneTestError(text: renderer.render(error.diagnostic)))
+    }
+  }
+
   /// Runs the scene, checks its expectations and compares (or records) its snapshot.
   public func run(record: Bool = false, fps: Double? = nil) -> (outcome: Outcome, failedExpectations: String?) {
     let run: Run

@@ -36,8 +36,12 @@ struct TestCommand: ParsableCommand {
   @Option(help: "Run at this frame rate (snapshots are recorded at the scenes' own).")
   var fps: Double?
 
+  @Option(help: "How many scenes to run at once (default: all cores).")
+  var jobs: Int?
+
   func validate() throws {
     if let fps, !(fps >= 1 && fps <= 1000) { throw ValidationError("--fps must be between 1 and 1000") }
+    if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
   }
 
   func run() throws {
@@ -48,7 +52,7 @@ struct TestCommand: ParsableCommand {
       print("0 passed, 0 failed")
       return
     }
-    let outcomes = Self.runAll(scenes.map(SceneTest.init(scene:)), record: record, fps: fps)
+    let outcomes = Self.runAll(scenes.map(SceneTest.init(scene:)), record: record, fps: fps, jobs: jobs)
     var passed = 0
     var failed = 0
     var invalid = 0
@@ -89,10 +93,15 @@ struct TestCommand: ParsableCommand {
   }
 
   /// Runs every test, in parallel on all cores; the results come back in the given order.
-  static func runAll(_ tests: [SceneTest], record: Bool, fps: Double?) -> [(SceneTest.Outcome, String?)] {
+  /// Every test's outcome in the order given, whatever order they ran in.
+  static func runAll(_ tests: [SceneTest], record: Bool, fps: Double?, jobs: Int?) -> [(SceneTest.Outcome, String?)] {
     let results = ResultSlots(count: tests.count)
-    DispatchQueue.concurrentPerform(iterations: tests.count) { index in
-      results.set(index, tests[index].run(record: record, fps: fps))
+    let workers = min(jobs ?? ProcessInfo.processInfo.activeProcessorCount, tests.count)
+    // Each worker takes every `workers`-th test, so no two run the same one.
+    DispatchQueue.concurrentPerform(iterations: max(workers, 1)) { worker in
+      for index in stride(from: worker, to: tests.count, by: max(workers, 1)) {
+        results.set(index, tests[index].run(record: record, fps: fps))
+      }
     }
     return results.values
   }

@@ -78,3 +78,12 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("__snapshots__/bad.jsonl").path))
   }
 }
+
+@Suite struct TestCommandParallelTests {
+  @Test func aParallelRunReportsExactlyWhatASerialRunDoes() throws {
+    let scenes = RunCommandTests.root.appendingPathComponent("Scenes").path
+    let parallel = try ScenecProcess.run(["test", scenes])
+    let serial = try ScenecProcess.run(["test", scenes, "--jobs", "1"])
+    #expect(parallel == serial)
+  }
+}

@@ -24,17 +24,20 @@ public indirect enum Symbol: Hashable, Sendable {
 public struct SymbolTable {
   /// The symbol a name stands for, or `nil` for an unknown name.
   public let lookup: (String) -> Symbol?
-  /// Every known name, in the order suggestions should prefer them on a tie.
-  public let names: [String]
+  /// Every known name, in the order suggestions should prefer them on a tie; worked out
+  /// only when asked (for a suggestion), since a big scene has thousands of names.
+  public var names: [String] { namesProvider() }
+  private let namesProvider: () -> [String]
 
   public init(lookup: @escaping (String) -> Symbol?, names: [String]) {
     self.lookup = lookup
-    self.names = names
+    self.namesProvider = { names }
   }
 
   /// A table of exactly `symbols`; suggestions prefer names in alphabetical order.
   public init(_ symbols: [String: Symbol]) {
-    self.init(lookup: { symbols[$0] }, names: symbols.keys.sorted())
+    self.lookup = { symbols[$0] }
+    self.namesProvider = { symbols.keys.sorted() }
   }
 
   /// A table with no names, for expressions that may read nothing.

@@ -25,6 +25,20 @@ let package = Package(
       path: "Benchmarks/GeometryBenchmarks",
       plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
     ),
+    .systemLibrary(name: "CYAMLBench", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
+    .executableTarget(
+      name: "LoadingBenchmarks",
+      dependencies: [
+        "CYAMLBench",
+        .product(name: "Benchmark", package: "benchmark"),
+        .product(name: "SceneSyntax", package: "scenec"),
+        .product(name: "SceneGraph", package: "scenec"),
+        .product(name: "SceneRuntime", package: "scenec"),
+        .product(name: "SceneOutputs", package: "scenec"),
+      ],
+      path: "Benchmarks/LoadingBenchmarks",
+      plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+    ),
     .executableTarget(
       name: "RuntimeBenchmarks",
       dependencies: [

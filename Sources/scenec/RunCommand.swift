@@ -20,7 +20,7 @@ struct RunCommand: ParsableCommand {
     discussion: """
       Plays the scene's gesture script at a fixed time step and streams the frames to
       standard output, or writes them to -o FILE, whose extension picks the format unless
-      --format does. A file is written to a temporary name and renamed when complete, so
+      --format does (a name without an extension, such as /dev/null, gets JSON lines). A file is written to a temporary name and renamed when complete, so
       a failed run never leaves a partial file or clobbers a good one.
 
       Formats: \(OutputRegistry.builtIn.map { "\($0.name) (\($0.summary))" }.joined(separator: "; ")).
@@ -78,11 +78,17 @@ struct RunCommand: ParsableCommand {
       throw ValidationError(
         "unknown format '\(format)'; expected \(OutputRegistry.builtIn.map(\.name).joined(separator: ", "))")
     }
-    if format == nil, let output, OutputRegistry.forFile(output) == nil {
+    if format == nil, let output, Self.hasExtension(output), OutputRegistry.forFile(output) == nil {
       throw ValidationError(
         "cannot tell the format of '\(output)' from its extension; add --format (\(OutputRegistry.builtIn.map(\.name).joined(separator: ", ")))"
       )
     }
+  }
+
+  /// Whether the file name has an extension; one without (`/dev/null`, `frames`) gets
+  /// JSON lines.
+  static func hasExtension(_ path: String) -> Bool {
+    !((path as NSString).lastPathComponent as NSString).pathExtension.isEmpty
   }
 
   static func seconds(_ text: String) -> Double? {
@@ -172,6 +178,16 @@ struct OutputSink {
       return
     }
     let url = URL(fileURLWithPath: path)
+    // A device or pipe (`-o /dev/null`) is written directly: there is nothing to replace.
+    var isDirectory: ObjCBool = false
+    if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
+      let type = try? FileManager.default.attributesOfItem(atPath: path)[.type] as? FileAttributeType,
+      type != .typeRegular, let direct = FileHandle(forWritingAtPath: path)
+    {
+      handle = direct
+      temporary = nil
+      return
+    }
     let temporary = url.deletingLastPathComponent().appendingPathComponent(
       ".\(url.lastPathComponent).scenec-\(ProcessInfo.processInfo.processIdentifier).tmp")
     guard FileManager.default.createFile(atPath: temporary.path, contents: nil),

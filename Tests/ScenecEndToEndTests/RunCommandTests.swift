@@ -95,3 +95,15 @@ import Testing
     #expect(result.stderr == "error: the scene would run 720 frames; the limit is 100 (raise it with --max-frames)\n")
   }
 }
+
+@Suite struct RunToDevicesTests {
+  @Test func runningToDevNullWritesJSONLinesAndLeavesTheDeviceAlone() throws {
+    let wave = RunCommandTests.root.appendingPathComponent("Scenes/wave.yaml").path
+    let result = try ScenecProcess.run(["run", wave, "-o", "/dev/null"])
+    #expect(result.status == 0 && result.stderr == "")
+    var isDirectory: ObjCBool = false
+    #expect(FileManager.default.fileExists(atPath: "/dev/null", isDirectory: &isDirectory))
+    let type = try FileManager.default.attributesOfItem(atPath: "/dev/null")[.type] as? FileAttributeType
+    #expect(type == .typeCharacterSpecial)
+  }
+}

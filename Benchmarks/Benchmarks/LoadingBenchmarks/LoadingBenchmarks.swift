@@ -1,0 +1,92 @@
+import Benchmark
+import CYAMLBench
+import Foundation
+import SceneDiagnostics
+import SceneGraph
+import SceneOutputs
+import SceneRuntime
+import SceneSyntax
+
+/// About 5 MB of scene YAML: thousands of handles with expressions, constraints and paths.
+let largeScene: String = {
+  var yaml = "scene: { size: 4000x4000, fps: 60, duration: 2s }\nlet:\n  wobble: sin(time * 3) * 4\npaths:\n"
+  for i in 0..<2000 {
+    yaml += "  p\(i): { d: \"M\(i) 0 C \(i + 40) 80 \(i + 80) -40 \(i + 120) 0\", stroke: \"#4a5a70\" }\n"
+  }
+  yaml += "handles:\n"
+  for i in 0..<40000 {
+    yaml += "  h\(i): { position: \"(\(i % 200 * 20) + wobble, \(i / 200 * 20))\", r: 6, draggable: true, fill: \"#ff8800\" }\n"
+  }
+  yaml += "constraints:\n"
+  for i in 0..<2000 { yaml += "  - follow: { handle: h\(i), path: p\(i), orient: true }\n" }
+  return yaml
+}()
+
+/// libyaml's own event loop over the same bytes: the floor scenec's loading is measured against.
+func rawEventCount(_ bytes: [UInt8]) -> Int {
+  var parser = yaml_parser_t()
+  guard yaml_parser_initialize(&parser) == 1 else { return -1 }
+  defer { yaml_parser_delete(&parser) }
+  var count = 0
+  bytes.withUnsafeBufferPointer { buffer in
+    yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
+    var event = yaml_event_t()
+    while yaml_parser_parse(&parser, &event) == 1 {
+      let done = event.type == YAML_STREAM_END_EVENT
+      yaml_event_delete(&event)
+      count += 1
+      if done { break }
+    }
+  }
+  return count
+}
+
+let benchmarks: @Sendable () -> Void = {
+  let bytes = Array(largeScene.utf8)
+  let megabytes = Double(bytes.count) / 1e6
+  Benchmark(
+    "Loading/raw libyaml events (\(String(format: "%.1f", megabytes)) MB)",
+    configuration: .init(metrics: [.wallClock, .mallocCountTotal], maxDuration: .seconds(5))
+  ) { benchmark in
+    for _ in benchmark.scaledIterations { blackHole(rawEventCount(bytes)) }
+  }
+  Benchmark(
+    "Loading/scene load: YAML to AST (\(String(format: "%.1f", megabytes)) MB)",
+    configuration: .init(metrics: [.wallClock, .mallocCountTotal], maxDuration: .seconds(5))
+  ) { benchmark in
+    for _ in benchmark.scaledIterations {
+      blackHole(SceneLoader.load(SourceFile(name: "large.yaml", text: largeScene), syntax: .yaml).spec)
+    }
+  }
+  Benchmark(
+    "Loading/scene load and resolve (\(String(format: "%.1f", megabytes)) MB)",
+    configuration: .init(metrics: [.wallClock, .mallocCountTotal], maxDuration: .seconds(5))
+  ) { benchmark in
+    for _ in benchmark.scaledIterations {
+      if let spec = SceneLoader.load(SourceFile(name: "large.yaml", text: largeScene), syntax: .yaml).spec {
+        blackHole(SceneResolver.resolve(spec).graph)
+      }
+    }
+  }
+
+  // Outputs: encoding one frame of a 1,000-handle scene.
+  var small = "scene: { size: 2000x2000 }\nhandles:\n"
+  for i in 0..<1000 { small += "  h\(i): { position: [\(i % 40 * 50), \(i / 40 * 50)], r: 4 }\n" }
+  small += "paths:\n  road: { d: \"M0 0 C 500 -300 700 900 1200 400 S 1800 100 1900 1900\" }\n"
+  if let spec = SceneLoader.load(SourceFile(name: "s.yaml", text: small), syntax: .yaml).spec,
+    let graph = SceneResolver.resolve(spec).graph, var simulation = try? Simulation(graph: graph),
+    let frame = try? simulation.step(dt: 1.0 / 60)
+  {
+    let context = OutputContext(graph: graph, fps: 60)
+    for output in [FrameOutput.jsonl, .csv, .svg] {
+      Benchmark(
+        "Outputs/\(output.name) of one 1000-handle frame",
+        configuration: .init(metrics: [.wallClock, .mallocCountTotal], maxDuration: .seconds(1))
+      ) { benchmark in
+        for _ in benchmark.scaledIterations {
+          blackHole(output.needsAllFrames ? output.end(context, [frame]) : output.frame(context, frame))
+        }
+      }
+    }
+  }
+}

@@ -163,56 +163,12 @@ enum HTMLPlayer {
 
   /// Absolute SVG path data like ``SceneGeometry/Path/svgPathData`` but with numbers at
   /// `precision`: `M0 0C30 80 70 -40 100 0Z`.
-  static func pathData(_ path: Path, precision: Int) -> String {
-    var text = ""
-    func append(_ letter: String, _ points: Point...) {
-      text += letter
-      for (i, point) in points.enumerated() {
-        if i > 0 { text += " " }
-        text +=
-          NumberText.format(point.x, precision: precision) + " "
-          + NumberText.format(point.y, precision: precision)
-      }
-    }
-    for subpath in path.subpaths {
-      append("M", subpath.start)
-      for segment in subpath.segments {
-        switch segment {
-        case .line(_, let b): append("L", b)
-        case .quadratic(_, let c, let b): append("Q", c, b)
-        case .cubic(_, let c1, let c2, let b): append("C", c1, c2, b)
-        }
-      }
-      if subpath.isClosed { text += "Z" }
-    }
-    return text
-  }
+  static func pathData(_ path: Path, precision: Int) -> String { PathText.data(path, precision: precision) }
 
   // MARK: - Escaping
 
-  /// A JSON string literal: quotes, backslashes and control characters escaped, and the
-  /// line and paragraph separators too, so the text is also a valid JavaScript literal.
-  static func jsonString(_ value: String) -> String {
-    var text = "\""
-    for scalar in value.unicodeScalars {
-      switch scalar {
-      case "\"": text += "\\\""
-      case "\\": text += "\\\\"
-      case "\n": text += "\\n"
-      case "\r": text += "\\r"
-      case "\t": text += "\\t"
-      case "\u{8}": text += "\\b"
-      case "\u{C}": text += "\\f"
-      case "\u{2028}": text += "\\u2028"
-      case "\u{2029}": text += "\\u2029"
-      case _ where scalar.value < 0x20:
-        let hex = String(scalar.value, radix: 16)
-        text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-      default: text.unicodeScalars.append(scalar)
-      }
-    }
-    return text + "\""
-  }
+  /// A JSON string literal that is also a valid JavaScript literal (see ``JSONText``).
+  static func jsonString(_ value: String) -> String { JSONText.quoted(value) }
 
   /// JSON made safe to sit between `<script>` and `</script>`.
   ///

@@ -28,14 +28,7 @@ public struct SceneResolver {
     var resolver = SceneResolver(spec: spec)
     let graph = resolver.resolveScene()
     // In file order, as the loader reports its own diagnostics.
-    let errors = resolver.errors.enumerated().sorted { a, b in
-      switch (a.element.span, b.element.span) {
-      case (let x?, let y?) where x.start != y.start: return x.start < y.start
-      case (nil, _?): return true
-      case (_?, nil): return false
-      default: return a.offset < b.offset
-      }
-    }.map(\.element)
+    let errors = SourceOrder.sorted(resolver.errors, by: \.span)
     return Result(graph: errors.isEmpty ? graph : nil, errors: errors)
   }
 

@@ -1,8 +1,8 @@
 /// JSON text shared by the outputs that write JSON.
-enum JSONText {
+public enum JSONText {
   /// A JSON string literal: quotes, backslashes and control characters escaped, and the
   /// line and paragraph separators too, so the text is also a valid JavaScript literal.
-  static func quoted(_ value: String) -> String {
+  public static func quoted(_ value: String) -> String {
     var text = "\""
     for scalar in value.unicodeScalars {
       switch scalar {

@@ -1,3 +1,5 @@
+import SceneGeometry
+
 /// Fixed-precision number text shared by the text formats: at most `precision`
 /// decimals, trailing zeros and a negative zero dropped, so `120.5`, `80`, `-0.001`.
 /// Deterministic on every platform: it rounds the decimal value, not the binary one's
@@ -8,7 +10,7 @@ enum NumberText {
     var scale = 1.0
     for _ in 0..<max(0, min(precision, 15)) { scale *= 10 }
     let rounded = (value * scale).rounded(.toNearestOrAwayFromZero)
-    guard abs(rounded) < 9e15 else { return shortest(value) }
+    guard abs(rounded) < 9e15 else { return value.shortestDescription }
     let integer = Int64(rounded)
     if integer == 0 { return "0" }
     let negative = integer < 0
@@ -22,11 +24,5 @@ enum NumberText {
       digits = String(digits[..<split]) + (fraction.isEmpty ? "" : "." + fraction)
     }
     return (negative ? "-" : "") + digits
-  }
-
-  static func shortest(_ value: Double) -> String {
-    var text = value.description
-    if text.hasSuffix(".0") { text.removeLast(2) }
-    return text
   }
 }

@@ -11,7 +11,7 @@ extension Simulation {
       paths.append(PathFrame(name: node.name, path: measuredPaths[i]?.path ?? Path(), isHidden: false))
     }
     for c in graph.constraints.indices {
-      if let path = ConstraintRegistry.behavior(of: graph.constraints[c].kind).path(c, in: self) { paths.append(path) }
+      if let path = behaviors[c].path(c, in: self) { paths.append(path) }
     }
     let frame = Frame(
       index: frameIndex, time: time,

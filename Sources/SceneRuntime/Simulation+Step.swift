@@ -117,7 +117,7 @@ extension Simulation {
 
   mutating func release(_ i: Int, velocity: Vector) {
     if let c = mover[i] {
-      ConstraintRegistry.behavior(of: graph.constraints[c].kind).release(c, handle: i, velocity: velocity, in: &self)
+      behaviors[c].release(c, handle: i, velocity: velocity, in: &self)
       return
     }
     if let spring = handleSprings[i] {
@@ -157,7 +157,7 @@ extension Simulation {
     }
     for i in handles.indices { move(i, dt: dt) }
     for c in constraints.indices {
-      ConstraintRegistry.behavior(of: graph.constraints[c].kind).step(c, dt: dt, in: &self)
+      behaviors[c].step(c, dt: dt, in: &self)
     }
     writeHandleSlots()
     evaluateNodes(initial: false)
@@ -170,7 +170,7 @@ extension Simulation {
     let previous = handles[i].position
     let placed =
       mover[i].map { c in
-        ConstraintRegistry.behavior(of: graph.constraints[c].kind).drag(c, handle: i, to: target, in: &self)
+        behaviors[c].drag(c, handle: i, to: target, in: &self)
       } ?? false
     if !placed { handles[i].position = target }
     if dt > 0 { handles[i].velocity = (handles[i].position - previous) / dt }

@@ -25,6 +25,8 @@ public struct Simulation: Sendable {
   var constraints: [ConstraintRuntime]
   /// The constraint that moves each handle, if any.
   let mover: [Int?]
+  /// The behaviour of each constraint, looked up in the registry once.
+  let behaviors: [any ConstraintBehavior.Type]
   var events: [SceneEvent] = []
   /// Spring propagators for the current `dt`, one per spring preset.
   var propagators: [SpringModel.Propagator] = []
@@ -60,6 +62,7 @@ public struct Simulation: Sendable {
       }
     }
     self.mover = mover
+    behaviors = graph.constraints.map { ConstraintRegistry.behavior(of: $0.kind) }
     handles = graph.handles.map { HandleRuntime(radius: $0.radius) }
     handleNames = graph.handles.map(\.name)
     handleIsBound = graph.handles.map(\.isBound)
@@ -79,7 +82,7 @@ public struct Simulation: Sendable {
     evaluateNodes(initial: true)
     constraints = graph.constraints.map { ConstraintRuntime(for: $0) }
     for c in constraints.indices {
-      ConstraintRegistry.behavior(of: graph.constraints[c].kind).setUp(c, in: &self)
+      behaviors[c].setUp(c, in: &self)
     }
     for i in handles.indices {
       handles[i].rest = restPosition(of: i) ?? handles[i].position

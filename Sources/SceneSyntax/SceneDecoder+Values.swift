@@ -145,19 +145,8 @@ extension SceneDecoder {
     return nil
   }
 
-  /// Seconds from `0.9s`, `900ms` or `0.9`; `nil` for anything else or a non-finite value.
-  static func seconds(_ text: String) -> Double? {
-    var number = Substring(text)
-    var scale = 1.0
-    if number.hasSuffix("ms") {
-      number = number.dropLast(2)
-      scale = 1e-3
-    } else if number.hasSuffix("s") {
-      number = number.dropLast()
-    }
-    guard let value = Double(number), value.isFinite else { return nil }
-    return scale == 1 ? value : value / 1000
-  }
+  static func seconds(_ text: String) -> Double? { TimeText.seconds(text) }
+
 
   mutating func color(_ node: DocumentNode, what: String) -> Located<Color>? {
     guard let s = scalar(node, what: "a color for \(what)") else { return nil }

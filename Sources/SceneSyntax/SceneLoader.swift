@@ -139,16 +139,8 @@ public enum SceneLoader {
   }
 
   /// Diagnostics in file order (those without a place first), stable otherwise.
-  static func sorted(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
-    diagnostics.enumerated().sorted { a, b in
-      switch (a.element.span, b.element.span) {
-      case (nil, nil): return a.offset < b.offset
-      case (nil, _): return true
-      case (_, nil): return false
-      case (let x?, let y?): return x.start == y.start ? a.offset < b.offset : x.start < y.start
-      }
-    }.map(\.element)
-  }
+  static func sorted(_ diagnostics: [Diagnostic]) -> [Diagnostic] { SourceOrder.sorted(diagnostics, by: \.span) }
+
 
   /// The comment lines at the very top of `text` (each starting with `#`), without a
   /// trailing blank line; `nil` if the file does not start with a comment.

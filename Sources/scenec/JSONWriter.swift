@@ -1,4 +1,5 @@
 import SceneGeometry
+import SceneOutputs
 
 /// Writes JSON text by hand so that key order and number text are exactly as chosen:
 /// numbers use their shortest round-trip form, and a non-finite number is refused
@@ -19,23 +20,7 @@ struct JSONWriter {
     text += value.shortestDescription
   }
 
-  mutating func string(_ value: String) {
-    text += "\""
-    for scalar in value.unicodeScalars {
-      switch scalar {
-      case "\"": text += "\\\""
-      case "\\": text += "\\\\"
-      case "\n": text += "\\n"
-      case "\r": text += "\\r"
-      case "\t": text += "\\t"
-      case _ where scalar.value < 0x20:
-        let hex = String(scalar.value, radix: 16)
-        text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-      default: text.unicodeScalars.append(scalar)
-      }
-    }
-    text += "\""
-  }
+  mutating func string(_ value: String) { text += JSONText.quoted(value) }
 
   /// An object whose members are written by `body` with `member(_:_:)`, in order.
   mutating func object(_ body: (inout ObjectWriter) -> Void) {

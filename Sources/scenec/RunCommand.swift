@@ -91,18 +91,8 @@ struct RunCommand: ParsableCommand {
     !((path as NSString).lastPathComponent as NSString).pathExtension.isEmpty
   }
 
-  static func seconds(_ text: String) -> Double? {
-    var number = Substring(text)
-    var scale = 1.0
-    if number.hasSuffix("ms") {
-      number = number.dropLast(2)
-      scale = 1e-3
-    } else if number.hasSuffix("s") {
-      number = number.dropLast()
-    }
-    guard let value = Double(number), value.isFinite else { return nil }
-    return value * scale
-  }
+  static func seconds(_ text: String) -> Double? { TimeText.seconds(text) }
+
 
   func run() throws {
     let loaded: SceneLoader.Result

@@ -78,3 +78,15 @@ import Testing
     #expect(Suggestion.didYouMean("zzz", among: ["ball"]) == "")
   }
 }
+
+@Suite struct SourceOrderTests {
+  @Test func placelessFirstThenFileOrderStableOnTies() {
+    func at(_ line: Int, _ column: Int) -> SourceSpan {
+      SourceSpan(SourceLocation(file: "f", line: line, column: column))
+    }
+    let items: [(String, SourceSpan?)] = [
+      ("c", at(3, 1)), ("a1", at(1, 5)), ("none", nil), ("a2", at(1, 5)), ("b", at(2, 9)),
+    ]
+    #expect(SourceOrder.sorted(items, by: \.1).map(\.0) == ["none", "a1", "a2", "b", "c"])
+  }
+}

@@ -12,6 +12,7 @@ let package = Package(
     .library(name: "SceneRuntime", targets: ["SceneRuntime"]),
     .library(name: "SceneOutputs", targets: ["SceneOutputs"]),
     .library(name: "SceneTesting", targets: ["SceneTesting", "SceneTestingSnapshots"]),
+    .library(name: "SceneStress", targets: ["SceneStress"]),
     .executable(name: "scenec", targets: ["scenec"]),
   ],
   dependencies: [
@@ -65,6 +66,9 @@ let package = Package(
         .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
       ]),
 
+    /// Generated stress scenes at any size, for `scenec generate` and the benchmarks.
+    .target(name: "SceneStress"),
+
     // MARK: - Command-line tool
 
     .executableTarget(
@@ -77,6 +81,7 @@ let package = Package(
         "SceneRuntime",
         "SceneOutputs",
         "SceneTesting",
+        "SceneStress",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -113,6 +118,7 @@ let package = Package(
         .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
       ],
       exclude: ["__Snapshots__"]),
+    .testTarget(name: "SceneStressTests", dependencies: ["SceneStress", "SceneSyntax", "SceneGraph", "SceneRuntime"]),
     .testTarget(
       name: "ScenecEndToEndTests",
       dependencies: ["scenec"]

@@ -46,6 +46,7 @@ let package = Package(
         .product(name: "SceneSyntax", package: "scenec"),
         .product(name: "SceneGraph", package: "scenec"),
         .product(name: "SceneRuntime", package: "scenec"),
+        .product(name: "SceneStress", package: "scenec"),
       ],
       path: "Benchmarks/RuntimeBenchmarks",
       plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

@@ -1,28 +1,44 @@
 import SceneGeometry
 import SceneGraph
+import SceneSyntax
 
 /// `animate`: time moves the handle along a path at uniform speed along the path (exact
 /// arc length, not the curve parameter), once, looping or ping-ponging, eased per pass.
 enum AnimateConstraint: ConstraintBehavior {
-  static func setUp(_ c: Int, in sim: inout Simulation) {
-    guard case .animate(let h, _, _, _, _, _, _) = sim.graph.constraints[c].kind else { return }
-    sim.handles[h].mode = .animating
-    step(c, dt: 0, in: &sim)
+  struct Parameters: Sendable {
+    var handle: Int
+    var path: Int
+    var duration: Double
+    var repeatMode: AnimateSpec.Repeat
+    var curve: TimingCurve
+    var orient: Bool
+    var delay: Double
   }
 
-  static func release(_ c: Int, handle h: Int, velocity: Vector, in sim: inout Simulation) {
+  static func parameters(of kind: SceneGraph.Constraint.Kind) -> Parameters? {
+    guard case .animate(let handle, let path, let duration, let repeatMode, let easing, let orient, let delay) = kind
+    else { return nil }
+    return Parameters(
+      handle: handle, path: path, duration: duration, repeatMode: repeatMode, curve: TimingCurve(easing),
+      orient: orient, delay: delay)
+  }
+
+  static func setUp(_ c: Int, _ p: Parameters, in sim: inout Simulation) {
+    sim.handles[p.handle].mode = .animating
+    step(c, p, dt: 0, in: &sim)
+  }
+
+  static func release(_ c: Int, _ p: Parameters, handle h: Int, velocity: Vector, in sim: inout Simulation) {
     sim.handles[h].mode = .animating
   }
 
-  static func step(_ c: Int, dt: Double, in sim: inout Simulation) {
-    guard case .animate(let h, let path, let duration, let repeatMode, let easing, let orient, let delay) =
-      sim.graph.constraints[c].kind, let measured = sim.measuredPaths[path]
-    else { return }
+  static func step(_ c: Int, _ p: Parameters, dt: Double, in sim: inout Simulation) {
+    let h = p.handle
     // A negative delay starts part-way through.
-    let passes = max(sim.time - delay, 0) / duration
+    let passes = max(sim.time - p.delay, 0) / p.duration
     let whole = passes.rounded(.down)
     var fraction: Double
-    switch repeatMode {
+    switch p.repeatMode {
     case .once:
       fraction = min(passes, 1)
       if passes >= 1 && sim.handles[h].mode == .animating {
@@ -34,12 +50,14 @@ enum AnimateConstraint: ConstraintBehavior {
     case .pingPong:
       fraction = Int(whole) % 2 == 0 ? passes - whole : 1 - (passes - whole)
     }
-    if repeatMode != .once && Int(whole) > sim.constraints[c].passes {
+    if p.repeatMode != .once && Int(whole) > sim.constraints[c].passes {
       sim.constraints[c].passes = Int(whole)
       sim.events.append(SceneEvent("loop", sim.handleNames[h]))
     }
-    let position = measured.position(atLength: TimingCurve(easing).value(at: fraction) * measured.length)
+    guard let total = sim.measuredPaths[p.path]?.length,
+      let position = sim.measuredPaths[p.path]?.position(atLength: p.curve.value(at: fraction) * total)
+    else { return }
     sim.handles[h].position = position.point
-    if orient { sim.handles[h].angle = position.angle }
+    if p.orient { sim.handles[h].angle = position.angle }
   }
 }

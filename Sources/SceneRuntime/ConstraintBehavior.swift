@@ -5,39 +5,109 @@ import SceneGraph
 /// implements, each in its own file.
 ///
 /// A kind is a type with static hooks that work on the simulation in place; the hooks it
-/// does not need keep their defaults. ``ConstraintRegistry`` maps each kind of the graph
-/// to its type: adding a kind is one new file plus one line there.
+/// does not need keep their defaults. Each kind reads its settings from `Parameters`, a
+/// plain value made once from the graph (``parameters(of:)``), so a step never copies the
+/// graph's description of a constraint, its names and source locations, out of an array.
+///
+/// ``ConstraintParameters`` lists the kinds, and its `switch`es are the registry: adding a
+/// kind is one new file, one case there and one line in each dispatch. Dispatching by
+/// `switch` rather than through `any ConstraintBehavior.Type` keeps every call static, so
+/// nothing per constraint per frame goes through an existential.
 protocol ConstraintBehavior {
+  associatedtype Parameters: Sendable
+  /// The kind's settings, or `nil` when `kind` is another kind.
+  static func parameters(of kind: SceneGraph.Constraint.Kind) -> Parameters?
   /// Puts the constraint's handles where the constraint says they start.
-  static func setUp(_ c: Int, in simulation: inout Simulation)
+  static func setUp(_ c: Int, _ p: Parameters, in simulation: inout Simulation)
   /// Places a held handle for a drag target; `false` to let it go exactly to the target.
-  static func drag(_ c: Int, handle: Int, to target: Vector, in simulation: inout Simulation) -> Bool
+  static func drag(_ c: Int, _ p: Parameters, handle: Int, to target: Vector, in simulation: inout Simulation) -> Bool
   /// The handle was released with a velocity in points per second.
-  static func release(_ c: Int, handle: Int, velocity: Vector, in simulation: inout Simulation)
+  static func release(_ c: Int, _ p: Parameters, handle: Int, velocity: Vector, in simulation: inout Simulation)
   /// Advances the constraint by `dt` seconds (0 applies new input in no time).
-  static func step(_ c: Int, dt: Double, in simulation: inout Simulation)
+  static func step(_ c: Int, _ p: Parameters, dt: Double, in simulation: inout Simulation)
   /// A path the constraint draws, if any (the gooey bridge).
-  static func path(_ c: Int, in simulation: Simulation) -> PathFrame?
+  static func path(_ c: Int, _ p: Parameters, in simulation: Simulation) -> PathFrame?
 }
 
 extension ConstraintBehavior {
-  static func setUp(_ c: Int, in simulation: inout Simulation) {}
-  static func drag(_ c: Int, handle: Int, to target: Vector, in simulation: inout Simulation) -> Bool { false }
-  static func release(_ c: Int, handle: Int, velocity: Vector, in simulation: inout Simulation) {
+  static func setUp(_ c: Int, _ p: Parameters, in simulation: inout Simulation) {}
+  static func drag(_ c: Int, _ p: Parameters, handle: Int, to target: Vector, in simulation: inout Simulation) -> Bool {
+    false
+  }
+  static func release(_ c: Int, _ p: Parameters, handle: Int, velocity: Vector, in simulation: inout Simulation) {
     simulation.handles[handle].mode = .idle
   }
-  static func step(_ c: Int, dt: Double, in simulation: inout Simulation) {}
-  static func path(_ c: Int, in simulation: Simulation) -> PathFrame? { nil }
+  static func step(_ c: Int, _ p: Parameters, dt: Double, in simulation: inout Simulation) {}
+  static func path(_ c: Int, _ p: Parameters, in simulation: Simulation) -> PathFrame? { nil }
 }
 
-/// Which type implements each constraint kind.
-enum ConstraintRegistry {
-  static func behavior(of kind: SceneGraph.Constraint.Kind) -> any ConstraintBehavior.Type {
-    switch kind {
-    case .follow: return FollowConstraint.self
-    case .elastic: return ElasticConstraint.self
-    case .gooey: return GooeyConstraint.self
-    case .animate: return AnimateConstraint.self
+/// Every constraint of a simulation with its kind's settings.
+enum ConstraintParameters: Sendable {
+  case follow(FollowConstraint.Parameters)
+  case elastic(ElasticConstraint.Parameters)
+  case gooey(GooeyConstraint.Parameters)
+  case animate(AnimateConstraint.Parameters)
+
+  init(_ kind: SceneGraph.Constraint.Kind) {
+    if let p = FollowConstraint.parameters(of: kind) {
+      self = .follow(p)
+    } else if let p = ElasticConstraint.parameters(of: kind) {
+      self = .elastic(p)
+    } else if let p = GooeyConstraint.parameters(of: kind) {
+      self = .gooey(p)
+    } else if let p = AnimateConstraint.parameters(of: kind) {
+      self = .animate(p)
+    } else {
+      preconditionFailure("a constraint kind without a behaviour: \(kind)")
+    }
+  }
+}
+
+// MARK: - Dispatch
+
+extension Simulation {
+  mutating func setUpConstraint(_ c: Int) {
+    switch parameters[c] {
+    case .follow(let p): FollowConstraint.setUp(c, p, in: &self)
+    case .elastic(let p): ElasticConstraint.setUp(c, p, in: &self)
+    case .gooey(let p): GooeyConstraint.setUp(c, p, in: &self)
+    case .animate(let p): AnimateConstraint.setUp(c, p, in: &self)
+    }
+  }
+
+  mutating func dragConstraint(_ c: Int, handle: Int, to target: Vector) -> Bool {
+    switch parameters[c] {
+    case .follow(let p): FollowConstraint.drag(c, p, handle: handle, to: target, in: &self)
+    case .elastic(let p): ElasticConstraint.drag(c, p, handle: handle, to: target, in: &self)
+    case .gooey(let p): GooeyConstraint.drag(c, p, handle: handle, to: target, in: &self)
+    case .animate(let p): AnimateConstraint.drag(c, p, handle: handle, to: target, in: &self)
+    }
+  }
+
+  mutating func releaseConstraint(_ c: Int, handle: Int, velocity: Vector) {
+    switch parameters[c] {
+    case .follow(let p): FollowConstraint.release(c, p, handle: handle, velocity: velocity, in: &self)
+    case .elastic(let p): ElasticConstraint.release(c, p, handle: handle, velocity: velocity, in: &self)
+    case .gooey(let p): GooeyConstraint.release(c, p, handle: handle, velocity: velocity, in: &self)
+    case .animate(let p): AnimateConstraint.release(c, p, handle: handle, velocity: velocity, in: &self)
+    }
+  }
+
+  mutating func stepConstraint(_ c: Int, dt: Double) {
+    switch parameters[c] {
+    case .follow(let p): FollowConstraint.step(c, p, dt: dt, in: &self)
+    case .elastic(let p): ElasticConstraint.step(c, p, dt: dt, in: &self)
+    case .gooey(let p): GooeyConstraint.step(c, p, dt: dt, in: &self)
+    case .animate(let p): AnimateConstraint.step(c, p, dt: dt, in: &self)
+    }
+  }
+
+  func constraintPath(_ c: Int) -> PathFrame? {
+    switch parameters[c] {
+    case .follow(let p): FollowConstraint.path(c, p, in: self)
+    case .elastic(let p): ElasticConstraint.path(c, p, in: self)
+    case .gooey(let p): GooeyConstraint.path(c, p, in: self)
+    case .animate(let p): AnimateConstraint.path(c, p, in: self)
     }
   }
 }

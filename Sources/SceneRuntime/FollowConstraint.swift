@@ -5,58 +5,86 @@ import SceneGraph
 /// path to the finger, tracked so it carries on across self-crossings; released with a
 /// spring, it springs back along the path, in arc length, never leaving it.
 enum FollowConstraint: ConstraintBehavior {
-  static func setUp(_ c: Int, in sim: inout Simulation) {
-    guard case .follow(let h, let path, let orient, _, _, let rest, _) = sim.graph.constraints[c].kind,
-      let measured = sim.measuredPaths[path]
-    else { return }
-    let start = measured.nearest(to: sim.handles[h].position)
-    sim.constraints[c].length = start.length
-    sim.constraints[c].restLength = rest.map { $0 * measured.length } ?? start.length
-    sim.handles[h].position = start.point
-    if orient { sim.handles[h].angle = start.position.angle }
+  struct Parameters: Sendable {
+    var handle: Int
+    var path: Int
+    var orient: Bool
+    var wrap: Bool
+    var spring: Int?
+    /// The rest as a fraction of the path's length; `nil` for where it started.
+    var rest: Double?
+    var hysteresis: Double
   }
 
-  static func drag(_ c: Int, handle h: Int, to target: Vector, in sim: inout Simulation) -> Bool {
-    guard case .follow(_, let path, let orient, _, _, _, let hysteresis) = sim.graph.constraints[c].kind,
-      let measured = sim.measuredPaths[path]
+  static func parameters(of kind: SceneGraph.Constraint.Kind) -> Parameters? {
+    guard case .follow(let handle, let path, let orient, let wrap, let spring, let rest, let hysteresis) = kind else {
+      return nil
+    }
+    return Parameters(
+      handle: handle, path: path, orient: orient, wrap: wrap, spring: spring, rest: rest, hysteresis: hysteresis)
+  }
+
+  static func setUp(_ c: Int, _ p: Parameters, in sim: inout Simulation) {
+    guard let start = sim.measuredPaths[p.path]?.nearest(to: sim.handles[p.handle].position),
+      let total = sim.measuredPaths[p.path]?.length
+    else { return }
+    sim.constraints[c].length = start.length
+    sim.constraints[c].restLength = p.rest.map { $0 * total } ?? start.length
+    sim.handles[p.handle].position = start.point
+    if p.orient { sim.handles[p.handle].angle = start.position.angle }
+  }
+
+  static func drag(_ c: Int, _ p: Parameters, handle h: Int, to target: Vector, in sim: inout Simulation) -> Bool {
+    let continuing = sim.constraints[c].length
+    guard
+      let answer = sim.measuredPaths[p.path]?.nearest(
+        to: target, continuingFrom: continuing, hysteresis: p.hysteresis)
     else { return false }
     sim.constraints[c].springingAlongPath = false
-    let answer = measured.nearest(to: target, continuingFrom: sim.constraints[c].length, hysteresis: hysteresis)
     sim.constraints[c].length = answer.length
+    sim.constraints[c].placedLength = .nan
     sim.handles[h].position = answer.point
-    if orient { sim.handles[h].angle = answer.position.angle }
+    if p.orient { sim.handles[h].angle = answer.position.angle }
     return true
   }
 
-  static func release(_ c: Int, handle h: Int, velocity: Vector, in sim: inout Simulation) {
-    guard case .follow(_, let path, _, _, let spring, _, _) = sim.graph.constraints[c].kind,
-      let spring, let measured = sim.measuredPaths[path]
+  static func release(_ c: Int, _ p: Parameters, handle h: Int, velocity: Vector, in sim: inout Simulation) {
+    guard let spring = p.spring,
+      let tangent = sim.measuredPaths[p.path]?.position(atLength: sim.constraints[c].length).tangent
     else {
       sim.handles[h].mode = .idle
       return
     }
     // The velocity along the path is the release velocity's part along the tangent.
-    let tangent = measured.position(atLength: sim.constraints[c].length).tangent
     sim.constraints[c].lengthVelocity = velocity.dot(tangent)
     sim.constraints[c].springingAlongPath = true
     sim.handles[h].mode = .springing(spring: spring)
   }
 
-  static func step(_ c: Int, dt: Double, in sim: inout Simulation) {
-    guard case .follow(let h, let path, let orient, let wrap, let spring, _, _) = sim.graph.constraints[c].kind,
-      let measured = sim.measuredPaths[path]
-    else { return }
-    if sim.constraints[c].springingAlongPath, let spring, dt > 0 {
+  static func step(_ c: Int, _ p: Parameters, dt: Double, in sim: inout Simulation) {
+    let h = p.handle
+    let pathMoves = sim.pathIsDynamic[p.path]
+    // A handle at rest on a path that does not change stays where it was placed: the
+    // inverse arc length, the costly part, runs only when something moved.
+    if !pathMoves && !sim.constraints[c].springingAlongPath && sim.constraints[c].restPlaced
+      && (sim.handles[h].mode == .dragging || sim.constraints[c].placedLength == sim.constraints[c].length)
+    {
+      return
+    }
+    guard let total = sim.measuredPaths[p.path]?.length else { return }
+    if sim.constraints[c].springingAlongPath, let spring = p.spring, dt > 0 {
       var displacement = sim.constraints[c].length - sim.constraints[c].restLength
-      if wrap && measured.length > 0 {
+      if p.wrap && total > 0 {
         // Round a closed path the short way.
-        displacement = displacement.truncatingRemainder(dividingBy: measured.length)
-        if displacement > measured.length / 2 { displacement -= measured.length }
-        if displacement < -measured.length / 2 { displacement += measured.length }
+        displacement = displacement.truncatingRemainder(dividingBy: total)
+        if displacement > total / 2 { displacement -= total }
+        if displacement < -total / 2 { displacement += total }
       }
       var velocity = sim.constraints[c].lengthVelocity
       sim.propagators[spring].step(&displacement, &velocity)
-      sim.constraints[c].length = measured.normalizedLength(sim.constraints[c].restLength + displacement)
+      sim.constraints[c].length =
+        sim.measuredPaths[p.path]?.normalizedLength(sim.constraints[c].restLength + displacement)
+        ?? sim.constraints[c].length
       sim.constraints[c].lengthVelocity = velocity
       if sim.springModels[spring].isAtRest(displacement: displacement, velocity: velocity) {
         sim.constraints[c].length = sim.constraints[c].restLength
@@ -66,11 +94,19 @@ enum FollowConstraint: ConstraintBehavior {
         sim.events.append(SceneEvent("rest", sim.handleNames[h]))
       }
     }
-    if sim.handles[h].mode != .dragging {
-      let position = measured.position(atLength: sim.constraints[c].length)
-      sim.handles[h].position = position.point
-      if orient { sim.handles[h].angle = position.angle }
+    if sim.handles[h].mode != .dragging && (pathMoves || sim.constraints[c].placedLength != sim.constraints[c].length) {
+      let length = sim.constraints[c].length
+      if let position = sim.measuredPaths[p.path]?.position(atLength: length) {
+        sim.handles[h].position = position.point
+        if p.orient { sim.handles[h].angle = position.angle }
+        sim.constraints[c].placedLength = length
+      }
     }
-    sim.handles[h].rest = measured.position(atLength: sim.constraints[c].restLength).point
+    if pathMoves || !sim.constraints[c].restPlaced {
+      if let rest = sim.measuredPaths[p.path]?.position(atLength: sim.constraints[c].restLength).point {
+        sim.handles[h].rest = rest
+        sim.constraints[c].restPlaced = true
+      }
+    }
   }
 }

@@ -6,20 +6,36 @@ import SceneGraph
 /// `minRadius`, hiding anchor and bridge. Released before the break the ball springs
 /// back (`link.restored` when it arrives); after it, the release is `dismissed`.
 enum GooeyConstraint: ConstraintBehavior {
-  static func setUp(_ c: Int, in sim: inout Simulation) {
-    guard case .gooey(let anchor, _, _, _, _, _, _, _) = sim.graph.constraints[c].kind else { return }
-    sim.constraints[c].anchorRadius = sim.graph.handles[anchor].radius
+  struct Parameters: Sendable {
+    var anchor: Int
+    var ball: Int
+    var viscosity: Double
+    var maxDistance: Double
+    var minRadius: Double
+    var spring: Int?
+    var style: GooeyBridge.Style
   }
 
-  static func release(_ c: Int, handle h: Int, velocity: Vector, in sim: inout Simulation) {
-    guard case .gooey(_, _, _, _, _, let spring, _, _) = sim.graph.constraints[c].kind else { return }
+  static func parameters(of kind: SceneGraph.Constraint.Kind) -> Parameters? {
+    guard case .gooey(let anchor, let ball, let viscosity, let maxDistance, let minRadius, let spring, let style, _) = kind
+    else { return nil }
+    return Parameters(
+      anchor: anchor, ball: ball, viscosity: viscosity, maxDistance: maxDistance, minRadius: minRadius, spring: spring,
+      style: style == .metaball ? .metaball(maxDistance: maxDistance) : .sticky)
+  }
+
+  static func setUp(_ c: Int, _ p: Parameters, in sim: inout Simulation) {
+    sim.constraints[c].anchorRadius = sim.handles[p.anchor].radius
+  }
+
+  static func release(_ c: Int, _ p: Parameters, handle h: Int, velocity: Vector, in sim: inout Simulation) {
     if sim.constraints[c].broken {
-      sim.events.append(SceneEvent("dismissed", sim.constraintName(c)))
+      sim.events.append(SceneEvent("dismissed", sim.constraintNames[c]))
       sim.handles[h].mode = .idle
       return
     }
     sim.constraints[c].releasedBeforeBreak = true
-    if let spring {
+    if let spring = p.spring {
       sim.handles[h].velocity = velocity
       sim.handles[h].mode = .springing(spring: spring)
     } else {
@@ -27,31 +43,26 @@ enum GooeyConstraint: ConstraintBehavior {
     }
   }
 
-  static func step(_ c: Int, dt: Double, in sim: inout Simulation) {
-    guard case .gooey(let anchor, let ball, let viscosity, let maxDistance, let minRadius, _, _, _) =
-      sim.graph.constraints[c].kind, !sim.constraints[c].broken
-    else { return }
-    let distance = sim.handles[ball].position.distance(to: sim.handles[anchor].position)
-    let radius = sim.constraints[c].anchorRadius - distance / viscosity
-    if distance > maxDistance || radius < minRadius {
+  static func step(_ c: Int, _ p: Parameters, dt: Double, in sim: inout Simulation) {
+    guard !sim.constraints[c].broken else { return }
+    let distance = sim.handles[p.ball].position.distance(to: sim.handles[p.anchor].position)
+    let radius = sim.constraints[c].anchorRadius - distance / p.viscosity
+    if distance > p.maxDistance || radius < p.minRadius {
       sim.constraints[c].broken = true
-      sim.handles[anchor].mode = .hidden
-      sim.events.append(SceneEvent("link.broke", sim.constraintName(c)))
+      sim.handles[p.anchor].mode = .hidden
+      sim.events.append(SceneEvent("link.broke", sim.constraintNames[c]))
     } else {
-      sim.handles[anchor].radius = max(radius, 0)
+      sim.handles[p.anchor].radius = max(radius, 0)
     }
   }
 
-  static func path(_ c: Int, in sim: Simulation) -> PathFrame? {
-    guard case .gooey(let anchor, let ball, _, let maxDistance, _, _, let style, _) = sim.graph.constraints[c].kind
-    else { return nil }
+  static func path(_ c: Int, _ p: Parameters, in sim: Simulation) -> PathFrame? {
     let bridge =
       sim.constraints[c].broken
       ? nil
       : GooeyBridge.path(
-        anchor: sim.handles[anchor].position, anchorRadius: sim.handles[anchor].radius,
-        ball: sim.handles[ball].position, ballRadius: sim.handles[ball].radius,
-        style: style == .metaball ? .metaball(maxDistance: maxDistance) : .sticky)
-    return PathFrame(name: sim.constraintName(c), path: bridge ?? Path(), isHidden: bridge == nil)
+        anchor: sim.handles[p.anchor].position, anchorRadius: sim.handles[p.anchor].radius,
+        ball: sim.handles[p.ball].position, ballRadius: sim.handles[p.ball].radius, style: p.style)
+    return PathFrame(name: sim.constraintNames[c], path: bridge ?? Path(), isHidden: bridge == nil)
   }
 }

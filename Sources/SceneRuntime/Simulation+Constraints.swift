@@ -7,11 +7,12 @@ extension Simulation {
 
   mutating func frame() -> Frame {
     var paths: [PathFrame] = []
-    for (i, node) in graph.paths.enumerated() {
-      paths.append(PathFrame(name: node.name, path: measuredPaths[i]?.path ?? Path(), isHidden: false))
+    paths.reserveCapacity(pathNames.count + constraints.count)
+    for i in currentPaths.indices {
+      paths.append(PathFrame(name: pathNames[i], path: currentPaths[i], isHidden: false))
     }
-    for c in graph.constraints.indices {
-      if let path = behaviors[c].path(c, in: self) { paths.append(path) }
+    for c in constraints.indices {
+      if let path = constraintPath(c) { paths.append(path) }
     }
     let frame = Frame(
       index: frameIndex, time: time,
@@ -52,9 +53,8 @@ extension Simulation {
         "handle '\(graph.handles[i].name)' got a non-finite position from its expression at t = \(now)",
         at: graph.handles[i].spec.position.source.span)
     }
-    for (i, measured) in measuredPaths.enumerated() {
-      guard let measured, !measured.path.subpaths.allSatisfy({ $0.start.isFinite && $0.segments.allSatisfy(\.isFinite) })
-      else { continue }
+    for (i, path) in currentPaths.enumerated() where pathIsDynamic[i] {
+      guard !path.subpaths.allSatisfy({ $0.start.isFinite && $0.segments.allSatisfy(\.isFinite) }) else { continue }
       throw RuntimeError(
         "path '\(graph.paths[i].name)' got a point that is not a finite number at t = \(now)",
         at: graph.paths[i].source.span)

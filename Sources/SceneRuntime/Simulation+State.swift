@@ -86,6 +86,10 @@ struct ConstraintRuntime: Sendable {
   var lengthVelocity = 0.0
   var restLength = 0.0
   var springingAlongPath = false
+  /// The length the handle was last placed at (NaN: not placed since it last moved), and
+  /// whether its rest has been placed: on a fixed path neither changes until it moves.
+  var placedLength = Double.nan
+  var restPlaced = false
   /// Gooey: whether the link has broken, and the anchor's radius when whole.
   var broken = false
   var anchorRadius = 0.0

@@ -38,12 +38,18 @@ extension Simulation {
     return Vector(value.x, value.y)
   }
 
+  /// The value of program `index` of ``programs``.
+  func evaluate(program index: Int) -> Vector {
+    let value = slots.withUnsafeBufferPointer { programs.evaluate(index, state: $0) }
+    return Vector(value.x, value.y)
+  }
+
   /// Evaluates lets, bound handles and segment paths in dependency order.
   mutating func evaluateNodes(initial: Bool) {
     for node in graph.evaluationOrder {
       switch node {
       case .letValue(let i):
-        let value = evaluate(graph.lets[i].value)
+        let value = evaluate(program: letPrograms[i])
         let slot = graph.layout.letSlot(i)
         slots[slot] = value.x
         slots[slot + 1] = value.y
@@ -52,15 +58,17 @@ extension Simulation {
           let position = positionPrograms[i]
         else { continue }
         if initial {
-          handles[i].position = evaluate(position)
+          handles[i].position = evaluate(program: position)
           if handleIsBound[i] && mover[i] == nil { handles[i].mode = .following }
         } else if handles[i].mode == .following && mover[i] == nil {
-          let next = evaluate(position)
+          let next = evaluate(program: position)
           handles[i].position = next
         }
         writeHandleSlot(i)
       case .path(let i):
-        if !graph.paths[i].segments.isEmpty { measuredPaths[i] = MeasuredPath(segmentPath(i)) }
+        guard pathIsDynamic[i] else { continue }
+        currentPaths[i] = segmentPath(i)
+        if pathIsMeasured[i] { measuredPaths[i] = MeasuredPath(currentPaths[i]) }
       }
     }
   }
@@ -70,25 +78,32 @@ extension Simulation {
     var subpaths: [Subpath] = []
     var current: Subpath?
     var point = Vector.zero
-    for segment in graph.paths[index].segments {
-      let points = segment.points.map(evaluate)
-      switch segment.kind {
+    for segment in pathSegmentStarts[index]..<pathSegmentStarts[index + 1] {
+      // The resolver gives each kind its number of points; a short list is skipped.
+      let points = segmentPointPrograms[segment]
+      switch segmentKinds[segment] {
       case .move:
         if let current { subpaths.append(current) }
-        point = points.first ?? point
+        if !points.isEmpty { point = evaluate(program: points.lowerBound) }
         current = Subpath(start: point)
       case .line:
-        guard let p = points.first else { continue }
-        current?.segments.append(.line(point, p))
-        point = p
+        guard points.count == 1 else { continue }
+        let end = evaluate(program: points.lowerBound)
+        current?.segments.append(.line(point, end))
+        point = end
       case .quadratic:
         guard points.count == 2 else { continue }
-        current?.segments.append(.quadratic(point, points[0], points[1]))
-        point = points[1]
+        let control = evaluate(program: points.lowerBound)
+        let end = evaluate(program: points.lowerBound + 1)
+        current?.segments.append(.quadratic(point, control, end))
+        point = end
       case .cubic:
         guard points.count == 3 else { continue }
-        current?.segments.append(.cubic(point, points[0], points[1], points[2]))
-        point = points[2]
+        let first = evaluate(program: points.lowerBound)
+        let second = evaluate(program: points.lowerBound + 1)
+        let end = evaluate(program: points.lowerBound + 2)
+        current?.segments.append(.cubic(point, first, second, end))
+        point = end
       case .close:
         current?.isClosed = true
         if let start = current?.start { point = start }
@@ -99,7 +114,7 @@ extension Simulation {
   }
 
   func restPosition(of i: Int) -> Vector? {
-    restPrograms[i].map(evaluate)
+    restPrograms[i].map { evaluate(program: $0) }
   }
 
   // MARK: - Grab and release
@@ -117,7 +132,7 @@ extension Simulation {
 
   mutating func release(_ i: Int, velocity: Vector) {
     if let c = mover[i] {
-      behaviors[c].release(c, handle: i, velocity: velocity, in: &self)
+      releaseConstraint(c, handle: i, velocity: velocity)
       return
     }
     if let spring = handleSprings[i] {
@@ -127,12 +142,6 @@ extension Simulation {
     } else {
       handles[i].mode = .idle
     }
-  }
-
-  func constraintName(_ c: Int) -> String {
-    if let name = graph.constraints[c].name { return name }
-    let gooeyNumber = graph.constraints[..<c].filter { if case .gooey = $0.kind { true } else { false } }.count + 1
-    return "gooey\(gooeyNumber)"
   }
 
   // MARK: - One step
@@ -156,9 +165,7 @@ extension Simulation {
       drag(i, to: target, dt: dt)
     }
     for i in handles.indices { move(i, dt: dt) }
-    for c in constraints.indices {
-      behaviors[c].step(c, dt: dt, in: &self)
-    }
+    for c in constraints.indices { stepConstraint(c, dt: dt) }
     writeHandleSlots()
     evaluateNodes(initial: false)
     // Rest positions of bound handles may read lets: settle them after the lets.
@@ -169,9 +176,7 @@ extension Simulation {
   mutating func drag(_ i: Int, to target: Vector, dt: Double) {
     let previous = handles[i].position
     let placed =
-      mover[i].map { c in
-        behaviors[c].drag(c, handle: i, to: target, in: &self)
-      } ?? false
+      mover[i].map { c in dragConstraint(c, handle: i, to: target) } ?? false
     if !placed { handles[i].position = target }
     if dt > 0 { handles[i].velocity = (handles[i].position - previous) / dt }
   }
@@ -208,9 +213,9 @@ extension Simulation {
     handles[i].velocity = .zero
     handles[i].mode = .idle
     events.append(SceneEvent("rest", handleNames[i]))
-    if let c = mover[i], case .gooey = graph.constraints[c].kind, constraints[c].releasedBeforeBreak {
+    if let c = mover[i], case .gooey = parameters[c], constraints[c].releasedBeforeBreak {
       constraints[c].releasedBeforeBreak = false
-      events.append(SceneEvent("link.restored", constraintName(c)))
+      events.append(SceneEvent("link.restored", constraintNames[c]))
     }
   }
 }

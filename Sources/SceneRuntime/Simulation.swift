@@ -25,24 +25,44 @@ public struct Simulation: Sendable {
   var constraints: [ConstraintRuntime]
   /// The constraint that moves each handle, if any.
   let mover: [Int?]
-  /// The behaviour of each constraint, looked up in the registry once.
-  let behaviors: [any ConstraintBehavior.Type]
+  /// Each constraint's settings, made once from the graph (see ``ConstraintBehavior``).
+  let parameters: [ConstraintParameters]
+  /// The name each constraint is reported by in events and frames: its `name`, or
+  /// `gooey1`, `gooey2`, … in order.
+  let constraintNames: [String]
   var events: [SceneEvent] = []
   /// Spring propagators for the current `dt`, one per spring preset.
   var propagators: [SpringModel.Propagator] = []
   var propagatorStep = 0.0
   let springModels: [SpringModel]
-  /// The measured geometry of each path this frame (dynamic ones re-measured).
+  /// Each path as it is now; segment paths are re-evaluated every frame.
+  var currentPaths: [Path]
+  /// Whether each path is a segment path, which can change every frame.
+  let pathIsDynamic: [Bool]
+  /// Whether a constraint measures along each path (`follow`, `animate`); a dynamic path
+  /// nothing measures is only evaluated, never measured.
+  let pathIsMeasured: [Bool]
+  /// The measured geometry of each path a constraint measures along.
   var measuredPaths: [MeasuredPath?]
 
   // Per-handle facts read every frame, kept in flat arrays so a step never copies a
   // handle's whole description out of the graph.
   let handleNames: [String]
+  let pathNames: [String]
   let handleIsBound: [Bool]
   let handleIsCircle: [Bool]
   let handleSprings: [Int?]
-  let positionPrograms: [CompiledExpression?]
-  let restPrograms: [CompiledExpression?]
+  /// Every expression evaluated each frame, linked into one program (see
+  /// ``ExpressionBatch``); the arrays below hold indices into it.
+  let programs: ExpressionBatch
+  let letPrograms: [Int]
+  let positionPrograms: [Int?]
+  let restPrograms: [Int?]
+  /// The segments of every segment path, path after path (`pathSegmentStarts[i]` is
+  /// where path `i`'s begin): each kind, and its points' programs, which are consecutive.
+  let pathSegmentStarts: [Int]
+  let segmentKinds: [SceneGraph.Segment.Kind]
+  let segmentPointPrograms: [Range<Int>]
 
   public init(graph: SceneGraph) throws(RuntimeError) {
     self.graph = graph
@@ -62,16 +82,56 @@ public struct Simulation: Sendable {
       }
     }
     self.mover = mover
-    behaviors = graph.constraints.map { ConstraintRegistry.behavior(of: $0.kind) }
+    parameters = graph.constraints.map { ConstraintParameters($0.kind) }
+    var gooeyCount = 0
+    constraintNames = graph.constraints.map { constraint in
+      guard case .gooey = constraint.kind else { return constraint.name ?? "" }
+      gooeyCount += 1
+      return constraint.name ?? "gooey\(gooeyCount)"
+    }
+    var pathIsMeasured = [Bool](repeating: false, count: graph.paths.count)
+    for parameters in parameters {
+      switch parameters {
+      case .follow(let p): pathIsMeasured[p.path] = true
+      case .animate(let p): pathIsMeasured[p.path] = true
+      case .elastic, .gooey: break
+      }
+    }
+    self.pathIsMeasured = pathIsMeasured
+    pathIsDynamic = graph.paths.map { !$0.segments.isEmpty }
+    currentPaths = graph.paths.map { $0.measured?.path ?? Path() }
     handles = graph.handles.map { HandleRuntime(radius: $0.radius) }
     handleNames = graph.handles.map(\.name)
+    pathNames = graph.paths.map(\.name)
     handleIsBound = graph.handles.map(\.isBound)
     handleIsCircle = graph.handles.map { $0.shape == .circle }
     handleSprings = graph.handles.map(\.spring)
-    positionPrograms = graph.handles.map(\.position)
-    restPrograms = graph.handles.map(\.rest)
+    var expressions: [CompiledExpression] = []
+    func link(_ expression: CompiledExpression) -> Int {
+      expressions.append(expression)
+      return expressions.count - 1
+    }
+    letPrograms = graph.lets.map { link($0.value) }
+    positionPrograms = graph.handles.map { $0.position.map(link) }
+    restPrograms = graph.handles.map { $0.rest.map(link) }
+    var pathSegmentStarts = [0]
+    var segmentKinds: [SceneGraph.Segment.Kind] = []
+    var segmentPointPrograms: [Range<Int>] = []
+    for path in graph.paths {
+      for segment in path.segments {
+        segmentKinds.append(segment.kind)
+        let first = expressions.count
+        for point in segment.points { _ = link(point) }
+        segmentPointPrograms.append(first..<expressions.count)
+      }
+      pathSegmentStarts.append(segmentKinds.count)
+    }
+    self.pathSegmentStarts = pathSegmentStarts
+    self.segmentKinds = segmentKinds
+    self.segmentPointPrograms = segmentPointPrograms
+    programs = ExpressionBatch(expressions)
     constraints = []
-    measuredPaths = graph.paths.map(\.measured)
+    measuredPaths = graph.paths.map { $0.segments.isEmpty ? $0.measured : nil }
     // Initial positions: evaluate every node once, in order.
     for i in graph.handles.indices {
       if let position = graph.handles[i].position, position.isConstant, let value = position.constantValue {
@@ -81,9 +141,7 @@ public struct Simulation: Sendable {
     writeHandleSlots()
     evaluateNodes(initial: true)
     constraints = graph.constraints.map { ConstraintRuntime(for: $0) }
-    for c in constraints.indices {
-      behaviors[c].setUp(c, in: &self)
-    }
+    for c in constraints.indices { setUpConstraint(c) }
     for i in handles.indices {
       handles[i].rest = restPosition(of: i) ?? handles[i].position
     }

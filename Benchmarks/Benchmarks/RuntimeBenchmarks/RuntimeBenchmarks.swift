@@ -2,12 +2,21 @@ import Benchmark
 import SceneDiagnostics
 import SceneGraph
 import SceneRuntime
+import SceneStress
 import SceneSyntax
 
-/// A generated scene of `count` handles: half animated along a path at uniform speed
-/// (position at arc length every frame), half bound to an expression of time (a compiled
-/// expression every frame).
-func stressScene(handles count: Int, kinds: Set<String> = ["animate", "bound"]) -> SceneGraph? {
+/// The scene graph of `scene`, or a crash with the scene's diagnostics: a benchmark of a
+/// scene that does not load would measure nothing.
+func graph(of text: String) -> SceneGraph {
+  let loaded = SceneLoader.load(SourceFile(name: "stress.yaml", text: text), syntax: .yaml)
+  guard let spec = loaded.spec, !loaded.hasErrors, let graph = SceneResolver.resolve(spec).graph else {
+    fatalError("the benchmark scene does not load:\n\(DiagnosticRenderer(files: loaded.file.map { [$0] } ?? []).render(loaded.diagnostics))")
+  }
+  return graph
+}
+
+/// `count` handles animated along one path at uniform arc-length speed, looping.
+func animatedScene(handles count: Int) -> String {
   var yaml = """
     scene: { size: 2000x2000, fps: 60, duration: 10s }
     paths:
@@ -15,53 +24,56 @@ func stressScene(handles count: Int, kinds: Set<String> = ["animate", "bound"]) 
     handles:
 
     """
+  for i in 0..<count { yaml += "  h\(i): { position: [\(i % 40 * 50), \(i / 40 * 50)], r: 4 }\n" }
+  yaml += "constraints:\n"
   for i in 0..<count {
-    let x = Double(i % 40) * 50
-    let y = Double(i / 40) * 50
-    if (i % 2 == 0 && kinds.contains("animate")) || !kinds.contains("bound") {
-      yaml += "  h\(i): { position: [\(x), \(y)], r: 4 }\n"
-    } else {
-      yaml += "  h\(i): { position: \"(\(x) + sin(time * 2 + \(i)) * 10, \(y) + cos(time) * 5)\" }\n"
-    }
-  }
-  yaml += kinds.contains("animate") ? "constraints:\n" : ""
-  for i in stride(from: 0, to: count, by: kinds.contains("bound") ? 2 : 1) where kinds.contains("animate") {
     yaml += "  - animate: { handle: h\(i), path: road, duration: \(2 + i % 7)s, repeat: loop, orient: true }\n"
   }
-  let loaded = SceneLoader.load(SourceFile(name: "stress.yaml", text: yaml), syntax: .yaml)
-  guard let spec = loaded.spec else { return nil }
-  return SceneResolver.resolve(spec).graph
+  return yaml
 }
 
+let perHandleFrame = BenchmarkMetric.custom("ns per handle per frame", useScalingFactor: false)
+
 let benchmarks: @Sendable () -> Void = {
-  for kind in ["animate", "bound"] {
+  // The stress scene (`scenec generate --handles N`): follow, elastic and gooey handles,
+  // points bound to the drag and to time, four fingers; one iteration is the whole
+  // 600-frame run through `SceneRunner`, as `scenec run` drives it, frames included.
+  for count in [100, 1_000, 10_000] {
+    let scene = StressScene(handles: count)
+    let stressGraph = graph(of: scene.yaml)
     Benchmark(
-      "Runtime/step 1000 handles (\(kind) only)",
-      configuration: .init(metrics: [.wallClock, .mallocCountTotal], scalingFactor: .kilo, maxDuration: .seconds(2))
+      "Runtime/stress scene, \(count) handles, 600 frames",
+      configuration: .init(
+        metrics: [.wallClock, .mallocCountTotal, perHandleFrame],
+        maxDuration: .seconds(count >= 10_000 ? 20 : 5), maxIterations: count >= 10_000 ? 8 : 200)
     ) { benchmark in
-      guard let graph = stressScene(handles: 1000, kinds: [kind]), var simulation = try? Simulation(graph: graph) else {
-        return
+      for _ in benchmark.scaledIterations {
+        let start = ContinuousClock.now
+        var frames = 0
+        do {
+          var runner = try SceneRunner(graph: stressGraph)
+          while let frame = try runner.nextFrame() {
+            blackHole(frame)
+            frames += 1
+          }
+        } catch {
+          fatalError("the stress scene failed: \(error)")
+        }
+        let elapsed = ContinuousClock.now - start
+        let nanoseconds = Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) / 1e9
+        benchmark.measurement(perHandleFrame, Int((nanoseconds / Double(frames * count)).rounded()))
       }
-      benchmark.startMeasurement()
-      for _ in benchmark.scaledIterations { blackHole(try? simulation.step(dt: 1.0 / 60)) }
     }
   }
-  // Each sample steps one simulation many times (set up outside the measurement), so
-  // the figures are warm steady-state frames, not the first frame of a new simulation.
-  for count in [100, 1_000, 10_000] {
-    Benchmark(
-      "Runtime/step \(count) handles (animate + bound)",
-      configuration: .init(
-        metrics: [.wallClock, .throughput, .mallocCountTotal], scalingFactor: .kilo,
-        maxDuration: .seconds(3))
-    ) { benchmark in
-      guard let graph = stressScene(handles: count), var simulation = try? Simulation(graph: graph) else {
-        return
-      }
-      benchmark.startMeasurement()
-      for _ in benchmark.scaledIterations {
-        blackHole(try? simulation.step(dt: 1.0 / 60))
-      }
-    }
+
+  // One kind of part alone: handles animated along a path, warm steady-state steps.
+  let animated = graph(of: animatedScene(handles: 1000))
+  Benchmark(
+    "Runtime/step 1000 handles animated along a path",
+    configuration: .init(metrics: [.wallClock, .mallocCountTotal], scalingFactor: .kilo, maxDuration: .seconds(2))
+  ) { benchmark in
+    guard var simulation = try? Simulation(graph: animated) else { fatalError("the animated scene failed") }
+    benchmark.startMeasurement()
+    for _ in benchmark.scaledIterations { blackHole(try? simulation.step(dt: 1.0 / 60)) }
   }
 }

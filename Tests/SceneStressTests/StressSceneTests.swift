@@ -1,0 +1,56 @@
+import SceneDiagnostics
+import SceneGraph
+import SceneRuntime
+import SceneStress
+import SceneSyntax
+import Testing
+
+@Suite struct StressSceneTests {
+  static func graph(_ scene: StressScene) throws -> SceneGraph {
+    let loaded = SceneLoader.load(SourceFile(name: "stress.yaml", text: scene.yaml), syntax: .yaml)
+    #expect(loaded.diagnostics.isEmpty, "\(DiagnosticRenderer(files: loaded.file.map { [$0] } ?? []).render(loaded.diagnostics))")
+    let spec = try #require(loaded.spec)
+    let resolved = SceneResolver.resolve(spec)
+    #expect(resolved.errors.isEmpty, "\(resolved.errors.map(\.diagnostic.message))")
+    return try #require(resolved.graph)
+  }
+
+  @Test(arguments: [8, 9, 15, 100, 1000, 1003])
+  func hasExactlyTheHandlesAskedForAndResolvesCleanly(handles: Int) throws {
+    let graph = try Self.graph(StressScene(handles: handles))
+    #expect(graph.handles.count == handles)
+    let cells = handles / 8
+    #expect(graph.constraints.count == cells * 3)
+    #expect(graph.paths.count == cells * 2)
+  }
+
+  @Test func aSmallCountIsRaisedToOneCell() {
+    #expect(StressScene(handles: 3).handles == 8)
+  }
+
+  @Test func sameArgumentsGiveTheSameBytes() {
+    #expect(StressScene(handles: 1000).yaml == StressScene(handles: 1000).yaml)
+    #expect(StressScene(handles: 1000).yaml != StressScene(handles: 1008).yaml)
+  }
+
+  @Test func runsItsLengthAndEveryKindOfPartMoves() throws {
+    let scene = StressScene(handles: 100, duration: 4)
+    let frames = try SceneRunner.frames(of: try Self.graph(scene))
+    #expect(frames.count == 4 * 60 + 1)
+    let events = Set(frames.flatMap(\.events))
+    // Fingers 1–3 grab the follow, elastic and gooey handles of a cell each round and
+    // they come home; finger 0 grabs nothing.
+    for handle in ["f0", "e0", "b0", "f6", "e6", "b6"] {
+      #expect(events.contains(SceneEvent("grab", handle)), "no grab of \(handle)")
+      #expect(events.contains(SceneEvent("rest", handle)), "\(handle) never came to rest")
+    }
+    #expect(events.contains(SceneEvent("link.restored", "gooey1")))
+    #expect(!events.contains { $0.type == "link.broke" })
+    // The drag-bound points follow the finger, then spring back; the time-bound ones never stop.
+    let pulled = try #require(frames.first { $0.time == 0.8 })
+    let point = try #require(pulled.handles.first { $0.name == "w3_1" })
+    #expect(point.state == .animating && point.y > 105 + 20)
+    #expect(frames.last?.handles.first { $0.name == "w3_1" }?.state == .idle)
+    #expect(frames.last?.handles.first { $0.name == "w3_3" }?.state == .animating)
+  }
+}

@@ -35,6 +35,7 @@ let package = Package(
         .product(name: "SceneGraph", package: "scenec"),
         .product(name: "SceneRuntime", package: "scenec"),
         .product(name: "SceneOutputs", package: "scenec"),
+        .product(name: "SceneStress", package: "scenec"),
       ],
       path: "Benchmarks/LoadingBenchmarks",
       plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
@@ -47,8 +48,20 @@ let package = Package(
         .product(name: "SceneGraph", package: "scenec"),
         .product(name: "SceneRuntime", package: "scenec"),
         .product(name: "SceneStress", package: "scenec"),
+        .product(name: "SceneGeometry", package: "scenec"),
       ],
       path: "Benchmarks/RuntimeBenchmarks",
+      plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+    ),
+    .executableTarget(
+      name: "EndToEndBenchmarks",
+      dependencies: [
+        .product(name: "Benchmark", package: "benchmark"),
+        .product(name: "SceneStress", package: "scenec"),
+        // Built so the benchmark can run it as a whole process.
+        .product(name: "scenec", package: "scenec"),
+      ],
+      path: "Benchmarks/EndToEndBenchmarks",
       plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
     ),
   ],

@@ -5,22 +5,13 @@ import SceneDiagnostics
 import SceneGraph
 import SceneOutputs
 import SceneRuntime
+import SceneStress
 import SceneSyntax
 
-/// About 5 MB of scene YAML: thousands of handles with expressions, constraints and paths.
-let largeScene: String = {
-  var yaml = "scene: { size: 4000x4000, fps: 60, duration: 2s }\nlet:\n  wobble: sin(time * 3) * 4\npaths:\n"
-  for i in 0..<2000 {
-    yaml += "  p\(i): { d: \"M\(i) 0 C \(i + 40) 80 \(i + 80) -40 \(i + 120) 0\", stroke: \"#4a5a70\" }\n"
-  }
-  yaml += "handles:\n"
-  for i in 0..<40000 {
-    yaml += "  h\(i): { position: \"(\(i % 200 * 20) + wobble, \(i / 200 * 20))\", r: 6, draggable: true, fill: \"#ff8800\" }\n"
-  }
-  yaml += "constraints:\n"
-  for i in 0..<2000 { yaml += "  - follow: { handle: h\(i), path: p\(i), orient: true }\n" }
-  return yaml
-}()
+/// About 5 MB of scene YAML: the stress scene at 40,000 handles (`scenec generate
+/// --handles 40000`), in block and flow style, with expressions, paths, constraints and
+/// a gesture.
+let largeScene = StressScene(handles: 40_000).yaml
 
 /// libyaml's own event loop over the same bytes: the floor scenec's loading is measured against.
 func rawEventCount(_ bytes: [UInt8]) -> Int {

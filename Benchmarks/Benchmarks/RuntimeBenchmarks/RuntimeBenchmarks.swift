@@ -1,5 +1,6 @@
 import Benchmark
 import SceneDiagnostics
+import SceneGeometry
 import SceneGraph
 import SceneRuntime
 import SceneStress
@@ -29,6 +30,27 @@ func animatedScene(handles count: Int) -> String {
   for i in 0..<count {
     yaml += "  - animate: { handle: h\(i), path: road, duration: \(2 + i % 7)s, repeat: loop, orient: true }\n"
   }
+  return yaml
+}
+
+/// `count` handles, each following its own cubic track with a spring to spring back along it.
+func followScene(handles count: Int) -> String {
+  var yaml = """
+    scene: { size: 4000x4000, fps: 60, duration: 10s }
+    springs:
+      loose: { dampingRatio: 0.2, duration: 1.5s }
+    paths:
+
+    """
+  for i in 0..<count {
+    let x = i % 40 * 100
+    let y = i / 40 * 100
+    yaml += "  p\(i): { d: \"M\(x) \(y + 50) C \(x + 30) \(y - 20) \(x + 70) \(y + 120) \(x + 100) \(y + 50)\" }\n"
+  }
+  yaml += "handles:\n"
+  for i in 0..<count { yaml += "  h\(i): { position: [\(i % 40 * 100 + 50), \(i / 40 * 100 + 50)], r: 10, draggable: true }\n" }
+  yaml += "constraints:\n"
+  for i in 0..<count { yaml += "  - follow: { handle: h\(i), path: p\(i), spring: loose }\n" }
   return yaml
 }
 
@@ -63,6 +85,34 @@ let benchmarks: @Sendable () -> Void = {
         let nanoseconds = Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) / 1e9
         benchmark.measurement(perHandleFrame, Int((nanoseconds / Double(frames * count)).rounded()))
       }
+    }
+  }
+
+  // DESIGN's case, follow plus spring: every handle is pulled along its track and let go
+  // (through the library's pointer API, one grab after another), then all spring back
+  // along their paths at once. Each sample measures 60 frames of that, set up outside.
+  for count in [1_000, 10_000] {
+    let follow = graph(of: followScene(handles: count))
+    Benchmark(
+      "Runtime/follow + spring, \(count) handles springing along paths",
+      configuration: .init(
+        metrics: [.wallClock, .mallocCountTotal, perHandleFrame], maxDuration: .seconds(5), maxIterations: 50)
+    ) { benchmark in
+      guard var simulation = try? Simulation(graph: follow) else { fatalError("the follow scene failed") }
+      for i in 0..<count {
+        let handle = Point(Double(i % 40 * 100 + 50), Double(i / 40 * 100 + 50))
+        simulation.pointerDown(id: 0, at: handle)
+        simulation.pointerMoved(id: 0, to: handle + Vector(40, 10))
+        simulation.pointerUp(id: 0, velocity: Vector(600, 0))
+      }
+      let frames = 60
+      benchmark.startMeasurement()
+      let start = ContinuousClock.now
+      for frame in 1...frames { blackHole(try? simulation.step(to: Double(frame) / 60)) }
+      let elapsed = ContinuousClock.now - start
+      benchmark.stopMeasurement()
+      let nanoseconds = Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) / 1e9
+      benchmark.measurement(perHandleFrame, Int((nanoseconds / Double(frames * count)).rounded()))
     }
   }
 

@@ -4,27 +4,41 @@ public struct SourceFile: Sendable {
   public let name: String
   /// The whole text.
   public let text: String
-  /// The text of each line, without its line break.
-  private let lines: [Substring]
+  /// Where each line starts and ends (before its line break), as UTF-8 offsets into
+  /// `text`; lines are cut out only when asked for, as most never are.
+  private let lines: [Range<Int>]
 
   public init(name: String, text: String) {
     self.name = name
     self.text = text
-    // Split on \n, \r\n and lone \r, as YAML and our lexer both count lines.
-    var lines: [Substring] = []
-    var start = text.startIndex
-    var index = text.startIndex
-    while index < text.endIndex {
-      let c = text[index]
-      if c == "\n" || c == "\r" || c == "\r\n" {
-        lines.append(text[start..<index])
-        index = text.index(after: index)
-        start = index
-      } else {
-        index = text.index(after: index)
+    // Split on \n, \r\n and lone \r, as YAML and our lexer both count lines. These are
+    // ASCII and always grapheme clusters of their own (`\r\n` being one), so scanning the
+    // bytes cuts exactly where splitting the characters would, without the cost of
+    // walking grapheme clusters.
+    var lines: [Range<Int>] = []
+    func scan(_ bytes: some Sequence<UInt8>) {
+      var start = 0
+      var previousWasReturn = false
+      var offset = 0
+      for byte in bytes {
+        if byte == UInt8(ascii: "\n") {
+          if previousWasReturn {
+            start = offset + 1  // The \n of a \r\n: the line was ended at the \r.
+          } else {
+            lines.append(start..<offset)
+            start = offset + 1
+          }
+        } else if byte == UInt8(ascii: "\r") {
+          lines.append(start..<offset)
+          start = offset + 1
+        }
+        previousWasReturn = byte == UInt8(ascii: "\r")
+        offset += 1
       }
+      lines.append(start..<offset)
     }
-    lines.append(text[start..<text.endIndex])
+    // A native string's bytes are contiguous, and a plain buffer scans fastest.
+    if text.utf8.withContiguousStorageIfAvailable(scan) == nil { scan(text.utf8) }
     self.lines = lines
   }
 
@@ -34,7 +48,11 @@ public struct SourceFile: Sendable {
   /// The text of the 1-based line `number`, or `nil` past the end.
   public func line(_ number: Int) -> Substring? {
     guard number >= 1 && number <= lines.count else { return nil }
-    return lines[number - 1]
+    let range = lines[number - 1]
+    let utf8 = text.utf8
+    let start = utf8.index(utf8.startIndex, offsetBy: range.lowerBound)
+    let end = utf8.index(start, offsetBy: range.count)
+    return text[start..<end]
   }
 
   /// The location of `line`, `column` in this file.

@@ -55,10 +55,11 @@ struct ArcLengthIntegrator {
       let t = dipCenters[i]
       let dip = dipWidths[i]
       if t <= t0 {
-        let width = hypot(t0 - t, dip)
+        // Parameters and widths are at most about 1: no overflow, so no `hypot`.
+        let width = ((t0 - t) * (t0 - t) + dip * dip).squareRoot()
         startDip = startDip == 0 ? width : Swift.min(startDip, width)
       } else if t >= t1 {
-        let width = hypot(t - t1, dip)
+        let width = ((t - t1) * (t - t1) + dip * dip).squareRoot()
         endDip = endDip == 0 ? width : Swift.min(endDip, width)
       } else {
         total += integrateGraded(start, t, startDip: startDip, endDip: dip)

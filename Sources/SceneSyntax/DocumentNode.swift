@@ -8,7 +8,9 @@ import SceneDiagnostics
 /// decoder (``SceneDecoder``) then turns it into a ``SceneSpec``, so both syntaxes share
 /// one schema, one set of error messages and one AST.
 public struct DocumentNode: Hashable, Sendable {
-  public indirect enum Value: Hashable, Sendable {
+  // Not `indirect`: the collections already hold their children in arrays, so a
+  // scalar, the most common node, needs no box of its own.
+  public enum Value: Hashable, Sendable {
     case scalar(Scalar)
     case sequence([DocumentNode])
     case mapping([Entry])

@@ -54,7 +54,10 @@ public enum ExpressionParser {
   public static func parse(
     _ text: String, at origin: SourceSpan, verbatim: Bool
   ) throws(ExpressionError) -> Expression {
-    let scalars = Array(text.unicodeScalars)
+    // Expressions are nearly always ASCII, where each byte is a scalar: copied straight
+    // from the bytes, without decoding the text twice (to count, then to copy).
+    let scalars =
+      text.utf8.allSatisfy { $0 < 0x80 } ? text.utf8.map { Unicode.Scalar($0) } : Array(text.unicodeScalars)
     let spans = Spans(origin: origin, verbatim: verbatim)
     if scalars.allSatisfy(isSpace) { throw ExpressionError("empty expression", at: origin) }
     return try parse(scalars, in: 0..<scalars.count, spans: spans)
@@ -325,8 +328,17 @@ public enum ExpressionParser {
 
     /// The scalars `start..<end` as a string.
     private func text(_ start: Int, _ end: Int) -> String {
+      let slice = scalars[start..<end]
+      // Names, numbers and units are ASCII: one byte per scalar, written straight into
+      // the string rather than appended scalar by scalar.
+      if slice.allSatisfy(\.isASCII) {
+        return String(unsafeUninitializedCapacity: slice.count) { buffer in
+          for (i, scalar) in zip(buffer.indices, slice) { buffer[i] = UInt8(truncatingIfNeeded: scalar.value) }
+          return slice.count
+        }
+      }
       var view = String.UnicodeScalarView()
-      view.append(contentsOf: scalars[start..<end])
+      view.append(contentsOf: slice)
       return String(view)
     }
 
@@ -478,8 +490,19 @@ public enum ExpressionParser {
     /// All the binary levels at once, by operator precedence with explicit stacks, so a
     /// long chain costs no recursion.
     mutating func parseBinary() throws(ExpressionError) -> Parsed {
-      var operands = [try parseUnary()]
-      var operators: [Expression.BinaryOperator] = []
+      // Most operands stand alone (a number, a name, one side of a point) or have one
+      // operator (`x + 10`): those need no stacks. This is the loop below, unrolled.
+      let first = try parseUnary()
+      guard let firstOperator = try peekBinaryOperator() else { return first }
+      advance()
+      let second = try parseUnary()
+      guard try peekBinaryOperator() != nil else {
+        return try node(
+          .binary(firstOperator, first.expression, second.expression), first.start, second.end,
+          height: 1 + max(first.height, second.height))
+      }
+      var operands = [first, second]
+      var operators = [firstOperator]
       func reduce() throws(ExpressionError) {
         guard let op = operators.popLast(), let rhs = operands.popLast(),
           let lhs = operands.popLast()
@@ -491,9 +514,7 @@ public enum ExpressionParser {
             .binary(op, lhs.expression, rhs.expression), lhs.start, rhs.end,
             height: 1 + max(lhs.height, rhs.height)))
       }
-      while true {
-        let token = try peek()
-        guard case .symbol(let symbol) = token.kind, let op = symbol.binaryOperator else { break }
+      while let op = try peekBinaryOperator() {
         // Left-associative: an earlier operator of the same precedence binds first.
         while let top = operators.last, top.precedence >= op.precedence { try reduce() }
         advance()
@@ -504,6 +525,12 @@ public enum ExpressionParser {
       // The stacks always hold one more operand than operators, so one is left.
       guard let result = operands.last else { throw expected("an expression", found: try peek()) }
       return result
+    }
+
+    /// The binary operator the next token spells, if any, peeked but not consumed.
+    mutating func peekBinaryOperator() throws(ExpressionError) -> Expression.BinaryOperator? {
+      guard case .symbol(let symbol) = try peek().kind else { return nil }
+      return symbol.binaryOperator
     }
 
     /// `unary = ( "-" | "+" | "!" ) unary | postfix`, read as a loop over the prefixes.

@@ -8,12 +8,11 @@ internal import CYAML
 /// owner.
 final class LibYAMLParser {
   /// A position as libyaml counts it: `index` in Unicode scalars from the start of the
-  /// input (a byte order mark included, because the encoding is set to UTF-8 up front),
-  /// `line` and `column` 0-based.
+  /// input (a byte order mark included, because the encoding is set to UTF-8 up front).
+  /// libyaml's line and column are left out: it also breaks lines at U+0085, U+2028
+  /// and U+2029, which scene files do not, so positions are mapped from the index.
   struct Mark: Hashable {
     var index: Int
-    var line: Int
-    var column: Int
   }
 
   /// How a scalar was written.
@@ -35,7 +34,8 @@ final class LibYAMLParser {
     case documentStart(start: Mark, end: Mark)
     case documentEnd
     case alias(anchor: String, start: Mark, end: Mark)
-    case scalar(String, style: ScalarStyle, node: Node)
+    /// A scalar's text, how many Unicode scalars it holds, and how it was written.
+    case scalar(String, scalarCount: Int, style: ScalarStyle, node: Node)
     case sequenceStart(Node)
     case sequenceEnd
     case mappingStart(Node)
@@ -85,18 +85,17 @@ final class LibYAMLParser {
   }
 
   /// The next event, or libyaml's error. After an error the parser is done.
-  func next() -> Result<Event, Failure> {
+  func next() throws(Failure) -> Event {
     guard isInitialized else {
-      return .failure(
-        Failure(
-          kind: .memory, problem: "cannot allocate the YAML parser", context: nil,
-          problemMark: Mark(index: 0, line: 0, column: 0), contextMark: Mark(index: 0, line: 0, column: 0),
-          problemOffset: 0, problemValue: -1))
+      throw Failure(
+        kind: .memory, problem: "cannot allocate the YAML parser", context: nil,
+        problemMark: Mark(index: 0), contextMark: Mark(index: 0),
+        problemOffset: 0, problemValue: -1)
     }
     var event = yaml_event_t()
-    guard yaml_parser_parse(parser, &event) != 0 else { return .failure(failure()) }
+    guard yaml_parser_parse(parser, &event) != 0 else { throw failure() }
     defer { yaml_event_delete(&event) }
-    return .success(Self.copy(event))
+    return Self.copy(event)
   }
 
   private func failure() -> Failure {
@@ -120,7 +119,7 @@ final class LibYAMLParser {
   }
 
   private static func mark(_ m: yaml_mark_t) -> Mark {
-    Mark(index: m.index, line: m.line, column: m.column)
+    Mark(index: m.index)
   }
 
   private static func string(_ pointer: UnsafeMutablePointer<yaml_char_t>?) -> String? {
@@ -144,9 +143,11 @@ final class LibYAMLParser {
     case YAML_SCALAR_EVENT:
       let scalar = event.data.scalar
       // The value may hold NUL (from a "\0" escape), so copy by length, not as a C string.
-      let text = scalar.value.map {
-        String(decoding: UnsafeBufferPointer(start: $0, count: scalar.length), as: UTF8.self)
-      } ?? ""
+      let bytes = UnsafeBufferPointer(start: scalar.value, count: scalar.value == nil ? 0 : scalar.length)
+      let text = String(decoding: bytes, as: UTF8.self)
+      // Nearly always ASCII, one scalar per byte: cheaper to see on the bytes at hand
+      // than to count in the string.
+      let scalarCount = bytes.allSatisfy { $0 < 0x80 } ? bytes.count : text.unicodeScalars.count
       let style: ScalarStyle
       switch scalar.style {
       case YAML_SINGLE_QUOTED_SCALAR_STYLE: style = .singleQuoted
@@ -156,7 +157,7 @@ final class LibYAMLParser {
       default: style = .plain
       }
       let node = Node(anchor: string(scalar.anchor), tag: string(scalar.tag), start: start, end: end)
-      return .scalar(text, style: style, node: node)
+      return .scalar(text, scalarCount: scalarCount, style: style, node: node)
     case YAML_SEQUENCE_START_EVENT:
       let data = event.data.sequence_start
       return .sequenceStart(Node(anchor: string(data.anchor), tag: string(data.tag), start: start, end: end))

@@ -161,12 +161,12 @@ extension SceneDecoder {
   }
 
   /// The one `key: value` of a single-key mapping (a list item such as `- follow: {…}`).
-  mutating func singleEntry(_ node: DocumentNode, what: String) -> (String, SourceRef, DocumentNode)? {
+  mutating func singleEntry(_ node: DocumentNode, what: @autoclosure () -> String) -> (String, SourceRef, DocumentNode)? {
     guard case .mapping(let entries) = node.value, entries.count == 1 else {
       if case .mapping(let entries) = node.value, entries.count > 1 {
-        error("expected \(what) with one key, found \(entries.count) keys; start a new list item for each", at: entries[1].keySource)
+        error("expected \(what()) with one key, found \(entries.count) keys; start a new list item for each", at: entries[1].keySource)
       } else {
-        error("expected \(what), found \(node.kindDescription)", at: node.source)
+        error("expected \(what()), found \(node.kindDescription)", at: node.source)
       }
       return nil
     }

@@ -5,27 +5,31 @@ import SceneGeometry
 
 extension SceneDecoder {
   /// The entries of a mapping, or an error saying what was expected instead.
-  mutating func mapping(_ node: DocumentNode, what: String) -> [DocumentNode.Entry]? {
+  mutating func mapping(_ node: DocumentNode, what: @autoclosure () -> String) -> [DocumentNode.Entry]? {
     if case .mapping(let entries) = node.value { return entries }
-    error("expected a mapping for \(what), found \(node.kindDescription)", at: node.source)
+    error("expected a mapping for \(what()), found \(node.kindDescription)", at: node.source)
     return nil
   }
 
   /// The items of a list, or an error saying what was expected instead.
-  mutating func sequence(_ node: DocumentNode, what: String) -> [DocumentNode]? {
+  mutating func sequence(_ node: DocumentNode, what: @autoclosure () -> String) -> [DocumentNode]? {
     if case .sequence(let items) = node.value { return items }
-    error("expected a list for \(what), found \(node.kindDescription)", at: node.source)
+    error("expected a list for \(what()), found \(node.kindDescription)", at: node.source)
     return nil
   }
 
   /// The entries with each key once; a repeated key is reported with a note at the first.
-  mutating func unique(_ entries: [DocumentNode.Entry], what: String) -> [DocumentNode.Entry] {
+  mutating func unique(_ entries: [DocumentNode.Entry], what: @autoclosure () -> String) -> [DocumentNode.Entry] {
+    // Most mappings are small and, coming from YAML, already free of duplicates: check
+    // by comparing keys pairwise, which costs less than hashing them, and hand the
+    // entries back as they are.
+    if keysAreUnique || (entries.count <= Self.pairwiseLimit && !Self.hasRepeatedKey(entries)) { return entries }
     var seen: [String: SourceRef] = [:]
     var result: [DocumentNode.Entry] = []
     for entry in entries {
       if let first = seen[entry.key] {
         error(
-          "duplicate \(what) '\(entry.key)'", at: entry.keySource,
+          "duplicate \(what()) '\(entry.key)'", at: entry.keySource,
           notes: [Diagnostic.Note("'\(entry.key)' is first defined here", at: first.span)])
         continue
       }
@@ -35,53 +39,79 @@ extension SceneDecoder {
     return result
   }
 
+  /// Up to this many entries, keys are compared pairwise rather than hashed.
+  static let pairwiseLimit = 8
+
+  static func hasRepeatedKey(_ entries: [DocumentNode.Entry]) -> Bool {
+    for i in entries.indices {
+      for j in entries.indices[..<i] where entries[j].key == entries[i].key { return true }
+    }
+    return false
+  }
+
   /// The fields of a mapping by key, after reporting keys that are not `allowed`
   /// (with a suggestion) and repeated keys.
-  mutating func fields(of node: DocumentNode, what: String, allowed: [String]) -> Fields? {
-    guard let entries = mapping(node, what: what) else { return nil }
+  mutating func fields(of node: DocumentNode, what: @autoclosure () -> String, allowed: [String]) -> Fields? {
+    guard let mapping = mapping(node, what: what()) else { return nil }
     var fields = Fields(node: node)
-    for entry in unique(entries, what: "key") {
-      guard allowed.contains(entry.key) else {
-        // `{ at: (1, 2) }` splits into `at: (1` and a key `2)`: the expression error
-        // already explains it, so the fragment gets no message of its own.
-        if entry.key.hasSuffix(")") && !entry.key.contains("(") { continue }
-        let suggestion = Suggestion.closest(to: entry.key, among: allowed)
-        if let suggestion { fields.misspelt.insert(suggestion) }
-        error(
-          "unknown key '\(entry.key)' in \(what)\(suggestion.map { "; did you mean '\($0)'?" } ?? "")",
-          at: entry.keySource)
-        continue
-      }
-      fields.entries[entry.key] = entry
+    let entries = unique(mapping, what: "key")
+    var allAllowed = true
+    for entry in entries where !allowed.contains(where: { Fields.same($0, entry.key) }) {
+      allAllowed = false
+      // `{ at: (1, 2) }` splits into `at: (1` and a key `2)`: the expression error
+      // already explains it, so the fragment gets no message of its own.
+      if entry.key.hasSuffix(")") && !entry.key.contains("(") { continue }
+      let suggestion = Suggestion.closest(to: entry.key, among: allowed)
+      if let suggestion { fields.misspelt.insert(suggestion) }
+      error(
+        "unknown key '\(entry.key)' in \(what())\(suggestion.map { "; did you mean '\($0)'?" } ?? "")",
+        at: entry.keySource)
     }
+    // Nearly always every key is allowed: then the entries are kept as they are.
+    fields.entries = allAllowed ? entries : entries.filter { entry in allowed.contains(entry.key) }
     return fields
   }
 
   /// Decoded mapping fields, looked up by key.
   struct Fields {
     var node: DocumentNode
-    var entries: [String: DocumentNode.Entry] = [:]
+    /// The entries with allowed keys, each key once. There are never more than the
+    /// handful of keys a part of the scene allows, so a lookup scans them.
+    var entries: [DocumentNode.Entry] = []
     /// Keys that an unknown key was probably meant to be; their absence is already reported.
     var misspelt: Set<String> = []
 
-    subscript(key: String) -> DocumentNode? { entries[key]?.value }
-    func keySource(_ key: String) -> SourceRef? { entries[key]?.keySource }
+    subscript(key: String) -> DocumentNode? { index(of: key).map { entries[$0].value } }
+    func keySource(_ key: String) -> SourceRef? { index(of: key).map { entries[$0].keySource } }
+
+    private func index(of key: String) -> Int? {
+      for i in entries.indices where Self.same(entries[i].key, key) { return i }
+      return nil
+    }
+
+    /// `a == b`, answered at once for the usual miss, two keys of different lengths;
+    /// decoding one part of a scene compares a key with a dozen others.
+    static func same(_ a: String, _ b: String) -> Bool { a.utf8.count == b.utf8.count && a == b }
   }
 
   /// Checks that a name is an identifier: a letter or `_`, then letters, digits or `_`.
-  mutating func identifier(_ name: String, at source: SourceRef, what: String) -> Bool {
+  mutating func identifier(_ name: String, at source: SourceRef, what: @autoclosure () -> String) -> Bool {
     if Self.isIdentifier(name) { return true }
     error(
-      "\(what) name '\(name)' is not a valid name; use letters, digits and '_', starting with a letter",
+      "\(what()) name '\(name)' is not a valid name; use letters, digits and '_', starting with a letter",
       at: source)
     return false
   }
 
   static func isIdentifier(_ name: String) -> Bool {
-    guard let first = name.unicodeScalars.first,
-      first == "_" || first.properties.isAlphabetic
-    else { return false }
-    return name.unicodeScalars.allSatisfy { $0 == "_" || $0.properties.isAlphabetic || ("0"..."9").contains($0) }
+    guard let first = name.unicodeScalars.first, first == "_" || isAlphabetic(first) else { return false }
+    return name.unicodeScalars.allSatisfy { $0 == "_" || isAlphabetic($0) || ("0"..."9").contains($0) }
+  }
+
+  /// Unicode's Alphabetic property, answered without a table lookup for ASCII, where
+  /// it holds for the letters only.
+  private static func isAlphabetic(_ c: Unicode.Scalar) -> Bool {
+    c.isASCII ? ("a"..."z").contains(c) || ("A"..."Z").contains(c) : c.properties.isAlphabetic
   }
 }
 
@@ -89,77 +119,77 @@ extension SceneDecoder {
 
 extension SceneDecoder {
   /// The scalar of a node, or an error (a list or mapping where a value was expected).
-  mutating func scalar(_ node: DocumentNode, what: String) -> DocumentNode.Scalar? {
+  mutating func scalar(_ node: DocumentNode, what: @autoclosure () -> String) -> DocumentNode.Scalar? {
     if case .scalar(let s) = node.value, !s.isNull { return s }
-    error("expected \(what), found \(node.kindDescription)", at: node.source)
+    error("expected \(what()), found \(node.kindDescription)", at: node.source)
     return nil
   }
 
-  mutating func string(_ node: DocumentNode, what: String) -> Located<String>? {
-    guard let s = scalar(node, what: "a text for \(what)") else { return nil }
+  mutating func string(_ node: DocumentNode, what: @autoclosure () -> String) -> Located<String>? {
+    guard let s = scalar(node, what: "a text for \(what())") else { return nil }
     return Located(s.text, at: node.source)
   }
 
   /// A name that refers to something defined elsewhere.
-  mutating func reference(_ node: DocumentNode, what: String) -> Reference? {
-    guard let s = scalar(node, what: "a name for \(what)") else { return nil }
+  mutating func reference(_ node: DocumentNode, what: @autoclosure () -> String) -> Reference? {
+    guard let s = scalar(node, what: "a name for \(what())") else { return nil }
     guard Self.isIdentifier(s.text) else {
-      error("expected a name for \(what), found '\(s.text)'", at: node.source)
+      error("expected a name for \(what()), found '\(s.text)'", at: node.source)
       return nil
     }
     return Located(s.text, at: node.source)
   }
 
-  mutating func number(_ node: DocumentNode, what: String) -> Located<Double>? {
-    guard let s = scalar(node, what: "a number for \(what)") else { return nil }
+  mutating func number(_ node: DocumentNode, what: @autoclosure () -> String) -> Located<Double>? {
+    guard let s = scalar(node, what: "a number for \(what())") else { return nil }
     if !s.isQuoted, let value = Double(s.text), value.isFinite {
       return Located(value, at: node.source)
     }
-    error("expected a number for \(what), found '\(s.text)'", at: node.source)
+    error("expected a number for \(what()), found '\(s.text)'", at: node.source)
     return nil
   }
 
-  mutating func integer(_ node: DocumentNode, what: String) -> Located<Int>? {
-    guard let s = scalar(node, what: "a whole number for \(what)") else { return nil }
+  mutating func integer(_ node: DocumentNode, what: @autoclosure () -> String) -> Located<Int>? {
+    guard let s = scalar(node, what: "a whole number for \(what())") else { return nil }
     if !s.isQuoted, let value = Int(s.text) { return Located(value, at: node.source) }
-    error("expected a whole number for \(what), found '\(s.text)'", at: node.source)
+    error("expected a whole number for \(what()), found '\(s.text)'", at: node.source)
     return nil
   }
 
-  mutating func bool(_ node: DocumentNode, what: String) -> Located<Bool>? {
-    guard let s = scalar(node, what: "true or false for \(what)") else { return nil }
+  mutating func bool(_ node: DocumentNode, what: @autoclosure () -> String) -> Located<Bool>? {
+    guard let s = scalar(node, what: "true or false for \(what())") else { return nil }
     switch s.isQuoted ? "" : s.text {
     case "true": return Located(true, at: node.source)
     case "false": return Located(false, at: node.source)
     default:
-      error("expected true or false for \(what), found '\(s.text)'", at: node.source)
+      error("expected true or false for \(what()), found '\(s.text)'", at: node.source)
       return nil
     }
   }
 
   /// A time in seconds: `0.9s`, `900ms`, or a bare number of seconds.
-  mutating func time(_ node: DocumentNode, what: String) -> Located<Double>? {
-    guard let s = scalar(node, what: "a time for \(what)") else { return nil }
+  mutating func time(_ node: DocumentNode, what: @autoclosure () -> String) -> Located<Double>? {
+    guard let s = scalar(node, what: "a time for \(what())") else { return nil }
     if let seconds = Self.seconds(s.text), !s.isQuoted { return Located(seconds, at: node.source) }
-    error("expected a time for \(what) (such as 0.9s or 900ms), found '\(s.text)'", at: node.source)
+    error("expected a time for \(what()) (such as 0.9s or 900ms), found '\(s.text)'", at: node.source)
     return nil
   }
 
   static func seconds(_ text: String) -> Double? { TimeText.seconds(text) }
 
 
-  mutating func color(_ node: DocumentNode, what: String) -> Located<Color>? {
-    guard let s = scalar(node, what: "a color for \(what)") else { return nil }
+  mutating func color(_ node: DocumentNode, what: @autoclosure () -> String) -> Located<Color>? {
+    guard let s = scalar(node, what: "a color for \(what())") else { return nil }
     if let color = Color(parsing: s.text) { return Located(color, at: node.source) }
     let suggestion = s.text.hasPrefix("#") ? "" : Suggestion.didYouMean(s.text, among: Color.named.keys.sorted())
     error(
-      "expected a color for \(what) (#rgb, #rrggbb, #rrggbbaa or a name such as white), found '\(s.text)'\(suggestion)",
+      "expected a color for \(what()) (#rgb, #rrggbb, #rrggbbaa or a name such as white), found '\(s.text)'\(suggestion)",
       at: node.source)
     return nil
   }
 
-  mutating func easing(_ node: DocumentNode, what: String) -> Located<Easing>? {
-    guard let s = scalar(node, what: "an easing for \(what)") else { return nil }
+  mutating func easing(_ node: DocumentNode, what: @autoclosure () -> String) -> Located<Easing>? {
+    guard let s = scalar(node, what: "an easing for \(what())") else { return nil }
     if let easing = Easing.names[s.text] { return Located(easing, at: node.source) }
     if s.text.hasPrefix("cubic-bezier(") && s.text.hasSuffix(")") {
       let inner = s.text.dropFirst("cubic-bezier(".count).dropLast()
@@ -180,7 +210,7 @@ extension SceneDecoder {
     }
     let names = Easing.names.keys.sorted() + ["cubic-bezier"]
     error(
-      "unknown easing '\(s.text)' for \(what)"
+      "unknown easing '\(s.text)' for \(what())"
         + Self.suggestionOrList(s.text, among: names, list: "linear, ease-in, ease-out, ease-in-out or cubic-bezier(x1, y1, x2, y2)"),
       at: node.source)
     return nil
@@ -188,13 +218,13 @@ extension SceneDecoder {
 
   /// One of the raw values of `T`.
   mutating func choice<T: RawRepresentable & CaseIterable & Hashable & Sendable>(
-    _ node: DocumentNode, what: String, as: T.Type
+    _ node: DocumentNode, what: @autoclosure () -> String, as: T.Type
   ) -> Located<T>? where T.RawValue == String {
-    guard let s = scalar(node, what: "a value for \(what)") else { return nil }
+    guard let s = scalar(node, what: "a value for \(what())") else { return nil }
     if let value = T(rawValue: s.text) { return Located(value, at: node.source) }
     let names = T.allCases.map(\.rawValue)
     error(
-      "unknown value '\(s.text)' for \(what)" + Self.suggestionOrList(s.text, among: names, list: Self.list(names)),
+      "unknown value '\(s.text)' for \(what())" + Self.suggestionOrList(s.text, among: names, list: Self.list(names)),
       at: node.source)
     return nil
   }
@@ -230,7 +260,7 @@ extension SceneDecoder {
 
   /// An expression, parsed where it stands so errors point inside it. A two-item list
   /// `[x, y]` is the point `(x, y)`.
-  mutating func expression(_ node: DocumentNode, what: String) -> Expression? {
+  mutating func expression(_ node: DocumentNode, what: @autoclosure () -> String) -> Expression? {
     switch node.value {
     case .scalar(let s) where !s.isNull:
       do {
@@ -250,12 +280,12 @@ extension SceneDecoder {
         return nil
       }
     case .sequence(let items) where items.count == 2:
-      guard let x = expression(items[0], what: what), let y = expression(items[1], what: what) else {
+      guard let x = expression(items[0], what: what()), let y = expression(items[1], what: what()) else {
         return nil
       }
       return Expression(.point(x, y), at: node.source)
     default:
-      error("expected an expression for \(what), found \(node.kindDescription)", at: node.source)
+      error("expected an expression for \(what()), found \(node.kindDescription)", at: node.source)
       return nil
     }
   }

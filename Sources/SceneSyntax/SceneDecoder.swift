@@ -21,9 +21,18 @@ public struct SceneDecoder {
   ]
 
   var diagnostics: [Diagnostic] = []
+  /// Whether every mapping in the tree is known to hold each key once, as the YAML
+  /// reader guarantees (a repeated key is an error there), so ``unique(_:what:)`` need
+  /// not look again. The DSL's tree may repeat keys.
+  var keysAreUnique = false
 
   public static func decode(_ root: DocumentNode) -> Result {
+    decode(root, keysAreUnique: false)
+  }
+
+  static func decode(_ root: DocumentNode, keysAreUnique: Bool) -> Result {
     var decoder = SceneDecoder()
+    decoder.keysAreUnique = keysAreUnique
     let spec = decoder.decodeScene(root)
     return Result(spec: spec, diagnostics: decoder.diagnostics)
   }
@@ -100,6 +109,7 @@ public struct SceneDecoder {
   ) -> [T] {
     guard let entries = mapping(node, what: "'\(what)s' (names and definitions)") else { return [] }
     var result: [T] = []
+    result.reserveCapacity(entries.count)
     for entry in unique(entries, what: what) {
       guard identifier(entry.key, at: entry.keySource, what: what) else { continue }
       if let value = decode(&self, Located(entry.key, at: entry.keySource), entry.value) {

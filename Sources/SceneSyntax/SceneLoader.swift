@@ -130,7 +130,7 @@ public enum SceneLoader {
       }
       return Result(file: file, spec: nil, diagnostics: diagnostics, header: header(of: file.text))
     }
-    let decoded = SceneDecoder.decode(document)
+    let decoded = SceneDecoder.decode(document, keysAreUnique: syntax == .yaml)
     diagnostics += decoded.diagnostics
     let failed = diagnostics.contains { $0.severity == .error }
     return Result(
@@ -145,11 +145,18 @@ public enum SceneLoader {
   /// The comment lines at the very top of `text` (each starting with `#`), without a
   /// trailing blank line; `nil` if the file does not start with a comment.
   public static func header(of text: String) -> String? {
+    // Line by line, stopping at the first that is not a comment: splitting the whole
+    // text first would cost as much as reading the scene.
     var lines: [Substring] = []
-    for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+    var rest = text[...]
+    while true {
+      let end = rest.firstIndex(of: "\n") ?? rest.endIndex
+      let line = rest[..<end]
       let trimmed = line.hasSuffix("\r") ? line.dropLast() : line
       guard trimmed.hasPrefix("#") else { break }
       lines.append(trimmed)
+      guard end < rest.endIndex else { break }
+      rest = rest[rest.index(after: end)...]
     }
     return lines.isEmpty ? nil : lines.joined(separator: "\n")
   }

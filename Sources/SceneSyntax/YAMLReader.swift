@@ -40,7 +40,8 @@ public struct YAMLReader {
   public static func read(_ file: SourceFile, limits: Limits = Limits()) throws(YAMLError) -> DocumentNode? {
     let utf8 = file.text.utf8
     guard utf8.count <= limits.maxBytes else { throw .tooLarge(bytes: utf8.count, limit: limits.maxBytes) }
-    let text = YAMLSourceText(name: file.name, scalars: Array(file.text.unicodeScalars), bytes: Array(utf8))
+    let bytes = Array(utf8)
+    let text = YAMLSourceText(name: file.name, bytes: bytes, utf8: bytes)
     var builder = Builder(text: text, limits: limits)
     return try builder.run()
   }
@@ -58,7 +59,7 @@ public struct YAMLReader {
     guard bytes.count <= limits.maxBytes else { throw .tooLarge(bytes: bytes.count, limit: limits.maxBytes) }
     let array = Array(bytes)
     let decoded = String(decoding: array, as: UTF8.self)
-    let text = YAMLSourceText(name: name, scalars: Array(decoded.unicodeScalars), bytes: array)
+    let text = YAMLSourceText(name: name, bytes: array, utf8: Array(decoded.utf8))
     var builder = Builder(text: text, limits: limits)
     return try builder.run()
   }
@@ -66,54 +67,139 @@ public struct YAMLReader {
 
 // MARK: - Source text
 
-/// The input as Unicode scalars, indexed the way libyaml's marks count, with the file's
-/// line starts for turning an index into a line and column.
+/// The input's UTF-8 with the tables that turn libyaml's marks, which count Unicode
+/// scalars, into lines and columns, and into byte offsets to read the text at a mark.
+///
+/// Nothing is decoded up front: a scene is nearly always ASCII, where a scalar index is a
+/// byte offset; otherwise every 64th scalar's byte offset is kept, so finding any other
+/// takes at most 63 steps.
 private struct YAMLSourceText {
   let name: String
-  let scalars: [Unicode.Scalar]
-  /// The UTF-8 bytes given to libyaml.
+  /// The bytes given to libyaml, as read.
   let bytes: [UInt8]
+  /// The text as valid UTF-8: `bytes` itself when read from a `SourceFile`, else
+  /// `bytes` decoded with invalid sequences replaced, which is what `SourceFile` shows.
+  let utf8: [UInt8]
+  /// The number of Unicode scalars in `utf8`.
+  let scalarCount: Int
   /// The scalar index at which each line starts.
   private let lineStarts: [Int]
+  /// Whether `utf8` is all ASCII, so that scalar indices are byte offsets.
+  private let isASCII: Bool
+  /// The byte offset of scalar `64 * k` at `k`, up to and including the end; empty when
+  /// the text is ASCII.
+  private let checkpoints: [Int]
+  private static let checkpointShift = 6
 
-  init(name: String, scalars: [Unicode.Scalar], bytes: [UInt8]) {
+  init(name: String, bytes: [UInt8], utf8: [UInt8]) {
     self.name = name
-    self.scalars = scalars
     self.bytes = bytes
+    self.utf8 = utf8
     var starts = [0]
-    for (i, scalar) in scalars.enumerated() {
-      // Same rule as SourceFile: \n, \r\n (one break) and a lone \r.
-      if scalar == "\n" || (scalar == "\r" && (i + 1 == scalars.count || scalars[i + 1] != "\n")) {
-        starts.append(i + 1)
+    var checkpoints: [Int] = []
+    var count = 0
+    let isASCII = utf8.allSatisfy { $0 < 0x80 }
+    let mask = (1 << Self.checkpointShift) - 1
+    // One pass over a plain buffer, the fastest way through megabytes.
+    utf8.withUnsafeBufferPointer { buffer in
+      for (offset, byte) in buffer.enumerated() where isASCII || byte & 0xC0 != 0x80 {
+        // The first byte of a scalar (continuation bytes are 0b10xxxxxx).
+        if !isASCII && count & mask == 0 { checkpoints.append(offset) }
+        count += 1
+        // Same rule as SourceFile: \n, \r\n (one break) and a lone \r.
+        if byte == UInt8(ascii: "\n")
+          || (byte == UInt8(ascii: "\r") && (offset + 1 == buffer.count || buffer[offset + 1] != UInt8(ascii: "\n")))
+        {
+          starts.append(count)
+        }
       }
     }
-    lineStarts = starts
+    if !isASCII && count & mask == 0 { checkpoints.append(utf8.count) }
+    self.scalarCount = count
+    self.lineStarts = starts
+    self.isASCII = isASCII
+    self.checkpoints = checkpoints
   }
 
+  /// The line of the last location asked for: the next is nearly always on it or on
+  /// the line after, as libyaml's events come in the order of the text.
+  private var lastLine = 0
+
   /// The location of scalar `index` (clamped to the text; the end is one past the last).
-  func location(_ index: Int) -> SourceLocation {
-    let index = min(max(index, 0), scalars.count)
-    // The last line start at or before `index`.
+  mutating func location(_ index: Int) -> SourceLocation {
+    let index = min(max(index, 0), scalarCount)
+    lastLine = line(containing: index, near: lastLine)
+    return SourceLocation(file: name, line: lastLine + 1, column: index - lineStarts[lastLine] + 1)
+  }
+
+  /// The 0-based line of scalar `index`: the last line start at or before it, looked
+  /// for on line `hint` and the next before searching all lines.
+  private func line(containing index: Int, near hint: Int) -> Int {
+    func startsAfter(_ line: Int) -> Bool { line + 1 == lineStarts.count || lineStarts[line + 1] > index }
+    if lineStarts[hint] <= index {
+      if startsAfter(hint) { return hint }
+      if startsAfter(hint + 1) { return hint + 1 }  // Line `hint + 1` exists and starts at or before `index`.
+    }
     var low = 0
     var high = lineStarts.count - 1
     while low < high {
       let mid = (low + high + 1) / 2
       if lineStarts[mid] <= index { low = mid } else { high = mid - 1 }
     }
-    return SourceLocation(file: name, line: low + 1, column: index - lineStarts[low] + 1)
+    return low
   }
 
-  func span(_ index: Int, length: Int = 1) -> SourceSpan {
+  mutating func span(_ index: Int, length: Int = 1) -> SourceSpan {
     SourceSpan(location(index), length: length)
   }
 
+  /// The byte offset in `utf8` of scalar `index`, clamped to the text.
+  func byteOffset(_ index: Int) -> Int {
+    let index = min(max(index, 0), scalarCount)
+    if isASCII { return index }
+    var offset = checkpoints[index >> Self.checkpointShift]
+    for _ in 0..<(index & ((1 << Self.checkpointShift) - 1)) {
+      offset += 1
+      while offset < utf8.count && utf8[offset] & 0xC0 == 0x80 { offset += 1 }
+    }
+    return offset
+  }
+
+  /// The scalars from index `index` on.
+  func scalars(from index: Int) -> Scalars {
+    Scalars(utf8: utf8, offset: index >= scalarCount ? utf8.count : byteOffset(index))
+  }
+
   func scalar(at index: Int) -> Unicode.Scalar? {
-    index >= 0 && index < scalars.count ? scalars[index] : nil
+    guard index >= 0 && index < scalarCount else { return nil }
+    var scalars = scalars(from: index)
+    return scalars.next()
+  }
+
+  /// Decodes the scalars of valid UTF-8 one by one.
+  struct Scalars: IteratorProtocol {
+    let utf8: [UInt8]
+    var offset: Int
+
+    mutating func next() -> Unicode.Scalar? {
+      guard offset < utf8.count else { return nil }
+      let lead = utf8[offset]
+      offset += 1
+      if lead < 0x80 { return Unicode.Scalar(lead) }
+      // The text is valid UTF-8, so the lead byte says how many continuation bytes follow.
+      let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
+      var value = UInt32(lead) & (0x7F >> length)
+      for _ in 1..<length where offset < utf8.count {
+        value = value << 6 | UInt32(utf8[offset] & 0x3F)
+        offset += 1
+      }
+      return Unicode.Scalar(value) ?? "\u{FFFD}"
+    }
   }
 
   /// The scalar index of the character at byte `offset`, for libyaml's reader errors,
   /// which report a byte offset instead of a mark. Everything before the first bad byte
-  /// is valid UTF-8, so decoding it counts the same scalars as `scalars` holds.
+  /// is valid UTF-8, so decoding it counts the same scalars as `utf8` holds.
   func scalarIndex(ofByte offset: Int) -> Int {
     let offset = min(max(offset, 0), bytes.count)
     return String(decoding: bytes[..<offset], as: UTF8.self).unicodeScalars.count
@@ -128,18 +214,28 @@ private struct YAMLSourceText {
 
   /// Whether the text from `start` to `end` stays on one line.
   func isSingleLine(_ start: Int, _ end: Int) -> Bool {
+    let start = max(start, 0)
+    let end = min(end, scalarCount)
     guard start < end else { return true }
-    for i in max(start, 0)..<min(end, scalars.count) where Self.isBreak(scalars[i]) { return false }
+    if isASCII {
+      // Of the breaks, only \n and \r are ASCII.
+      return !utf8[start..<end].contains { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }
+    }
+    var scalars = scalars(from: start)
+    for _ in start..<end where Self.isBreak(scalars.next() ?? " ") { return false }
     return true
   }
 
   /// How many scalars from `start` to the end of its line, trailing blanks left out.
   func firstLineLength(from start: Int) -> Int {
-    let start = max(start, 0)
-    var end = start
-    while end < scalars.count && !Self.isBreak(scalars[end]) { end += 1 }
-    while end > start && Self.isBlank(scalars[end - 1]) { end -= 1 }
-    return end - start
+    var scalars = scalars(from: max(start, 0))
+    var count = 0
+    var length = 0
+    while let c = scalars.next(), !Self.isBreak(c) {
+      count += 1
+      if !Self.isBlank(c) { length = count }
+    }
+    return length
   }
 
   /// Where a node's content starts, after its properties (`&anchor`, `!tag`) and any
@@ -147,9 +243,16 @@ private struct YAMLSourceText {
   /// property. Never beyond `limit`, the end of the event: an empty node's properties
   /// are all there is of it.
   func contentStart(after start: Int, limit: Int) -> Int {
-    let limit = min(limit, scalars.count)
-    var i = max(start, 0)
-    while i < limit {
+    let limit = min(limit, scalarCount)
+    let start = max(start, 0)
+    guard start < limit else { return limit }
+    // Only the scalars before `limit` matter: the result never goes beyond it.
+    var iterator = scalars(from: start)
+    var scalars: [Unicode.Scalar] = []
+    for _ in start..<limit { scalars.append(iterator.next() ?? " ") }
+    func scalar(at i: Int) -> Unicode.Scalar? { i < scalars.count ? scalars[i] : nil }
+    var i = 0
+    while i < scalars.count {
       let c = scalars[i]
       if Self.isBlank(c) || Self.isBreak(c) {
         i += 1
@@ -173,7 +276,17 @@ private struct YAMLSourceText {
         break
       }
     }
-    return min(i, limit)
+    return min(start + i, limit)
+  }
+
+  /// Whether the scalars `start..<end` are exactly `text`.
+  func hasText(_ text: String, from start: Int, to end: Int) -> Bool {
+    guard start >= 0, start <= end, end <= scalarCount else { return false }
+    // Valid UTF-8 on both sides: equal scalars are equal bytes.
+    let range = byteOffset(start)..<byteOffset(end)
+    guard text.utf8.count == range.count else { return false }
+    return text.utf8.withContiguousStorageIfAvailable { utf8[range].elementsEqual($0) }
+      ?? utf8[range].elementsEqual(text.utf8)
   }
 
   private static func isAnchorCharacter(_ c: Unicode.Scalar) -> Bool {
@@ -192,61 +305,97 @@ private struct Builder {
     var size: Int
   }
 
-  // Frames are classes so that appending to an open collection mutates its arrays in
-  // place; enum payloads of structs would be copied out and back, copying the arrays.
-  final class SequenceFrame {
-    let anchor: String?
-    let source: SourceRef
-    var items: [DocumentNode] = []
-    var size = 1
+  /// One open collection. The frames live in `stack` and are changed in place through
+  /// it, so appending to an open collection never copies its arrays.
+  struct Frame {
+    enum Kind { case sequence, mapping }
 
-    init(anchor: String?, source: SourceRef) {
-      self.anchor = anchor
-      self.source = source
-    }
-  }
-
-  final class MappingFrame {
-    enum Part {
-      case entry(DocumentNode.Entry)
-      /// The entries of the mappings a `<<` merges, earlier mappings first.
-      case merge([DocumentNode.Entry])
+    /// The entries of the mappings a `<<` merges, earlier mappings first, and how many
+    /// explicit entries were written before it.
+    struct Merge {
+      var position: Int
+      var entries: [DocumentNode.Entry]
     }
 
+    /// A mapping key waiting for its value.
     struct Key {
       var text: String
       var source: SourceRef
       var isMerge: Bool
     }
 
+    /// Up to this many keys, a key is looked up by scanning the entries: most mappings
+    /// hold a handful, and comparing a few short strings costs less than hashing one.
+    static let scanLimit = 8
+
+    /// Room for this many children when the first arrives: most collections hold a
+    /// few, which then need one allocation instead of one per doubling.
+    static let initialCapacity = 4
+
+    let kind: Kind
     let anchor: String?
     let source: SourceRef
-    var parts: [Part] = []
-    var pendingKey: Key?
-    /// Explicit keys and where each was written, for duplicates and merge precedence.
-    var keys: [String: SourceSpan] = [:]
-    var mergeKey: SourceSpan?
     var size = 1
+    /// A sequence's items.
+    var items: [DocumentNode] = []
+    /// A mapping's explicit entries, in order; their keys are distinct.
+    var entries: [DocumentNode.Entry] = []
+    var merges: [Merge] = []
+    var pendingKey: Key?
+    /// Where each explicit key was written, once there are too many to scan.
+    var keyIndex: [String: SourceSpan] = [:]
+    var mergeKey: SourceSpan?
 
-    init(anchor: String?, source: SourceRef) {
+    init(_ kind: Kind, anchor: String?, source: SourceRef) {
+      self.kind = kind
       self.anchor = anchor
       self.source = source
     }
-  }
 
-  enum Frame {
-    case sequence(SequenceFrame)
-    case mapping(MappingFrame)
-
-    var anchor: String? {
-      switch self {
-      case .sequence(let frame): return frame.anchor
-      case .mapping(let frame): return frame.anchor
+    /// Records the explicit key `key` written at `span`, or returns where it was
+    /// written first.
+    mutating func insertKey(_ key: String, at span: SourceSpan) -> SourceSpan? {
+      if keyIndex.isEmpty {
+        if let first = entries.first(where: { $0.key == key }) { return first.keySource.span }
+        guard entries.count >= Self.scanLimit else { return nil }
+        // Too many to scan from now on. The key being inserted is not among the
+        // entries yet: it joins them with its value.
+        for entry in entries { keyIndex[entry.key] = entry.keySource.span }
       }
+      // One hash for both the lookup and the insertion.
+      return keyIndex.updateValue(span, forKey: key)
+    }
+
+    /// The finished collection.
+    func node() -> DocumentNode {
+      switch kind {
+      case .sequence: return DocumentNode(.sequence(items), at: source)
+      case .mapping: return DocumentNode(.mapping(finishedEntries()), at: source)
+      }
+    }
+
+    /// The entries in order: explicit ones where they stand, and where a `<<` stands
+    /// the merged entries whose key is not already present. Explicit keys win wherever
+    /// they stand; among merged mappings the first wins.
+    private func finishedEntries() -> [DocumentNode.Entry] {
+      guard !merges.isEmpty else { return entries }
+      var present = Set(entries.map(\.key))
+      var result: [DocumentNode.Entry] = []
+      var next = 0
+      for merge in merges {
+        result += entries[next..<merge.position]
+        next = merge.position
+        for entry in merge.entries where !present.contains(entry.key) {
+          present.insert(entry.key)
+          result.append(entry)
+        }
+      }
+      result += entries[next...]
+      return result
     }
   }
 
-  let text: YAMLSourceText
+  var text: YAMLSourceText
   let limits: YAMLReader.Limits
   var stack: [Frame] = []
   var anchors: [String: Sized] = [:]
@@ -263,9 +412,10 @@ private struct Builder {
     let parser = LibYAMLParser(bytes: text.bytes)
     while true {
       let event: LibYAMLParser.Event
-      switch parser.next() {
-      case .success(let e): event = e
-      case .failure(let failure): throw error(for: failure)
+      do {
+        event = try parser.next()
+      } catch {
+        throw self.error(for: error)
       }
       switch event {
       case .streamStart, .documentEnd:
@@ -291,20 +441,20 @@ private struct Builder {
         }
         aliasNodes += anchored.size
         try deliver(anchored, isMergeKey: false)
-      case .scalar(let value, let style, let node):
-        let (scalar, isMergeKey) = makeScalar(value, style: style, node: node)
+      case .scalar(let value, let count, let style, let node):
+        let (scalar, isMergeKey) = makeScalar(value, scalarCount: count, style: style, node: node)
         let sized = Sized(node: scalar, size: 1)
         if let anchor = node.anchor { anchors[anchor] = sized }
         try deliver(sized, isMergeKey: isMergeKey)
       case .sequenceStart(let node):
         let source = try open(node)
-        stack.append(.sequence(SequenceFrame(anchor: node.anchor, source: source)))
+        stack.append(Frame(.sequence, anchor: node.anchor, source: source))
       case .mappingStart(let node):
         let source = try open(node)
-        stack.append(.mapping(MappingFrame(anchor: node.anchor, source: source)))
+        stack.append(Frame(.mapping, anchor: node.anchor, source: source))
       case .sequenceEnd, .mappingEnd:
         guard let frame = stack.popLast() else { break }
-        let sized = close(frame)
+        let sized = Sized(node: frame.node(), size: frame.size)
         if let anchor = frame.anchor { anchors[anchor] = sized }
         try deliver(sized, isMergeKey: false)
       }
@@ -324,57 +474,38 @@ private struct Builder {
   }
 
   /// The source of a collection about to be opened, after checking the depth limit.
-  private func open(_ node: LibYAMLParser.Node) throws(YAMLError) -> SourceRef {
+  private mutating func open(_ node: LibYAMLParser.Node) throws(YAMLError) -> SourceRef {
     let start = contentStart(node)
     let span = text.span(start)
     guard stack.count < limits.maxDepth else { throw .tooDeep(limit: limits.maxDepth, at: span) }
     return SourceRef(span)
   }
 
-  /// The finished node of a collection frame.
-  private func close(_ frame: Frame) -> Sized {
-    switch frame {
-    case .sequence(let s):
-      return Sized(node: DocumentNode(.sequence(s.items), at: s.source), size: s.size)
-    case .mapping(let m):
-      var entries: [DocumentNode.Entry] = []
-      var present = Set(m.keys.keys)
-      for part in m.parts {
-        switch part {
-        case .entry(let entry):
-          entries.append(entry)
-        case .merge(let merged):
-          // Explicit keys win wherever they stand; among merged mappings the first wins.
-          for entry in merged where !present.contains(entry.key) {
-            present.insert(entry.key)
-            entries.append(entry)
-          }
-        }
-      }
-      return Sized(node: DocumentNode(.mapping(entries), at: m.source), size: m.size)
-    }
-  }
-
   /// Hands a finished node to the collection it belongs to (or makes it the root).
   private mutating func deliver(_ sized: Sized, isMergeKey: Bool) throws(YAMLError) {
-    guard let top = stack.last else {
+    guard !stack.isEmpty else {
       root = sized.node
       return
     }
-    switch top {
-    case .sequence(let frame):
-      frame.items.append(sized.node)
-      frame.size += sized.size
-    case .mapping(let frame):
-      if let key = frame.pendingKey {
-        frame.pendingKey = nil
+    // Through the index, so that the frame is changed in place.
+    let top = stack.count - 1
+    switch stack[top].kind {
+    case .sequence:
+      if stack[top].items.isEmpty { stack[top].items.reserveCapacity(Frame.initialCapacity) }
+      stack[top].items.append(sized.node)
+      stack[top].size += sized.size
+    case .mapping:
+      if let key = stack[top].pendingKey {
+        stack[top].pendingKey = nil
         if key.isMerge {
-          frame.parts.append(.merge(try mergedEntries(sized.node)))
+          let merged = try Self.mergedEntries(sized.node)
+          stack[top].merges.append(Frame.Merge(position: stack[top].entries.count, entries: merged))
           // An upper bound: keys the mapping overrides are counted all the same.
-          frame.size += sized.size
+          stack[top].size += sized.size
         } else {
-          frame.parts.append(.entry(DocumentNode.Entry(key: key.text, keySource: key.source, value: sized.node)))
-          frame.size += 1 + sized.size
+          if stack[top].entries.isEmpty { stack[top].entries.reserveCapacity(Frame.initialCapacity) }
+          stack[top].entries.append(DocumentNode.Entry(key: key.text, keySource: key.source, value: sized.node))
+          stack[top].size += 1 + sized.size
         }
       } else {
         guard case .scalar(let scalar) = sized.node.value else {
@@ -382,20 +513,19 @@ private struct Builder {
         }
         let span = sized.node.source.span
         if isMergeKey {
-          if let first = frame.mergeKey { throw .duplicateKey("<<", at: span, first: first) }
-          frame.mergeKey = span
-        } else {
-          if let first = frame.keys[scalar.text] { throw .duplicateKey(scalar.text, at: span, first: first) }
-          frame.keys[scalar.text] = span
+          if let first = stack[top].mergeKey { throw .duplicateKey("<<", at: span, first: first) }
+          stack[top].mergeKey = span
+        } else if let first = stack[top].insertKey(scalar.text, at: span) {
+          throw .duplicateKey(scalar.text, at: span, first: first)
         }
-        frame.pendingKey = MappingFrame.Key(text: scalar.text, source: sized.node.source, isMerge: isMergeKey)
+        stack[top].pendingKey = Frame.Key(text: scalar.text, source: sized.node.source, isMerge: isMergeKey)
       }
     }
   }
 
   /// The entries a merge key's value contributes: a mapping's, or those of a list of
   /// mappings in order.
-  private func mergedEntries(_ node: DocumentNode) throws(YAMLError) -> [DocumentNode.Entry] {
+  private static func mergedEntries(_ node: DocumentNode) throws(YAMLError) -> [DocumentNode.Entry] {
     switch node.value {
     case .mapping(let entries):
       return entries
@@ -413,12 +543,11 @@ private struct Builder {
 
   /// A scalar node with its span, quotedness and verbatimness, and whether it is a
   /// merge key (`<<`, plain, or tagged `!!merge`).
-  private func makeScalar(
-    _ value: String, style: LibYAMLParser.ScalarStyle, node: LibYAMLParser.Node
+  private mutating func makeScalar(
+    _ value: String, scalarCount count: Int, style: LibYAMLParser.ScalarStyle, node: LibYAMLParser.Node
   ) -> (DocumentNode, isMergeKey: Bool) {
     let start = contentStart(node)
     let end = node.end.index
-    let count = value.unicodeScalars.count
     // `!!str` (and the non-specific `!`) make a plain scalar a string, like quotes do.
     let isString = node.tag == "tag:yaml.org,2002:str" || node.tag == "!"
     let singleLine = text.isSingleLine(start, end)
@@ -458,14 +587,14 @@ private struct Builder {
   /// Whether the quoted scalar from `start` to `end` (quotes included) holds `value`
   /// exactly, with no escapes (`\"`, `''`) between its quotes.
   private func isUnescaped(_ value: String, from start: Int, to end: Int, quote: Unicode.Scalar) -> Bool {
-    guard start >= 0, end <= text.scalars.count, end - start >= 2, text.scalars[start] == quote,
-      text.scalars[end - 1] == quote
+    guard start >= 0, end <= text.scalarCount, end - start >= 2, text.scalar(at: start) == quote,
+      text.scalar(at: end - 1) == quote
     else { return false }
-    return text.scalars[(start + 1)..<(end - 1)].elementsEqual(value.unicodeScalars)
+    return text.hasText(value, from: start + 1, to: end - 1)
   }
 
   /// The `YAMLError` for what libyaml reported.
-  private func error(for failure: LibYAMLParser.Failure) -> YAMLError {
+  private mutating func error(for failure: LibYAMLParser.Failure) -> YAMLError {
     switch failure.kind {
     case .reader:
       let span = text.span(text.scalarIndex(ofByte: failure.problemOffset))

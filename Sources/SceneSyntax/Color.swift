@@ -29,29 +29,39 @@ public struct Color: Hashable, Sendable, CustomStringConvertible {
 
   /// Parses `#rgb`, `#rgba`, `#rrggbb`, `#rrggbbaa` or a name from ``named``.
   public init?(parsing text: String) {
-    if let color = Color.named[text.lowercased()] {
-      self = color
+    // Hex digits straight from the bytes, without a String per digit: scenes are full
+    // of colours, and loading reads every one.
+    if text.utf8.first == UInt8(ascii: "#") {
+      var value: UInt32 = 0  // The digits, four bits each, first digit highest.
+      var count = 0
+      for byte in text.utf8.dropFirst() {
+        guard count < 8, let digit = Self.hexValue(byte) else { return nil }
+        value = value << 4 | UInt32(digit)
+        count += 1
+      }
+      func digit(_ i: Int) -> UInt8 { UInt8(truncatingIfNeeded: value >> UInt32(4 * (count - 1 - i))) & 0xF }
+      func pair(_ i: Int) -> UInt8 { digit(2 * i) << 4 | digit(2 * i + 1) }
+      switch count {
+      case 3, 4:
+        self.init(red: digit(0) * 17, green: digit(1) * 17, blue: digit(2) * 17, alpha: count == 4 ? digit(3) * 17 : 255)
+      case 6, 8:
+        self.init(red: pair(0), green: pair(1), blue: pair(2), alpha: count == 8 ? pair(3) : 255)
+      default:
+        return nil
+      }
       return
     }
-    guard text.hasPrefix("#") else { return nil }
-    var digits: [UInt8] = []
-    for scalar in text.unicodeScalars.dropFirst() {
-      guard let value = UInt8(String(scalar), radix: 16) else { return nil }
-      digits.append(value)
-    }
-    switch digits.count {
-    case 3, 4:
-      let channels = digits.map { $0 * 17 }
-      self.init(
-        red: channels[0], green: channels[1], blue: channels[2],
-        alpha: digits.count == 4 ? channels[3] : 255)
-    case 6, 8:
-      let channels = stride(from: 0, to: digits.count, by: 2).map { digits[$0] * 16 + digits[$0 + 1] }
-      self.init(
-        red: channels[0], green: channels[1], blue: channels[2],
-        alpha: digits.count == 8 ? channels[3] : 255)
-    default:
-      return nil
+    guard let color = Color.named[text.lowercased()] else { return nil }
+    self = color
+  }
+
+  /// The value of an ASCII hex digit.
+  private static func hexValue(_ byte: UInt8) -> UInt8? {
+    switch byte {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
+    case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
+    default: return nil
     }
   }
 

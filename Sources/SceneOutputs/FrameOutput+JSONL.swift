@@ -11,33 +11,130 @@ extension FrameOutput {
   public static let jsonl = FrameOutput(
     name: "jsonl", fileExtensions: ["jsonl", "ndjson"],
     summary: "one JSON object per frame, sorted keys (the default, to stdout)",
-    frame: { context, frame in JSONLines.line(for: frame, precision: context.precision) + "\n" })
+    frame: { context, frame in
+      var text = TextBytes(capacity: JSONLines.estimatedSize(of: frame))
+      JSONLines.write(frame, precision: context.precision, sceneText: context.sceneText, to: &text)
+      text.append(UInt8(ascii: "\n"))
+      return text.string
+    })
 }
 
 /// The frame contract's text.
 enum JSONLines {
   static func line(for frame: Frame, precision p: Int) -> String {
-    func n(_ value: Double) -> String { NumberText.format(value, precision: p) }
-    var text = "{\"events\":["
-    text += frame.events.map { event in
+    var text = TextBytes(capacity: estimatedSize(of: frame))
+    write(frame, precision: p, sceneText: nil, to: &text)
+    return text.string
+  }
+
+  /// Room for a typical line, so the buffer rarely grows.
+  static func estimatedSize(of frame: Frame) -> Int {
+    var size = 128 + frame.handles.count * 80 + frame.events.count * 48 + frame.pointers.count * 48
+    for path in frame.paths {
+      size += 16 + path.name.utf8.count
+      for subpath in path.path.subpaths { size += 16 + subpath.segments.count * 48 }
+    }
+    return size
+  }
+
+  /// One frame's object, without the line break; `sceneText`, when it describes the
+  /// frame's handles, saves sorting and escaping their names.
+  static func write(_ frame: Frame, precision p: Int, sceneText: SceneText?, to text: inout TextBytes) {
+    text.append("{\"events\":[")
+    for i in frame.events.indices {
+      let event = frame.events[i]
       // Link events concern a constraint; the rest concern a handle.
-      let key = event.type.hasPrefix("link.") || event.type == "dismissed" ? "constraint" : "handle"
-      return "{\"\(key)\":\(quoted(event.subject)),\"type\":\(quoted(event.type))}"
-    }.joined(separator: ",")
-    text += "],\"frame\":\(frame.index),\"handles\":{"
-    text += frame.handles.sorted { $0.name < $1.name }.map { h in
-      "\(quoted(h.name)):{\"angle\":\(n(h.angle)),\"r\":\(n(h.radius)),\"state\":\"\(h.state.rawValue)\",\"x\":\(n(h.x)),\"y\":\(n(h.y))}"
-    }.joined(separator: ",")
-    text += "},\"paths\":{"
-    text += frame.paths.sorted { $0.name < $1.name }.map { path in
-      "\(quoted(path.name)):\(quoted(path.isHidden ? "" : PathText.data(path.path, precision: p)))"
-    }.joined(separator: ",")
-    text += "},\"pointers\":["
-    text += frame.pointers.map { pointer in
-      "{\"down\":\(pointer.isDown),\"id\":\(pointer.id),\"x\":\(n(pointer.x)),\"y\":\(n(pointer.y))}"
-    }.joined(separator: ",")
-    text += "],\"time\":\(n(frame.time))}"
-    return text
+      let isConstraint = event.type.hasPrefix("link.") || event.type == "dismissed"
+      text.append(i == 0 ? "{\"" : ",{\"")
+      text.append(isConstraint ? "constraint\":" : "handle\":")
+      text.appendQuoted(event.subject)
+      text.append(",\"type\":")
+      text.appendQuoted(event.type)
+      text.append(UInt8(ascii: "}"))
+    }
+    text.append("],\"frame\":")
+    text.append(frame.index)
+    text.append(",\"handles\":{")
+    let handles = frame.handles
+    if let sceneText, sceneText.matches(handles) {
+      let keys = sceneText.handleKeys
+      var start = 0
+      for k in sceneText.sortedHandles.indices {
+        let i = sceneText.sortedHandles[k]
+        let end = sceneText.handleKeyEnds[k]
+        text.append(UnsafeRawPointer(keys + start), count: end - start)
+        start = end
+        writeFields(handles[i].angle, handles[i].radius, handles[i].state, handles[i].x, handles[i].y, precision: p, to: &text)
+      }
+    } else {
+      // The same sort as the scene's, for handles it does not describe.
+      let order = handles.indices.sorted { handles[$0].name < handles[$1].name }
+      for k in order.indices {
+        let i = order[k]
+        if k > 0 { text.append(UInt8(ascii: ",")) }
+        text.appendQuoted(handles[i].name)
+        text.append(":{\"angle\":")
+        writeFields(handles[i].angle, handles[i].radius, handles[i].state, handles[i].x, handles[i].y, precision: p, to: &text)
+      }
+    }
+    text.append("},\"paths\":{")
+    let paths = frame.paths
+    let pathOrder = paths.indices.sorted { paths[$0].name < paths[$1].name }
+    for k in pathOrder.indices {
+      let i = pathOrder[k]
+      if k > 0 { text.append(UInt8(ascii: ",")) }
+      text.appendQuoted(paths[i].name)
+      // Path data is digits, signs, points, spaces and command letters: nothing to escape.
+      text.append(":\"")
+      if !paths[i].isHidden { text.append(paths[i].path, precision: p) }
+      text.append(UInt8(ascii: "\""))
+    }
+    text.append("},\"pointers\":[")
+    for i in frame.pointers.indices {
+      let pointer = frame.pointers[i]
+      text.append(i == 0 ? "{\"down\":" : ",{\"down\":")
+      text.append(pointer.isDown)
+      text.append(",\"id\":")
+      text.append(pointer.id)
+      text.append(",\"x\":")
+      text.append(pointer.x, precision: p)
+      text.append(",\"y\":")
+      text.append(pointer.y, precision: p)
+      text.append(UInt8(ascii: "}"))
+    }
+    text.append("],\"time\":")
+    text.append(frame.time, precision: p)
+    text.append(UInt8(ascii: "}"))
+  }
+
+  /// A handle's values after its `{"angle":` key: `0,"r":20,"state":"idle","x":1,"y":2}`.
+  @inline(__always)
+  static func writeFields(
+    _ angle: Double, _ radius: Double, _ state: HandleState, _ x: Double, _ y: Double, precision p: Int,
+    to text: inout TextBytes
+  ) {
+    text.append(angle, precision: p)
+    text.append(",\"r\":")
+    text.append(radius, precision: p)
+    text.append(",\"state\":\"")
+    text.append(stateText(state))
+    text.append("\",\"x\":")
+    text.append(x, precision: p)
+    text.append(",\"y\":")
+    text.append(y, precision: p)
+    text.append(UInt8(ascii: "}"))
+  }
+
+  /// A state's raw value, without making a string.
+  @inline(__always)
+  static func stateText(_ state: HandleState) -> StaticString {
+    switch state {
+    case .idle: "idle"
+    case .dragging: "dragging"
+    case .animating: "animating"
+    case .settling: "settling"
+    case .hidden: "hidden"
+    }
   }
 
   static func quoted(_ text: String) -> String { JSONText.quoted(text) }
@@ -46,20 +143,8 @@ enum JSONLines {
 /// SVG path data at a fixed precision: absolute `M L Q C Z`.
 enum PathText {
   static func data(_ path: Path, precision p: Int) -> String {
-    func n(_ value: Double) -> String { NumberText.format(value, precision: p) }
-    func pt(_ point: Point) -> String { n(point.x) + " " + n(point.y) }
-    var text = ""
-    for subpath in path.subpaths {
-      text += "M" + pt(subpath.start)
-      for segment in subpath.segments {
-        switch segment {
-        case .line(_, let b): text += "L" + pt(b)
-        case .quadratic(_, let c, let b): text += "Q" + pt(c) + " " + pt(b)
-        case .cubic(_, let c1, let c2, let b): text += "C" + pt(c1) + " " + pt(c2) + " " + pt(b)
-        }
-      }
-      if subpath.isClosed { text += "Z" }
-    }
-    return text
+    var text = TextBytes(capacity: 64)
+    text.append(path, precision: p)
+    return text.string
   }
 }

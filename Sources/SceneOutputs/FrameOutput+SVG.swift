@@ -50,32 +50,109 @@ enum SVGText {
 
   static func still(_ frame: Frame?, context: OutputContext) -> String {
     let p = context.precision
-    func n(_ value: Double) -> String { NumberText.format(value, precision: p) }
-    let styles = Styles(context.graph)
+    var styles = Styles(context.graph)
     var ids = IDs()
-    var out = prologue(context)
+    var out = TextBytes(capacity: 1024 + (frame?.handles.count ?? 0) * 112)
+    out.append(prologue(context))
     if let frame {
-      for (i, path) in frame.paths.enumerated() where !path.isHidden && !path.path.isEmpty {
+      // Neighbouring shapes mostly share a paint: its attributes are made once.
+      var lastPaint: Paint?
+      var lastAttributes = ""
+      for i in frame.paths.indices {
+        let path = frame.paths[i]
+        guard !path.isHidden, !path.path.isEmpty else { continue }
         let paint = styles.path(at: i, named: path.name)
-        out += "  <path\(ids.attribute(for: path.name)) d=\"\(PathText.data(path.path, precision: p))\""
-        out += paint.attributes(precision: p) + "/>\n"
-      }
-      for (i, h) in frame.handles.enumerated() where h.state != .hidden {
-        guard let handle = styles.handle(at: i, named: h.name) else { continue }
-        let paint = Paint(handle.style)
-        if handle.shape == .circle {
-          out += "  <circle\(ids.attribute(for: h.name)) cx=\"\(n(h.x))\" cy=\"\(n(h.y))\" r=\"\(n(h.radius))\""
-          out += paint.attributes(precision: p) + "/>\n"
-        } else if handle.shape == .rect {
-          let rotation = degrees(h.angle, precision: p)
-          out += "  <rect\(ids.attribute(for: h.name)) x=\"\(n(h.x - handle.width / 2))\" y=\"\(n(h.y - handle.height / 2))\""
-          out += " width=\"\(n(handle.width))\" height=\"\(n(handle.height))\""
-          if rotation != "0" { out += " transform=\"rotate(\(rotation) \(n(h.x)) \(n(h.y)))\"" }
-          out += paint.attributes(precision: p) + "/>\n"
+        if paint != lastPaint {
+          lastPaint = paint
+          lastAttributes = paint.attributes(precision: p)
         }
+        out.append("  <path")
+        ids.append(idFor: path.name, to: &out)
+        out.append(" d=\"")
+        out.append(path.path, precision: p)
+        out.append("\"")
+        out.append(lastAttributes)
+        out.append("/>\n")
+      }
+
+      // When the frame's handles are the scene's, whose names are distinct, a handle's
+      // name can only be taken by a path: those few are looked up instead of every
+      // handle's name being hashed.
+      let sceneText = context.sceneText
+      var takenByPath: [Bool]? = nil
+      if sceneText.handleNamesAreDistinct, sceneText.matches(frame.handles) {
+        var taken = [Bool](repeating: false, count: frame.handles.count)
+        for name in ids.used {
+          if let index = sceneText.handleIndex(named: name) { taken[index] = true }
+        }
+        takenByPath = taken
+      } else {
+        ids.used.reserveCapacity(ids.used.count + frame.handles.count)
+      }
+      let handles = context.graph.handles
+      var lastStyle: SceneGraph.Style?
+      var lastHandleAttributes = ""
+      for i in frame.handles.indices {
+        let h = frame.handles[i]
+        guard h.state != .hidden, let j = styles.handleIndex(at: i, named: h.name) else { continue }
+        let shape = handles[j].shape
+        guard shape == .circle || shape == .rect else { continue }
+        let style = handles[j].style
+        if !same(style, lastStyle) {
+          lastStyle = style
+          lastHandleAttributes = Paint(style).attributes(precision: p)
+        }
+        if shape == .circle {
+          out.append("  <circle")
+          ids.append(idFor: h.name, at: i, takenByPath: takenByPath, to: &out)
+          out.append(" cx=\"")
+          out.append(h.x, precision: p)
+          out.append("\" cy=\"")
+          out.append(h.y, precision: p)
+          out.append("\" r=\"")
+          out.append(h.radius, precision: p)
+          out.append("\"")
+        } else {
+          let width = handles[j].width, height = handles[j].height
+          let rotation = degrees(h.angle, precision: p)
+          out.append("  <rect")
+          ids.append(idFor: h.name, at: i, takenByPath: takenByPath, to: &out)
+          out.append(" x=\"")
+          out.append(h.x - width / 2, precision: p)
+          out.append("\" y=\"")
+          out.append(h.y - height / 2, precision: p)
+          out.append("\" width=\"")
+          out.append(width, precision: p)
+          out.append("\" height=\"")
+          out.append(height, precision: p)
+          out.append("\"")
+          if rotation != "0" {
+            out.append(" transform=\"rotate(")
+            out.append(rotation)
+            out.append(UInt8(ascii: " "))
+            out.append(h.x, precision: p)
+            out.append(UInt8(ascii: " "))
+            out.append(h.y, precision: p)
+            out.append(")\"")
+          }
+        }
+        out.append(lastHandleAttributes)
+        out.append("/>\n")
       }
     }
-    return out + "</svg>\n"
+    out.append("</svg>\n")
+    return out.string
+  }
+
+  /// Whether two styles are equal, field by field (quicker than their `==` from another module).
+  @inline(__always)
+  static func same(_ a: SceneGraph.Style, _ b: SceneGraph.Style?) -> Bool {
+    guard let b else { return false }
+    return a.strokeWidth == b.strokeWidth && a.opacity == b.opacity
+      && a.fill?.red == b.fill?.red && a.fill?.green == b.fill?.green
+      && a.fill?.blue == b.fill?.blue && a.fill?.alpha == b.fill?.alpha
+      && a.stroke?.red == b.stroke?.red && a.stroke?.green == b.stroke?.green
+      && a.stroke?.blue == b.stroke?.blue && a.stroke?.alpha == b.stroke?.alpha
   }
 
   // MARK: - Every frame
@@ -83,7 +160,7 @@ enum SVGText {
   static func animated(_ frames: [Frame], context: OutputContext) -> String {
     let p = context.precision
     func n(_ value: Double) -> String { NumberText.format(value, precision: p) }
-    let styles = Styles(context.graph)
+    var styles = Styles(context.graph)
     var ids = IDs()
     var out = prologue(context)
     guard !frames.isEmpty else { return out + "</svg>\n" }
@@ -312,11 +389,47 @@ enum SVGText {
     var used: Set<String> = []
 
     mutating func attribute(for name: String) -> String {
-      guard let first = name.unicodeScalars.first, first.isASCIILetterOrUnderscore,
-        name.unicodeScalars.allSatisfy({ $0.isASCIILetterOrUnderscore || ("0"..."9").contains($0) || $0 == "-" || $0 == "." }),
-        used.insert(name).inserted
-      else { return "" }
+      guard IDs.isValid(name), used.insert(name).inserted else { return "" }
       return " id=\"\(escaped(name))\""
+    }
+
+    /// ``attribute(for:)``'s text written to `text`.
+    mutating func append(idFor name: String, to text: inout TextBytes) {
+      guard IDs.isValid(name), used.insert(name).inserted else { return }
+      // A valid name has nothing to escape.
+      text.append(" id=\"")
+      text.append(name)
+      text.append(UInt8(ascii: "\""))
+    }
+
+    /// ``append(idFor:to:)`` for the frame's handle `index`, knowing from `takenByPath`,
+    /// when there is one, which handles' names a path took (and that no two handles
+    /// share a name).
+    @inline(__always)
+    mutating func append(idFor name: String, at index: Int, takenByPath: [Bool]?, to text: inout TextBytes) {
+      guard let takenByPath else { return append(idFor: name, to: &text) }
+      guard !takenByPath[index], IDs.isValid(name) else { return }
+      text.append(" id=\"")
+      text.append(name)
+      text.append(UInt8(ascii: "\""))
+    }
+
+    /// Whether `name` is a valid XML name of the kind used: ASCII only, so its UTF-8 bytes
+    /// are its characters.
+    static func isValid(_ name: String) -> Bool {
+      var name = name
+      return name.withUTF8 { bytes in
+        guard let first = bytes.first, isLetterOrUnderscore(first) else { return false }
+        for byte in bytes {
+          guard isLetterOrUnderscore(byte) || (byte >= 0x30 && byte <= 0x39) || byte == 0x2D || byte == 0x2E
+          else { return false }
+        }
+        return true
+      }
+    }
+
+    private static func isLetterOrUnderscore(_ byte: UInt8) -> Bool {
+      (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A) || byte == 0x5F
     }
   }
 
@@ -325,12 +438,12 @@ enum SVGText {
     let graph: SceneGraph
     let pathStyles: [String: SceneGraph.Style]
     let bridgeStyles: [String: SceneGraph.Style]
-    let handleIndex: [String: Int]
+    /// Made on first use: a frame's handles are normally the scene's, in its order.
+    private var handleIndexStorage: [String: Int]?
 
     init(_ graph: SceneGraph) {
       self.graph = graph
       pathStyles = Dictionary(graph.paths.map { ($0.name, $0.style) }, uniquingKeysWith: { first, _ in first })
-      handleIndex = Dictionary(graph.handles.indices.map { (graph.handles[$0].name, $0) }, uniquingKeysWith: { first, _ in first })
       // The runtime names an unnamed bridge `gooey1`, `gooey2`… by its place among the gooey constraints.
       var bridges: [(String, SceneGraph.Style)] = []
       var gooeyCount = 0
@@ -351,9 +464,18 @@ enum SVGText {
     }
 
     /// The scene's handle for the frame's handle `index`, called `name`.
-    func handle(at index: Int, named name: String) -> SceneGraph.Handle? {
-      if index < graph.handles.count, graph.handles[index].name == name { return graph.handles[index] }
-      return handleIndex[name].map { graph.handles[$0] }
+    mutating func handle(at index: Int, named name: String) -> SceneGraph.Handle? {
+      handleIndex(at: index, named: name).map { graph.handles[$0] }
+    }
+
+    /// The index among the scene's handles of ``handle(at:named:)``.
+    mutating func handleIndex(at index: Int, named name: String) -> Int? {
+      if index < graph.handles.count, graph.handles[index].name == name { return index }
+      if handleIndexStorage == nil {
+        handleIndexStorage = Dictionary(
+          graph.handles.indices.map { (graph.handles[$0].name, $0) }, uniquingKeysWith: { first, _ in first })
+      }
+      return handleIndexStorage?[name]
     }
   }
 
@@ -420,11 +542,5 @@ enum SVGText {
     var opacity: String? {
       alpha == 255 ? nil : NumberText.format(Double(alpha) / 255, precision: 3)
     }
-  }
-}
-
-extension Unicode.Scalar {
-  fileprivate var isASCIILetterOrUnderscore: Bool {
-    ("a"..."z").contains(self) || ("A"..."Z").contains(self) || self == "_"
   }
 }

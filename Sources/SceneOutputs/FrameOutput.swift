@@ -50,9 +50,80 @@ public struct OutputContext: Sendable {
   /// The frame rate the frames were made at.
   public let fps: Double
 
+  /// Text that is the same in every frame (the handles' quoted names, in the order JSON
+  /// lines writes them), made once here rather than once per frame.
+  let sceneText: SceneText
+
   public init(graph: SceneGraph, precision: Int = 3, fps: Double) {
     self.graph = graph
     self.precision = precision
     self.fps = fps
+    self.sceneText = SceneText(graph)
+  }
+}
+
+/// The parts of the frames' text that only depend on the scene: handle names do not change
+/// between frames, so their escaping and sorting is done once per scene.
+///
+/// Immutable once made; `@unchecked` only for the key bytes, which it owns.
+final class SceneText: @unchecked Sendable {
+  /// The scene's handle names in declaration order, the order of a frame's handles.
+  let handleNames: [String]
+  /// Handle indices in the order of their names, the order of a JSON line's `handles`.
+  let sortedHandles: [Int]
+  /// For each handle in `sortedHandles`: `"name":{"angle":`, after a `,` for every one but
+  /// the first; all keys one after the other, the k-th ending at `handleKeyEnds[k]`.
+  let handleKeys: UnsafePointer<UInt8>
+  let handleKeyEnds: [Int]
+  /// `true` when no two handles of the scene share a name.
+  let handleNamesAreDistinct: Bool
+
+  init(_ graph: SceneGraph) {
+    let names = graph.handles.map(\.name)
+    handleNames = names
+    // The same sort as a frame's handles by name, so equal names keep the same order too.
+    sortedHandles = names.indices.sorted { names[$0] < names[$1] }
+    var keys = TextBytes(capacity: names.count * 24)
+    var ends: [Int] = []
+    ends.reserveCapacity(names.count)
+    for (k, i) in sortedHandles.enumerated() {
+      if k > 0 { keys.append(UInt8(ascii: ",")) }
+      keys.appendQuoted(names[i])
+      keys.append(":{\"angle\":")
+      ends.append(keys.count)
+    }
+    let storage = UnsafeMutablePointer<UInt8>.allocate(capacity: max(keys.count, 1))
+    storage.initialize(from: keys.bytes.baseAddress!, count: keys.count)
+    handleKeys = UnsafePointer(storage)
+    handleKeyEnds = ends
+    handleNamesAreDistinct = zip(sortedHandles, sortedHandles.dropFirst()).allSatisfy { names[$0] != names[$1] }
+  }
+
+  deinit { handleKeys.deallocate() }
+
+  /// The index of the scene's first handle called `name` in sorted order, if any.
+  func handleIndex(named name: String) -> Int? {
+    var low = 0
+    var high = sortedHandles.count
+    while low < high {
+      let middle = (low + high) / 2
+      if handleNames[sortedHandles[middle]] < name { low = middle + 1 } else { high = middle }
+    }
+    guard low < sortedHandles.count, handleNames[sortedHandles[low]] == name else { return nil }
+    return sortedHandles[low]
+  }
+
+  /// `true` when `handles` are the scene's handles in declaration order, as the runtime
+  /// makes them, so the precomputed keys apply.
+  func matches(_ handles: [HandleFrame]) -> Bool {
+    handles.withUnsafeBufferPointer { matches($0) }
+  }
+
+  func matches(_ handles: UnsafeBufferPointer<HandleFrame>) -> Bool {
+    guard handles.count == handleNames.count else { return false }
+    return handleNames.withUnsafeBufferPointer { names in
+      for i in handles.indices where handles[i].name != names[i] { return false }
+      return true
+    }
   }
 }

@@ -4,25 +4,109 @@ import SceneGeometry
 /// decimals, trailing zeros and a negative zero dropped, so `120.5`, `80`, `-0.001`.
 /// Deterministic on every platform: it rounds the decimal value, not the binary one's
 /// printout.
+///
+/// The value times 10^precision is rounded half away from zero to an integer, whose
+/// digits are printed with a decimal point `precision` places from the right; values
+/// whose scaled magnitude reaches 9e15 print as their shortest round-trip text instead.
+/// The digits come from integer arithmetic, written straight into a byte buffer
+/// (``TextBytes``) or a small stack buffer, no strings.
 enum NumberText {
   static func format(_ value: Double, precision: Int) -> String {
-    guard value.isFinite else { return "0" }  // The runtime never hands on one; stay valid anyway.
-    var scale = 1.0
-    for _ in 0..<max(0, min(precision, 15)) { scale *= 10 }
-    let rounded = (value * scale).rounded(.toNearestOrAwayFromZero)
-    guard abs(rounded) < 9e15 else { return value.shortestDescription }
-    let integer = Int64(rounded)
-    if integer == 0 { return "0" }
-    let negative = integer < 0
-    var digits = String(integer.magnitude)
-    let decimals = max(0, min(precision, 15))
-    if decimals > 0 {
-      if digits.count <= decimals { digits = String(repeating: "0", count: decimals - digits.count + 1) + digits }
-      let split = digits.index(digits.endIndex, offsetBy: -decimals)
-      var fraction = String(digits[split...])
-      while fraction.hasSuffix("0") { fraction.removeLast() }
-      digits = String(digits[..<split]) + (fraction.isEmpty ? "" : "." + fraction)
+    withText(of: value, precision: precision) { String(decoding: $0, as: UTF8.self) }
+  }
+
+  /// 10^0 through 10^15, all exact in a `Double`.
+  static let scales: [Double] = [
+    1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+  ]
+
+  /// A number's text as parts: the digits of `magnitude`, the last `fractionDigits` of
+  /// them after a decimal point (none of them a trailing zero), after a `-` if
+  /// `negative`. A negative `fractionDigits` means the value is too large for fixed point
+  /// and prints as its shortest round-trip text.
+  struct Parts {
+    var magnitude: UInt64
+    var fractionDigits: Int
+    var negative: Bool
+
+    /// Writes the text backwards, ending just before `end`, and returns where it starts;
+    /// it takes at most 18 bytes (a sign, 16 digits or a `0` and 15 decimals, a point).
+    @inline(__always) @discardableResult
+    func write(endingAt end: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+      var position = end
+      var magnitude = self.magnitude
+      if fractionDigits > 0 {
+        for _ in 0..<fractionDigits {
+          position -= 1
+          position.pointee = 0x30 &+ UInt8(truncatingIfNeeded: magnitude % 10)
+          magnitude /= 10
+        }
+        position -= 1
+        position.pointee = UInt8(ascii: ".")
+      }
+      repeat {
+        position -= 1
+        position.pointee = 0x30 &+ UInt8(truncatingIfNeeded: magnitude % 10)
+        magnitude /= 10
+      } while magnitude > 0
+      if negative {
+        position -= 1
+        position.pointee = UInt8(ascii: "-")
+      }
+      return position
     }
-    return (negative ? "-" : "") + digits
+  }
+
+  /// `value` at `precision` as ``Parts``.
+  @inline(__always)
+  static func parts(of value: Double, precision: Int) -> Parts {
+    // The runtime never hands on a non-finite value; stay valid anyway.
+    guard value.isFinite else { return Parts(magnitude: 0, fractionDigits: 0, negative: false) }  // `0`.
+    let decimals = precision < 0 ? 0 : precision > 15 ? 15 : precision
+    let scaled = value * scales[decimals]
+    let integer: Int64
+    if abs(scaled) < 8e15 {
+      // Rounding half away from zero without a libm call: the conversion truncates, and
+      // below 2^53 the fraction it leaves is exact.
+      var truncated = Int64(scaled)
+      let fraction = scaled - Double(truncated)
+      if fraction >= 0.5 { truncated &+= 1 } else if fraction <= -0.5 { truncated &-= 1 }
+      integer = truncated
+    } else {
+      let rounded = scaled.rounded(.toNearestOrAwayFromZero)
+      guard abs(rounded) < 9e15 else { return Parts(magnitude: 0, fractionDigits: -1, negative: false) }
+      integer = Int64(rounded)
+    }
+    // Zero, negative zero and whatever rounds to either print as `0`.
+    if integer == 0 { return Parts(magnitude: 0, fractionDigits: 0, negative: false) }
+    var magnitude = integer.magnitude
+    // Trailing zeros of the fraction go first.
+    var fractionDigits = decimals
+    while fractionDigits > 0, magnitude % 10 == 0 {
+      magnitude /= 10
+      fractionDigits &-= 1
+    }
+    return Parts(magnitude: magnitude, fractionDigits: fractionDigits, negative: integer < 0)
+  }
+
+  /// Calls `body` with the UTF-8 text of `value` at `precision`, valid only during the call.
+  @inline(__always)
+  static func withText<Result>(
+    of value: Double, precision: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result
+  ) -> Result {
+    let parts = parts(of: value, precision: precision)
+    guard parts.fractionDigits >= 0 else { return shortest(value, body) }
+    return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { buffer in
+      let end = buffer.baseAddress! + 24
+      let start = parts.write(endingAt: end)
+      return body(UnsafeBufferPointer(start: start, count: end - start))
+    }
+  }
+
+  /// Past what the fixed-point digits can hold: the shortest round-trip text.
+  @inline(never)
+  static func shortest<Result>(_ value: Double, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+    var text = value.shortestDescription
+    return text.withUTF8 { body($0) }
   }
 }

@@ -1,0 +1,260 @@
+import SceneGeometry
+
+/// UTF-8 text under construction: the text formats write their bytes here, numbers and
+/// escapes included, and make one `String` at the end, so a frame costs no intermediate
+/// strings.
+///
+/// It owns its buffer (freed when it goes away), so it cannot be copied. None of its
+/// methods hands `self` to a closure, and callers should not capture it in one either:
+/// they pass it `inout`.
+struct TextBytes: ~Copyable {
+  private var base: UnsafeMutablePointer<UInt8>
+  private var capacity: Int
+  /// How many bytes are written.
+  private(set) var count = 0
+
+  init(capacity: Int = 0) {
+    self.capacity = max(capacity, 16)
+    base = .allocate(capacity: self.capacity)
+  }
+
+  deinit { base.deallocate() }
+
+  /// The text so far.
+  var string: String { String(decoding: bytes, as: UTF8.self) }
+
+  /// The bytes so far, valid while the text is neither changed nor gone.
+  var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
+
+  /// Room for `extra` more bytes.
+  @inline(__always)
+  private mutating func reserve(_ extra: Int) {
+    if count &+ extra > capacity { grow(to: count &+ extra) }
+  }
+
+  @inline(never)
+  private mutating func grow(to needed: Int) {
+    var newCapacity = capacity &* 2
+    while newCapacity < needed { newCapacity &*= 2 }
+    let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+    newBase.initialize(from: base, count: count)
+    base.deallocate()
+    base = newBase
+    capacity = newCapacity
+  }
+
+  // MARK: - Text
+
+  @inline(__always)
+  mutating func append(_ byte: UInt8) {
+    reserve(1)
+    base[count] = byte
+    count &+= 1
+  }
+
+  @inline(__always)
+  mutating func append(_ buffer: UnsafeBufferPointer<UInt8>) {
+    guard let source = buffer.baseAddress else { return }
+    append(UnsafeRawPointer(source), count: buffer.count)
+  }
+
+  @inline(__always)
+  mutating func append(_ source: UnsafeRawPointer, count n: Int) {
+    guard n > 0 else { return }
+    reserve(n)
+    TextBytes.copy(source, to: UnsafeMutableRawPointer(base + count), count: n)
+    count &+= n
+  }
+
+  /// Copies bytes; a few bytes inline, in at most two overlapping loads and stores: most
+  /// pieces of a frame's text are that short, and a call to `memmove` costs more. The
+  /// ranges may overlap: every load comes before the stores, and `copyMemory` is a move.
+  @inline(__always)
+  static func copy(_ source: UnsafeRawPointer, to destination: UnsafeMutableRawPointer, count n: Int) {
+    if n > 16 {
+      destination.copyMemory(from: source, byteCount: n)
+    } else if n >= 8 {
+      let head = source.loadUnaligned(as: UInt64.self)
+      let tail = source.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self)
+      destination.storeBytes(of: head, as: UInt64.self)
+      destination.storeBytes(of: tail, toByteOffset: n &- 8, as: UInt64.self)
+    } else if n >= 4 {
+      let head = source.loadUnaligned(as: UInt32.self)
+      let tail = source.loadUnaligned(fromByteOffset: n &- 4, as: UInt32.self)
+      destination.storeBytes(of: head, as: UInt32.self)
+      destination.storeBytes(of: tail, toByteOffset: n &- 4, as: UInt32.self)
+    } else if n >= 2 {
+      let head = source.loadUnaligned(as: UInt16.self)
+      let tail = source.loadUnaligned(fromByteOffset: n &- 2, as: UInt16.self)
+      destination.storeBytes(of: head, as: UInt16.self)
+      destination.storeBytes(of: tail, toByteOffset: n &- 2, as: UInt16.self)
+    } else if n == 1 {
+      destination.storeBytes(of: source.load(as: UInt8.self), as: UInt8.self)
+    }
+  }
+
+  @inline(__always)
+  mutating func append(_ text: StaticString) {
+    if text.hasPointerRepresentation {
+      append(UnsafeRawPointer(text.utf8Start), count: text.utf8CodeUnitCount)
+    } else {
+      append(text.description)
+    }
+  }
+
+  @inline(__always)
+  mutating func append(_ text: String) {
+    var text = text
+    let n = text.utf8.count
+    guard n > 0 else { return }
+    reserve(n)
+    let destination = UnsafeMutableRawPointer(base + count)
+    // The closure only sees the destination, never `self`.
+    text.withUTF8 { source in TextBytes.copy(UnsafeRawPointer(source.baseAddress!), to: destination, count: n) }
+    count &+= n
+  }
+
+  @inline(__always)
+  mutating func append(_ other: borrowing TextBytes) {
+    append(other.bytes)
+  }
+
+  /// `true` or `false`.
+  @inline(__always)
+  mutating func append(_ value: Bool) {
+    if value { append("true") } else { append("false") }
+  }
+
+  // MARK: - Numbers
+
+  /// An integer's decimal digits, with a `-` when negative (as `String(value)` prints it).
+  mutating func append(_ value: Int) {
+    let magnitude = value.magnitude
+    var digits = 1
+    var rest = magnitude / 10
+    while rest > 0 {
+      digits &+= 1
+      rest /= 10
+    }
+    let length = value < 0 ? digits &+ 1 : digits
+    reserve(length)
+    var position = base + (count &+ length)
+    rest = magnitude
+    repeat {
+      position -= 1
+      position.pointee = 0x30 &+ UInt8(truncatingIfNeeded: rest % 10)
+      rest /= 10
+    } while rest > 0
+    if value < 0 { (position - 1).pointee = UInt8(ascii: "-") }
+    count &+= length
+  }
+
+  /// A number as ``NumberText/format(_:precision:)`` prints it.
+  @inline(__always)
+  mutating func append(_ value: Double, precision: Int) {
+    let parts = NumberText.parts(of: value, precision: precision)
+    guard parts.fractionDigits >= 0 else { return appendShortest(value) }
+    // Written backwards at the end of room for the longest text (18 bytes), then moved
+    // to its place: quicker than counting the digits first.
+    reserve(24)
+    let end = base + (count &+ 24)
+    let start = parts.write(endingAt: end)
+    let length = end - start
+    TextBytes.copy(UnsafeRawPointer(start), to: UnsafeMutableRawPointer(base + count), count: length)
+    count &+= length
+  }
+
+  @inline(never)
+  private mutating func appendShortest(_ value: Double) {
+    append(value.shortestDescription)
+  }
+
+  // MARK: - Escapes
+
+  /// A JSON string literal, as ``JSONText/quoted(_:)`` writes it.
+  mutating func appendQuoted(_ value: String) {
+    append(UInt8(ascii: "\""))
+    if TextBytes.needsJSONEscapes(value) {
+      appendJSONEscaped(value)
+    } else {
+      append(value)
+    }
+    append(UInt8(ascii: "\""))
+  }
+
+  /// Whether any byte of `value` starts something JSON escapes: a byte below 0x20, `"`,
+  /// `\` or 0xE2 (U+2028 and U+2029 are E2 80 A8 and E2 80 A9).
+  @inline(__always)
+  static func needsJSONEscapes(_ value: String) -> Bool {
+    var value = value
+    return value.withUTF8 { bytes in
+      for byte in bytes where byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0xE2 { return true }
+      return false
+    }
+  }
+
+  /// Text with JSON's escapes: quotes, backslashes, control characters and the line and
+  /// paragraph separators.
+  @inline(never)
+  mutating func appendJSONEscaped(_ value: String) {
+    for scalar in value.unicodeScalars {
+      switch scalar {
+      case "\"": append("\\\"")
+      case "\\": append("\\\\")
+      case "\n": append("\\n")
+      case "\r": append("\\r")
+      case "\t": append("\\t")
+      case "\u{8}": append("\\b")
+      case "\u{C}": append("\\f")
+      case "\u{2028}": append("\\u2028")
+      case "\u{2029}": append("\\u2029")
+      case _ where scalar.value < 0x20:
+        let high = UInt8(truncatingIfNeeded: scalar.value >> 4)
+        let low = UInt8(truncatingIfNeeded: scalar.value & 0xF)
+        append("\\u00")
+        append(0x30 &+ high)  // 0 or 1.
+        append(low < 10 ? 0x30 &+ low : 0x61 &+ (low &- 10))
+      default:
+        for byte in UTF8.encode(scalar)! { append(byte) }
+      }
+    }
+  }
+
+  // MARK: - Path data
+
+  /// SVG path data at a fixed precision, as ``PathText/data(_:precision:)`` writes it.
+  mutating func append(_ path: Path, precision p: Int) {
+    for subpath in path.subpaths {
+      append(UInt8(ascii: "M"))
+      append(subpath.start, precision: p)
+      for segment in subpath.segments {
+        switch segment {
+        case .line(_, let b):
+          append(UInt8(ascii: "L"))
+          append(b, precision: p)
+        case .quadratic(_, let c, let b):
+          append(UInt8(ascii: "Q"))
+          append(c, precision: p)
+          append(UInt8(ascii: " "))
+          append(b, precision: p)
+        case .cubic(_, let c1, let c2, let b):
+          append(UInt8(ascii: "C"))
+          append(c1, precision: p)
+          append(UInt8(ascii: " "))
+          append(c2, precision: p)
+          append(UInt8(ascii: " "))
+          append(b, precision: p)
+        }
+      }
+      if subpath.isClosed { append(UInt8(ascii: "Z")) }
+    }
+  }
+
+  /// `x y`.
+  @inline(__always)
+  mutating func append(_ point: Point, precision p: Int) {
+    append(point.x, precision: p)
+    append(UInt8(ascii: " "))
+    append(point.y, precision: p)
+  }
+}

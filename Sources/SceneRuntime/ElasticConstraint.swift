@@ -71,10 +71,11 @@ enum ElasticConstraint: ConstraintBehavior {
       sim.handles[h].velocity = velocity
       sim.handles[h].mode = .springing(spring: spring)
     case .speed(let speed, let easing):
-      sim.handles[h].mode = .tweening(Tween(from: from, to: to, speed: speed, curve: TimingCurve(easing)), start: sim.time)
+      sim.tweens[h] = Tween(from: from, to: to, speed: speed, curve: TimingCurve(easing))
+      sim.handles[h].mode = .tweening(start: sim.time)
     case .duration(let duration, let easing):
-      sim.handles[h].mode = .tweening(
-        Tween(from: from, to: to, duration: duration, curve: TimingCurve(easing)), start: sim.time)
+      sim.tweens[h] = Tween(from: from, to: to, duration: duration, curve: TimingCurve(easing))
+      sim.handles[h].mode = .tweening(start: sim.time)
     }
   }
 }

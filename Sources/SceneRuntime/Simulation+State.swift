@@ -9,8 +9,10 @@ struct HandleRuntime: Sendable {
     case dragging
     /// Springing towards its rest with a preset.
     case springing(spring: Int)
-    /// Tweening back to rest, started at `start` seconds.
-    case tweening(Tween, start: Double)
+    /// Tweening back to rest, started at `start` seconds; the tween is the handle's entry
+    /// in `Simulation.tweens`, kept apart so every handle's state stays small for the
+    /// loops that visit them all each frame.
+    case tweening(start: Double)
     /// Following a bound expression.
     case following
     /// Moved by time along a path.

@@ -199,7 +199,8 @@ extension Simulation {
       {
         settle(i)
       }
-    case .tweening(let tween, let start):
+    case .tweening(let start):
+      guard let tween = tweens[i] else { return settle(i) }
       handles[i].position = tween.value(at: time - start)
       if tween.isFinished(at: time - start) { settle(i) }
     default:
@@ -212,6 +213,7 @@ extension Simulation {
     handles[i].position = handles[i].rest
     handles[i].velocity = .zero
     handles[i].mode = .idle
+    tweens[i] = nil
     events.append(SceneEvent("rest", handleNames[i]))
     if let c = mover[i], case .gooey = parameters[c], constraints[c].releasedBeforeBreak {
       constraints[c].releasedBeforeBreak = false

@@ -22,6 +22,8 @@ public struct Simulation: Sendable {
   public private(set) var frameIndex = 0
   var pointers: [PointerRuntime] = []
   var handles: [HandleRuntime]
+  /// The tween each handle is on, while its mode is `tweening`.
+  var tweens: [Tween?]
   var constraints: [ConstraintRuntime]
   /// The constraint that moves each handle, if any.
   let mover: [Int?]
@@ -101,6 +103,7 @@ public struct Simulation: Sendable {
     pathIsDynamic = graph.paths.map { !$0.segments.isEmpty }
     currentPaths = graph.paths.map { $0.measured?.path ?? Path() }
     handles = graph.handles.map { HandleRuntime(radius: $0.radius) }
+    tweens = Array(repeating: nil, count: graph.handles.count)
     handleNames = graph.handles.map(\.name)
     pathNames = graph.paths.map(\.name)
     handleIsBound = graph.handles.map(\.isBound)

@@ -25,7 +25,7 @@ let repositoryRoot = URL(fileURLWithPath: #filePath)
 
 /// Runs `scenec` with `arguments` as a whole process, as a user would (in the current
 /// directory, the repository's root), and returns the
-/// child's peak resident memory in kilobytes.
+/// child's peak resident memory in megabytes.
 func runScenec(_ arguments: [String]) -> Int {
   var pid = pid_t()
   let argv = ([scenecPath] + arguments).map { strdup($0) } + [nil]
@@ -43,10 +43,10 @@ func runScenec(_ arguments: [String]) -> Int {
   guard wait4(pid, &status, 0, &usage) == pid, status == 0 else {
     fatalError("scenec \(arguments.joined(separator: " ")) failed (status \(status))")
   }
-  return Int(usage.ru_maxrss)  // Kilobytes on Linux.
+  return Int((Double(usage.ru_maxrss) / 1024).rounded())  // ru_maxrss is in kilobytes on Linux.
 }
 
-let childPeakMemory = BenchmarkMetric.custom("peak RSS of scenec (KB)", useScalingFactor: false)
+let childPeakMemory = BenchmarkMetric.custom("peak resident memory of scenec (MB)", useScalingFactor: false)
 
 let benchmarks: @Sendable () -> Void = {
   // The command lines below are the README's, run from the repository's root.
@@ -55,7 +55,7 @@ let benchmarks: @Sendable () -> Void = {
   }
   Benchmark(
     "EndToEnd/scenec run Scenes/wave.yaml -o /dev/null",
-    configuration: .init(metrics: [.wallClock, childPeakMemory], maxDuration: .seconds(5), maxIterations: 100)
+    configuration: .init(metrics: [.wallClock, .throughput, childPeakMemory], maxDuration: .seconds(5), maxIterations: 100)
   ) { benchmark in
     for _ in benchmark.scaledIterations {
       benchmark.measurement(childPeakMemory, runScenec(["run", "Scenes/wave.yaml", "-o", "/dev/null"]))
@@ -69,7 +69,7 @@ let benchmarks: @Sendable () -> Void = {
   for seconds in [10, 100] {
     Benchmark(
       "EndToEnd/scenec run stress 1000 handles, \(seconds * 60) frames -o /dev/null",
-      configuration: .init(metrics: [.wallClock, childPeakMemory], maxDuration: .seconds(10), maxIterations: 10)
+      configuration: .init(metrics: [.wallClock, .throughput, childPeakMemory], maxDuration: .seconds(10), maxIterations: 10)
     ) { benchmark in
       for _ in benchmark.scaledIterations {
         benchmark.measurement(

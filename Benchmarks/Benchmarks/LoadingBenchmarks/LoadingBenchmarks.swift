@@ -32,30 +32,48 @@ func rawEventCount(_ bytes: [UInt8]) -> Int {
   return count
 }
 
+/// Megabytes of YAML per second, so loading and raw libyaml compare at a glance.
+let megabytesPerSecond = BenchmarkMetric.custom("MB/s", polarity: .prefersLarger, useScalingFactor: false)
+
+/// Runs `work` once and records the rate at which it went through `megabytes`.
+func reportRate(_ megabytes: Double, of benchmark: Benchmark, _ work: () -> Void) {
+  let start = ContinuousClock.now
+  work()
+  let elapsed = ContinuousClock.now - start
+  let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+  benchmark.measurement(megabytesPerSecond, Int((megabytes / seconds).rounded()))
+}
+
 let benchmarks: @Sendable () -> Void = {
   let bytes = Array(largeScene.utf8)
   let megabytes = Double(bytes.count) / 1e6
   Benchmark(
     "Loading/raw libyaml events (\(String(format: "%.1f", megabytes)) MB)",
-    configuration: .init(metrics: [.wallClock, .mallocCountTotal], maxDuration: .seconds(5))
+    configuration: .init(metrics: [.wallClock, .throughput, .mallocCountTotal, megabytesPerSecond], maxDuration: .seconds(5))
   ) { benchmark in
-    for _ in benchmark.scaledIterations { blackHole(rawEventCount(bytes)) }
+    for _ in benchmark.scaledIterations {
+      reportRate(megabytes, of: benchmark) { blackHole(rawEventCount(bytes)) }
+    }
   }
   Benchmark(
     "Loading/scene load: YAML to AST (\(String(format: "%.1f", megabytes)) MB)",
-    configuration: .init(metrics: [.wallClock, .mallocCountTotal], maxDuration: .seconds(5))
+    configuration: .init(metrics: [.wallClock, .throughput, .mallocCountTotal, megabytesPerSecond], maxDuration: .seconds(5))
   ) { benchmark in
     for _ in benchmark.scaledIterations {
-      blackHole(SceneLoader.load(SourceFile(name: "large.yaml", text: largeScene), syntax: .yaml).spec)
+      reportRate(megabytes, of: benchmark) {
+        blackHole(SceneLoader.load(SourceFile(name: "large.yaml", text: largeScene), syntax: .yaml).spec)
+      }
     }
   }
   Benchmark(
     "Loading/scene load and resolve (\(String(format: "%.1f", megabytes)) MB)",
-    configuration: .init(metrics: [.wallClock, .mallocCountTotal], maxDuration: .seconds(5))
+    configuration: .init(metrics: [.wallClock, .throughput, .mallocCountTotal, megabytesPerSecond], maxDuration: .seconds(5))
   ) { benchmark in
     for _ in benchmark.scaledIterations {
-      if let spec = SceneLoader.load(SourceFile(name: "large.yaml", text: largeScene), syntax: .yaml).spec {
-        blackHole(SceneResolver.resolve(spec).graph)
+      reportRate(megabytes, of: benchmark) {
+        if let spec = SceneLoader.load(SourceFile(name: "large.yaml", text: largeScene), syntax: .yaml).spec {
+          blackHole(SceneResolver.resolve(spec).graph)
+        }
       }
     }
   }
@@ -72,7 +90,7 @@ let benchmarks: @Sendable () -> Void = {
     for output in [FrameOutput.jsonl, .csv, .svg] {
       Benchmark(
         "Outputs/\(output.name) of one 1000-handle frame",
-        configuration: .init(metrics: [.wallClock, .mallocCountTotal], maxDuration: .seconds(1))
+        configuration: .init(metrics: [.wallClock, .throughput, .mallocCountTotal], maxDuration: .seconds(1))
       ) { benchmark in
         for _ in benchmark.scaledIterations {
           blackHole(output.needsAllFrames ? output.end(context, [frame]) : output.frame(context, frame))

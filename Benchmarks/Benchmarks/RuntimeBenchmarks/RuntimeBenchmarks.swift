@@ -66,7 +66,7 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark(
       "Runtime/stress scene, \(count) handles, 600 frames",
       configuration: .init(
-        metrics: [.wallClock, .mallocCountTotal, perHandleFrame],
+        metrics: [.wallClock, .throughput, .mallocCountTotal, perHandleFrame],
         maxDuration: .seconds(count >= 10_000 ? 20 : 5), maxIterations: count >= 10_000 ? 8 : 200)
     ) { benchmark in
       for _ in benchmark.scaledIterations {
@@ -96,7 +96,7 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark(
       "Runtime/follow + spring, \(count) handles springing along paths",
       configuration: .init(
-        metrics: [.wallClock, .mallocCountTotal, perHandleFrame], maxDuration: .seconds(5), maxIterations: 50)
+        metrics: [.wallClock, .throughput, .mallocCountTotal, perHandleFrame], maxDuration: .seconds(5), maxIterations: 50)
     ) { benchmark in
       guard var simulation = try? Simulation(graph: follow) else { fatalError("the follow scene failed") }
       for i in 0..<count {
@@ -120,7 +120,7 @@ let benchmarks: @Sendable () -> Void = {
   let animated = graph(of: animatedScene(handles: 1000))
   Benchmark(
     "Runtime/step 1000 handles animated along a path",
-    configuration: .init(metrics: [.wallClock, .mallocCountTotal], scalingFactor: .kilo, maxDuration: .seconds(2))
+    configuration: .init(metrics: [.wallClock, .throughput, .mallocCountTotal], scalingFactor: .kilo, maxDuration: .seconds(2))
   ) { benchmark in
     guard var simulation = try? Simulation(graph: animated) else { fatalError("the animated scene failed") }
     benchmark.startMeasurement()

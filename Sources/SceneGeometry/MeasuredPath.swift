@@ -48,6 +48,8 @@ public struct MeasuredPath: Sendable {
   public let length: Double
   /// `true` when the path is one closed subpath, so arc length wraps around.
   public let isClosed: Bool
+  /// The dense table ``preparedForRepeatedPositions()`` makes; `nil` until then.
+  @usableFromInline var inverseTable: InverseTable?
 
   /// Measures `path`.
   ///

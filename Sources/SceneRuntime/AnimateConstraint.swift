@@ -54,8 +54,8 @@ enum AnimateConstraint: ConstraintBehavior {
       sim.constraints[c].passes = Int(whole)
       sim.events.append(SceneEvent("loop", sim.handleNames[h]))
     }
-    guard let total = sim.measuredPaths[p.path]?.length,
-      let position = sim.measuredPaths[p.path]?.position(atLength: p.curve.value(at: fraction) * total)
+    guard let total = sim.measured(p.path, { $0.length }),
+      let position = sim.measured(p.path, { $0.position(atLength: p.curve.value(at: fraction) * total) })
     else { return }
     sim.handles[h].position = position.point
     if p.orient { sim.handles[h].angle = position.angle }

@@ -25,8 +25,8 @@ enum FollowConstraint: ConstraintBehavior {
   }
 
   static func setUp(_ c: Int, _ p: Parameters, in sim: inout Simulation) {
-    guard let start = sim.measuredPaths[p.path]?.nearest(to: sim.handles[p.handle].position),
-      let total = sim.measuredPaths[p.path]?.length
+    guard let start = sim.measured(p.path, { [point = sim.handles[p.handle].position] in $0.nearest(to: point) }),
+      let total = sim.measured(p.path, { $0.length })
     else { return }
     sim.constraints[c].length = start.length
     sim.constraints[c].restLength = p.rest.map { $0 * total } ?? start.length
@@ -37,8 +37,8 @@ enum FollowConstraint: ConstraintBehavior {
   static func drag(_ c: Int, _ p: Parameters, handle h: Int, to target: Vector, in sim: inout Simulation) -> Bool {
     let continuing = sim.constraints[c].length
     guard
-      let answer = sim.measuredPaths[p.path]?.nearest(
-        to: target, continuingFrom: continuing, hysteresis: p.hysteresis)
+      let answer = sim.measured(
+        p.path, { $0.nearest(to: target, continuingFrom: continuing, hysteresis: p.hysteresis) })
     else { return false }
     sim.constraints[c].springingAlongPath = false
     sim.constraints[c].length = answer.length
@@ -50,7 +50,7 @@ enum FollowConstraint: ConstraintBehavior {
 
   static func release(_ c: Int, _ p: Parameters, handle h: Int, velocity: Vector, in sim: inout Simulation) {
     guard let spring = p.spring,
-      let tangent = sim.measuredPaths[p.path]?.position(atLength: sim.constraints[c].length).tangent
+      let tangent = sim.measured(p.path, { [length = sim.constraints[c].length] in $0.position(atLength: length).tangent })
     else {
       sim.handles[h].mode = .idle
       return
@@ -71,7 +71,7 @@ enum FollowConstraint: ConstraintBehavior {
     {
       return
     }
-    guard let total = sim.measuredPaths[p.path]?.length else { return }
+    guard let total = sim.measured(p.path, { $0.length }) else { return }
     if sim.constraints[c].springingAlongPath, let spring = p.spring, dt > 0 {
       var displacement = sim.constraints[c].length - sim.constraints[c].restLength
       if p.wrap && total > 0 {
@@ -83,7 +83,7 @@ enum FollowConstraint: ConstraintBehavior {
       var velocity = sim.constraints[c].lengthVelocity
       sim.propagators[spring].step(&displacement, &velocity)
       sim.constraints[c].length =
-        sim.measuredPaths[p.path]?.normalizedLength(sim.constraints[c].restLength + displacement)
+        sim.measured(p.path, { [target = sim.constraints[c].restLength + displacement] in $0.normalizedLength(target) })
         ?? sim.constraints[c].length
       sim.constraints[c].lengthVelocity = velocity
       if sim.springModels[spring].isAtRest(displacement: displacement, velocity: velocity) {
@@ -96,14 +96,15 @@ enum FollowConstraint: ConstraintBehavior {
     }
     if sim.handles[h].mode != .dragging && (pathMoves || sim.constraints[c].placedLength != sim.constraints[c].length) {
       let length = sim.constraints[c].length
-      if let position = sim.measuredPaths[p.path]?.position(atLength: length) {
+      if let position = sim.measured(p.path, { $0.position(atLength: length) }) {
         sim.handles[h].position = position.point
         if p.orient { sim.handles[h].angle = position.angle }
         sim.constraints[c].placedLength = length
       }
     }
     if pathMoves || !sim.constraints[c].restPlaced {
-      if let rest = sim.measuredPaths[p.path]?.position(atLength: sim.constraints[c].restLength).point {
+      let restLength = sim.constraints[c].restLength
+      if let rest = sim.measured(p.path, { $0.position(atLength: restLength).point }) {
         sim.handles[h].rest = rest
         sim.constraints[c].restPlaced = true
       }

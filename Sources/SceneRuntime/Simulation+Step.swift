@@ -38,6 +38,16 @@ extension Simulation {
     return Vector(value.x, value.y)
   }
 
+  /// `body` applied to the measured geometry of path `index`, read in place: copying a
+  /// `MeasuredPath` out of the array would retain and release every one of its tables,
+  /// for every handle, every frame.
+  @inline(__always)
+  func measured<R>(_ index: Int, _ body: (borrowing MeasuredPath) -> R) -> R? {
+    guard hasMeasurement[index] else { return nil }
+    // `pointee` is an addressor: the body borrows the array's element where it lies.
+    return measuredPaths.withUnsafeBufferPointer { body(($0.baseAddress! + index).pointee) }
+  }
+
   /// The value of program `index` of ``programs``.
   func evaluate(program index: Int) -> Vector {
     let value = slots.withUnsafeBufferPointer { programs.evaluate(index, state: $0) }
@@ -68,7 +78,10 @@ extension Simulation {
       case .path(let i):
         guard pathIsDynamic[i] else { continue }
         currentPaths[i] = segmentPath(i)
-        if pathIsMeasured[i] { measuredPaths[i] = MeasuredPath(currentPaths[i]) }
+        if pathIsMeasured[i] {
+          measuredPaths[i] = MeasuredPath(currentPaths[i])
+          hasMeasurement[i] = true
+        }
       }
     }
   }

@@ -44,8 +44,11 @@ public struct Simulation: Sendable {
   /// Whether a constraint measures along each path (`follow`, `animate`); a dynamic path
   /// nothing measures is only evaluated, never measured.
   let pathIsMeasured: [Bool]
-  /// The measured geometry of each path a constraint measures along.
-  var measuredPaths: [MeasuredPath?]
+  /// The measured geometry of each path a constraint measures along, where
+  /// `hasMeasurement` says so (an empty placeholder elsewhere). Not optionals: reading
+  /// through ``measured(_:_:)`` then borrows the value in place instead of copying it.
+  var measuredPaths: [MeasuredPath]
+  var hasMeasurement: [Bool]
 
   // Per-handle facts read every frame, kept in flat arrays so a step never copies a
   // handle's whole description out of the graph.
@@ -134,7 +137,14 @@ public struct Simulation: Sendable {
     self.segmentPointPrograms = segmentPointPrograms
     programs = ExpressionBatch(expressions)
     constraints = []
-    measuredPaths = graph.paths.map { $0.segments.isEmpty ? $0.measured : nil }
+    // A fixed path a constraint reads every frame gets the dense arc-length table once,
+    // so a handle springing or animated along it rarely needs an integration.
+    let placeholder = MeasuredPath(Path())
+    measuredPaths = graph.paths.indices.map { i in
+      guard graph.paths[i].segments.isEmpty, let measured = graph.paths[i].measured else { return placeholder }
+      return pathIsMeasured[i] ? measured.preparedForRepeatedPositions() : measured
+    }
+    hasMeasurement = graph.paths.map { $0.segments.isEmpty && $0.measured != nil }
     // Initial positions: evaluate every node once, in order.
     for i in graph.handles.indices {
       if let position = graph.handles[i].position, position.isConstant, let value = position.constantValue {

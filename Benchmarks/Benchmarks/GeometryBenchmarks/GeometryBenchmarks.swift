@@ -206,6 +206,22 @@ let benchmarks: @Sendable () -> Void = {
     }
   }
 
+  // 5b. The same on the path prepared for repeated positions (the dense inverse table
+  // the runtime makes for a fixed path a handle springs or is animated along).
+  let prepared = measured.preparedForRepeatedPositions()
+  Benchmark("Geometry/position at length on a prepared 64-segment path") { benchmark in
+    for index in benchmark.scaledIterations {
+      blackHole(prepared.position(atLength: pathLengths[index]))
+    }
+  }
+
+  // 5c. Making that table.
+  Benchmark("Geometry/prepare a 64-segment path for repeated positions") { benchmark in
+    for _ in benchmark.scaledIterations {
+      blackHole(measured.preparedForRepeatedPositions())
+    }
+  }
+
   // 6. Measuring the whole path: 64 arc lengths plus the path's own tables.
   Benchmark("Geometry/measure a 64-segment path") { benchmark in
     for _ in benchmark.scaledIterations {

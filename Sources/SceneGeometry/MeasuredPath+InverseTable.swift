@@ -55,11 +55,12 @@ extension MeasuredPath {
   public var isPreparedForRepeatedPositions: Bool { inverseTable != nil }
 
   /// The parameter at arc length `local` from the start of curved piece `index`, from the
-  /// table, or `nil` where the table may not be used.
+  /// table, or `nil` where the table may not be used. `eighth` is the stretch of the
+  /// piece's own 8-entry table holding `local`, which narrows the search to 8 entries.
   @inline(__always)
-  func tabulatedParameter(piece index: Int, local: Double) -> Double? {
+  func tabulatedParameter(piece index: Int, local: Double, eighth: Int) -> Double? {
     guard let table = inverseTable else { return nil }
-    return table.parameter(piece: index, local: local)
+    return table.parameter(piece: index, local: local, eighth: eighth)
   }
 }
 
@@ -109,13 +110,19 @@ extension MeasuredPath.InverseTable {
   }
 
   /// The parameter at `local` on piece `index`, or `nil` if its stretch is not usable.
+  ///
+  /// Only the eight entries inside `eighth` (found in the piece's coarse table, already
+  /// in cache) are searched, so a lookup touches one or two cache lines of the table,
+  /// which matters when thousands of paths' tables do not fit in the cache. The coarse
+  /// and the dense lengths come from different sums and can differ in the last bits, so
+  /// the search is clamped rather than trusted to bracket `local` exactly.
   @inline(__always)
-  func parameter(piece index: Int, local: Double) -> Double? {
+  func parameter(piece index: Int, local: Double, eighth: Int) -> Double? {
     let n = Self.stretchesPerPiece
     let base = index * (n + 1)
-    // The last entry at or before `local`, by binary search over the piece's 65.
-    var lo = 0
-    var hi = n - 1
+    let perEighth = n / MeasuredPath.samplesPerPiece
+    var lo = eighth * perEighth
+    var hi = lo + perEighth - 1
     while lo < hi {
       let mid = (lo + hi + 1) >> 1
       if lengths[base + mid] <= local { lo = mid } else { hi = mid - 1 }

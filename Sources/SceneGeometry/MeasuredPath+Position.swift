@@ -38,10 +38,10 @@ extension MeasuredPath {
     let local = Swift.min(Swift.max(length - piece.startLength, 0), piece.length)
     if local >= piece.length { return (index, 1) }
     if piece.isLine { return (index, local / piece.length) }
-    if let t = tabulatedParameter(piece: index, local: local) { return (index, t) }
     // The table's stretch holding `local`, then Newton within it.
     var k = 0
     while k + 1 < Self.samplesPerPiece && piece.samples[k + 1] <= local { k += 1 }
+    if let t = tabulatedParameter(piece: index, local: local, eighth: k) { return (index, t) }
     let n = Double(Self.samplesPerPiece)
     let t = piece.cubic.parameter(
       atLength: local - piece.samples[k], from: Double(k) / n, to: Double(k + 1) / n,

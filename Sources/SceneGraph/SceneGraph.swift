@@ -88,7 +88,9 @@ public struct SceneGraph: Sendable {
     public var geometry: PathSpec.Geometry
     /// For a segment path: each segment's points, compiled, in order.
     public var segments: [Segment]
-    /// The measured path, for fixed path data.
+    /// The measured path, for fixed path data; prepared for repeated positions
+    /// (``MeasuredPath/preparedForRepeatedPositions()``) when a `follow` or `animate`
+    /// constraint reads it every frame.
     public var measured: MeasuredPath?
     public var style: Style
     public var source: SourceRef
@@ -111,6 +113,10 @@ public struct SceneGraph: Sendable {
     public var name: String?
     public var kind: Kind
     public var source: SourceRef
+    /// The name events and frames report it by: its `name`, or for an unnamed gooey
+    /// `gooey1`, `gooey2`, … by its place among the gooey constraints (the bridge path
+    /// and the `link.*` events carry it); empty for other unnamed constraints.
+    public var reportedName = ""
   }
 
   /// One segment of a segment path with its points compiled.

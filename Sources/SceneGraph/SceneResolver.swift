@@ -55,7 +55,28 @@ public struct SceneResolver {
     for (i, path) in spec.paths.enumerated() { pathIndex[path.name.value] = i }
     var handles = spec.handles.map { resolveHandle($0) }
     var paths = spec.paths.map { resolvePath($0) }
-    let constraints = spec.constraints.compactMap { resolveConstraint($0, handles: handles, paths: paths) }
+    var constraints = spec.constraints.compactMap { resolveConstraint($0, handles: handles, paths: paths) }
+    var gooeyCount = 0
+    for c in constraints.indices {
+      guard case .gooey = constraints[c].kind else {
+        constraints[c].reportedName = constraints[c].name ?? ""
+        continue
+      }
+      gooeyCount += 1
+      constraints[c].reportedName = constraints[c].name ?? "gooey\(gooeyCount)"
+    }
+    // A fixed path that a constraint reads every frame gets the dense inverse arc-length
+    // table here, once, instead of each time a simulation of the scene starts.
+    for constraint in constraints {
+      switch constraint.kind {
+      case .follow(_, let path, _, _, _, _, _), .animate(_, let path, _, _, _, _, _):
+        if let measured = paths[path].measured, !measured.isPreparedForRepeatedPositions {
+          paths[path].measured = measured.preparedForRepeatedPositions()
+        }
+      case .elastic, .gooey:
+        break
+      }
+    }
     checkExclusiveMovers(spec.constraints)
 
     // Expressions: compile lets in dependency order so each knows the types before it.

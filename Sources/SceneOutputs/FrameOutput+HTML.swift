@@ -27,7 +27,8 @@ enum HTMLPlayer {
 
   static func document(context: OutputContext, frames: [Frame]) -> String {
     let graph = context.graph
-    let title = escapeHTML(graph.name.isEmpty ? "scene" : graph.name)
+    // The same markup escaping as SVG: HTML reads those entities alike.
+    let title = SVGText.escaped(graph.name.isEmpty ? "scene" : graph.name)
     let width = NumberText.format(graph.width, precision: 0)
     let height = NumberText.format(graph.height, precision: 0)
     var page = """
@@ -112,11 +113,9 @@ enum HTMLPlayer {
       pathEntries.append("{\"name\":\(jsonString(name)),\(s)}")
     }
     for path in graph.paths { addPath(path.name, style(path.style)) }
-    var gooeyCount = 0
     for constraint in graph.constraints {
       guard case .gooey(_, _, _, _, _, _, _, let bridgeStyle) = constraint.kind else { continue }
-      gooeyCount += 1
-      addPath(constraint.name ?? "gooey\(gooeyCount)", style(bridgeStyle))
+      addPath(constraint.reportedName, style(bridgeStyle))
     }
     let unknownStyle = "\"fill\":null,\"stroke\":\"#000000\",\"strokeWidth\":1,\"opacity\":1"
     for frame in frames {
@@ -179,22 +178,6 @@ enum HTMLPlayer {
   static func scriptSafe(_ json: String) -> String {
     guard json.contains("<") else { return json }
     return json.replacing("</", with: "<\\/").replacing("<!--", with: "<\\u0021--")
-  }
-
-  /// Text safe in HTML content and in a quoted attribute.
-  static func escapeHTML(_ value: String) -> String {
-    var text = ""
-    for character in value {
-      switch character {
-      case "&": text += "&amp;"
-      case "<": text += "&lt;"
-      case ">": text += "&gt;"
-      case "\"": text += "&quot;"
-      case "'": text += "&#39;"
-      default: text.append(character)
-      }
-    }
-    return text
   }
 
   // MARK: - Inline CSS and JavaScript

@@ -57,12 +57,11 @@ enum JSONLines {
     text.append(",\"handles\":{")
     let handles = frame.handles
     if let sceneText, sceneText.matches(handles) {
-      let keys = sceneText.handleKeys
       var start = 0
       for k in sceneText.sortedHandles.indices {
         let i = sceneText.sortedHandles[k]
         let end = sceneText.handleKeyEnds[k]
-        text.append(UnsafeRawPointer(keys + start), count: end - start)
+        text.append(sceneText.handleKeys, start..<end)
         start = end
         writeFields(handles[i].angle, handles[i].radius, handles[i].state, handles[i].x, handles[i].y, precision: p, to: &text)
       }
@@ -79,7 +78,9 @@ enum JSONLines {
     }
     text.append("},\"paths\":{")
     let paths = frame.paths
-    let pathOrder = paths.indices.sorted { paths[$0].name < paths[$1].name }
+    let pathOrder =
+      sceneText.flatMap { $0.matches(paths) ? $0.sortedPaths : nil }
+      ?? paths.indices.sorted { paths[$0].name < paths[$1].name }
     for k in pathOrder.indices {
       let i = pathOrder[k]
       if k > 0 { text.append(UInt8(ascii: ",")) }

@@ -444,13 +444,10 @@ enum SVGText {
     init(_ graph: SceneGraph) {
       self.graph = graph
       pathStyles = Dictionary(graph.paths.map { ($0.name, $0.style) }, uniquingKeysWith: { first, _ in first })
-      // The runtime names an unnamed bridge `gooey1`, `gooey2`… by its place among the gooey constraints.
       var bridges: [(String, SceneGraph.Style)] = []
-      var gooeyCount = 0
       for constraint in graph.constraints {
         guard case .gooey(_, _, _, _, _, _, _, let bridgeStyle) = constraint.kind else { continue }
-        gooeyCount += 1
-        bridges.append((constraint.name ?? "gooey\(gooeyCount)", bridgeStyle))
+        bridges.append((constraint.reportedName, bridgeStyle))
       }
       bridgeStyles = Dictionary(bridges, uniquingKeysWith: { first, _ in first })
     }

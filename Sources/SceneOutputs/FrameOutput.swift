@@ -62,21 +62,23 @@ public struct OutputContext: Sendable {
   }
 }
 
-/// The parts of the frames' text that only depend on the scene: handle names do not change
-/// between frames, so their escaping and sorting is done once per scene.
-///
-/// Immutable once made; `@unchecked` only for the key bytes, which it owns.
-final class SceneText: @unchecked Sendable {
+/// The parts of the frames' text that only depend on the scene: handle and path names do
+/// not change between frames, so their escaping and sorting is done once per scene.
+struct SceneText: Sendable {
   /// The scene's handle names in declaration order, the order of a frame's handles.
   let handleNames: [String]
   /// Handle indices in the order of their names, the order of a JSON line's `handles`.
   let sortedHandles: [Int]
   /// For each handle in `sortedHandles`: `"name":{"angle":`, after a `,` for every one but
   /// the first; all keys one after the other, the k-th ending at `handleKeyEnds[k]`.
-  let handleKeys: UnsafePointer<UInt8>
+  let handleKeys: [UInt8]
   let handleKeyEnds: [Int]
   /// `true` when no two handles of the scene share a name.
   let handleNamesAreDistinct: Bool
+  /// The names of a frame's paths as the runtime makes them: the scene's paths, then each
+  /// gooey bridge; and their indices in the order of their names, a JSON line's order.
+  let pathNames: [String]
+  let sortedPaths: [Int]
 
   init(_ graph: SceneGraph) {
     let names = graph.handles.map(\.name)
@@ -92,14 +94,17 @@ final class SceneText: @unchecked Sendable {
       keys.append(":{\"angle\":")
       ends.append(keys.count)
     }
-    let storage = UnsafeMutablePointer<UInt8>.allocate(capacity: max(keys.count, 1))
-    storage.initialize(from: keys.bytes.baseAddress!, count: keys.count)
-    handleKeys = UnsafePointer(storage)
+    handleKeys = Array(keys.bytes)
     handleKeyEnds = ends
     handleNamesAreDistinct = zip(sortedHandles, sortedHandles.dropFirst()).allSatisfy { names[$0] != names[$1] }
+    let bridges = graph.constraints.compactMap { constraint -> String? in
+      guard case .gooey = constraint.kind else { return nil }
+      return constraint.reportedName
+    }
+    let paths = graph.paths.map(\.name) + bridges
+    pathNames = paths
+    sortedPaths = paths.indices.sorted { paths[$0] < paths[$1] }
   }
-
-  deinit { handleKeys.deallocate() }
 
   /// The index of the scene's first handle called `name` in sorted order, if any.
   func handleIndex(named name: String) -> Int? {
@@ -125,5 +130,11 @@ final class SceneText: @unchecked Sendable {
       for i in handles.indices where handles[i].name != names[i] { return false }
       return true
     }
+  }
+
+  /// `true` when `paths` are named as the runtime names the scene's, in that order, so
+  /// `sortedPaths` applies.
+  func matches(_ paths: [PathFrame]) -> Bool {
+    paths.count == pathNames.count && paths.indices.allSatisfy { paths[$0].name == pathNames[$0] }
   }
 }

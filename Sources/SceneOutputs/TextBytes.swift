@@ -58,6 +58,18 @@ struct TextBytes: ~Copyable {
     append(UnsafeRawPointer(source), count: buffer.count)
   }
 
+  /// Appends `bytes[range]`. The closure that reads the array captures only the
+  /// destination, never `self` (see the type's note).
+  @inline(__always)
+  mutating func append(_ bytes: [UInt8], _ range: Range<Int>) {
+    let n = range.count
+    guard n > 0 else { return }
+    reserve(n)
+    let destination = UnsafeMutableRawPointer(base + count)
+    bytes.withUnsafeBytes { TextBytes.copy($0.baseAddress! + range.lowerBound, to: destination, count: n) }
+    count &+= n
+  }
+
   @inline(__always)
   mutating func append(_ source: UnsafeRawPointer, count n: Int) {
     guard n > 0 else { return }

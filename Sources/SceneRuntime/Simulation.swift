@@ -29,8 +29,8 @@ public struct Simulation: Sendable {
   let mover: [Int?]
   /// Each constraint's settings, made once from the graph (see ``ConstraintBehavior``).
   let parameters: [ConstraintParameters]
-  /// The name each constraint is reported by in events and frames: its `name`, or
-  /// `gooey1`, `gooey2`, … in order.
+  /// The name each constraint is reported by in events and frames
+  /// (``SceneGraph/Constraint/reportedName``), read per frame without copying the graph.
   let constraintNames: [String]
   var events: [SceneEvent] = []
   /// Spring propagators for the current `dt`, one per spring preset.
@@ -88,12 +88,7 @@ public struct Simulation: Sendable {
     }
     self.mover = mover
     parameters = graph.constraints.map { ConstraintParameters($0.kind) }
-    var gooeyCount = 0
-    constraintNames = graph.constraints.map { constraint in
-      guard case .gooey = constraint.kind else { return constraint.name ?? "" }
-      gooeyCount += 1
-      return constraint.name ?? "gooey\(gooeyCount)"
-    }
+    constraintNames = graph.constraints.map(\.reportedName)
     var pathIsMeasured = [Bool](repeating: false, count: graph.paths.count)
     for parameters in parameters {
       switch parameters {
@@ -137,13 +132,10 @@ public struct Simulation: Sendable {
     self.segmentPointPrograms = segmentPointPrograms
     programs = ExpressionBatch(expressions)
     constraints = []
-    // A fixed path a constraint reads every frame gets the dense arc-length table once,
-    // so a handle springing or animated along it rarely needs an integration.
+    // Fixed paths come measured from the resolver (with the dense inverse table where a
+    // constraint reads them every frame); segment paths are measured as they are evaluated.
     let placeholder = MeasuredPath(Path())
-    measuredPaths = graph.paths.indices.map { i in
-      guard graph.paths[i].segments.isEmpty, let measured = graph.paths[i].measured else { return placeholder }
-      return pathIsMeasured[i] ? measured.preparedForRepeatedPositions() : measured
-    }
+    measuredPaths = graph.paths.map { $0.segments.isEmpty ? $0.measured ?? placeholder : placeholder }
     hasMeasurement = graph.paths.map { $0.segments.isEmpty && $0.measured != nil }
     // Initial positions: evaluate every node once, in order.
     for i in graph.handles.indices {

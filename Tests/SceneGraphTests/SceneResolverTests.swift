@@ -15,6 +15,51 @@ import Testing
     return renderer.render(SceneResolver.resolve(spec).errors.map(\.diagnostic))
   }
 
+  @Test func unnamedGooeyConstraintsAreNumberedAmongTheGooeyOnes() throws {
+    let file = SourceFile(
+      name: "s.yaml",
+      text: """
+        handles:
+          a: { position: [0, 0], r: 10 }
+          b: { position: [0, 0], r: 10, draggable: true }
+          c: { position: [50, 0], r: 10 }
+          d: { position: [50, 0], r: 10, draggable: true }
+          e: { position: [90, 0], r: 10 }
+          f: { position: [90, 0], r: 10, draggable: true }
+          g: { position: [0, 50], r: 5, draggable: true }
+          h: { position: [0, 80], r: 5, draggable: true }
+        constraints:
+          - elastic: { handle: g }
+          - gooey: { anchor: a, ball: b }
+          - elastic: { handle: h, name: pull }
+          - gooey: { anchor: c, ball: d, name: drop }
+          - gooey: { anchor: e, ball: f }
+        """)
+    let spec = try #require(SceneLoader.load(file, syntax: .yaml).spec)
+    let graph = try #require(SceneResolver.resolve(spec).graph)
+    #expect(graph.constraints.map(\.reportedName) == ["", "gooey1", "pull", "drop", "gooey3"])
+  }
+
+  @Test func onlyPathsAConstraintReadsGetTheInverseTable() throws {
+    let file = SourceFile(
+      name: "s.yaml",
+      text: """
+        handles:
+          bead: { position: [0, 0], r: 5, draggable: true }
+          car: { position: [0, 0], r: 5 }
+        paths:
+          track: { d: "M0 0 C 30 80 70 -40 100 0" }
+          road: { d: "M0 0 C 50 50 100 -50 150 0" }
+          drawn: { d: "M0 0 C 10 10 20 -10 30 0" }
+        constraints:
+          - follow: { handle: bead, path: track }
+          - animate: { handle: car, path: road, duration: 2s }
+        """)
+    let spec = try #require(SceneLoader.load(file, syntax: .yaml).spec)
+    let graph = try #require(SceneResolver.resolve(spec).graph)
+    #expect(graph.paths.map { $0.measured?.isPreparedForRepeatedPositions } == [true, true, false])
+  }
+
   @Test func aCleanSceneResolvesWithDefaults() throws {
     let file = SourceFile(
       name: "s.yaml",

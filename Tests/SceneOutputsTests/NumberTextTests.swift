@@ -121,6 +121,8 @@ import Testing
     paths:
       curve: { d: "M30 100 Q 200 0 300 100" }
       box: { d: "M0 0 L 10 0 L 10 10 Z" }
+    constraints:
+      - gooey: { anchor: anchor, ball: ball }
     gesture:
       - press: ball
       - drag: { by: [40, -20], over: 0.1s }
@@ -132,10 +134,12 @@ import Testing
     let (graph, frames) = try runFrames(Self.scene)
     let context = OutputContext(graph: graph, precision: precision, fps: 60)
     var rng = SplitMix64(seed: 0x5CE7_EC0D_0004 &+ UInt64(precision))
+    #expect(frames.allSatisfy { $0.paths.map(\.name) == ["curve", "box", "gooey1"] })
     for frame in frames {
       // As the runtime makes them (the precomputed keys apply), and changed so they do not.
       var reordered = frame
       reordered.handles.reverse()
+      reordered.paths.reverse()
       var renamed = frame
       for i in renamed.handles.indices {
         renamed.handles[i].name = ["ball", "q\"uote", "back\\slash", "nl\n", "é", "\u{2028}", "ctl\u{1}", "ball"][
@@ -146,7 +150,10 @@ import Testing
       renamed.events.append(SceneEvent("link.broke", "g\"1"))
       renamed.events.append(SceneEvent("dismissed", "x"))
       renamed.events.append(SceneEvent("grab", "\u{2029}"))
-      if !renamed.paths.isEmpty { renamed.paths[0].isHidden = true }
+      if !renamed.paths.isEmpty {
+        renamed.paths[0].isHidden = true
+        renamed.paths[0].name = "zz\"path"
+      }
       var fewer = frame
       fewer.handles.removeLast()
       for variant in [frame, reordered, renamed, fewer] {

@@ -103,7 +103,7 @@ let package = Package(
         .product(name: "PropertyBased", package: "swift-property-based"),
       ],
       // Read from the source tree by the corpus test, not bundled.
-      exclude: ["Malformed"]
+      exclude: ["Malformed", "Examples"]
     ),
     .testTarget(name: "SceneGraphTests", dependencies: ["SceneGraph"]),
     .testTarget(

@@ -63,6 +63,16 @@ public enum ExpressionParser {
     return try parse(scalars, in: 0..<scalars.count, spans: spans)
   }
 
+  /// Parses `text` like ``parse(_:at:verbatim:)`` and reports how many tokens were lexed,
+  /// whether it succeeded or not: the measure of work tests check linearity with.
+  static func tokenCount(parsing text: String) -> Int {
+    let scalars = Array(text.unicodeScalars)
+    let origin = SourceSpan(SourceLocation(file: "", line: 1, column: 1))
+    var machine = Machine(scalars: scalars, range: 0..<scalars.count, spans: Spans(origin: origin, verbatim: true))
+    _ = try? machine.parseWhole()
+    return machine.tokensLexed
+  }
+
   /// Parses the scalars in `range` of a longer text (an expectation), with offsets and
   /// columns counted from the start of `scalars`.
   static func parse(
@@ -252,6 +262,9 @@ public enum ExpressionParser {
     var previousEndsOperand = false
     /// The current nesting of parentheses, unary operators, calls and conditionals.
     var depth = 0
+    /// How many tokens have been lexed: each exactly once, so this counts the parser's
+    /// work (tests prove linear time by it, not by a clock).
+    var tokensLexed = 0
 
     init(scalars: [Unicode.Scalar], range: Range<Int>, spans: Spans) {
       self.scalars = scalars
@@ -298,6 +311,7 @@ public enum ExpressionParser {
 
     /// Lexes the token at `position`, skipping whitespace before it.
     private mutating func lex() throws(ExpressionError) -> Token {
+      tokensLexed += 1
       while position < end && ExpressionParser.isSpace(scalars[position]) { position += 1 }
       let start = position
       guard position < end else { return Token(kind: .end, start: start, end: start) }

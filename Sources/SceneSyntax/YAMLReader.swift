@@ -63,6 +63,23 @@ public struct YAMLReader {
     var builder = Builder(text: text, limits: limits)
     return try builder.run()
   }
+
+  /// What reading a document cost, in operations rather than time.
+  struct Statistics: Equatable {
+    /// libyaml events consumed: a refusal early in the text reads few of them.
+    var events = 0
+    /// Mapping keys compared or hashed to find duplicates.
+    var keyComparisons = 0
+  }
+
+  /// Reads `text` like ``read(_:limits:)`` and reports the work it took, whether it
+  /// succeeded or not.
+  static func statistics(reading text: String, limits: Limits = Limits()) -> Statistics {
+    let bytes = Array(text.utf8)
+    var builder = Builder(text: YAMLSourceText(name: "", bytes: bytes, utf8: bytes), limits: limits)
+    _ = try? builder.run()
+    return builder.statistics
+  }
 }
 
 // MARK: - Source text
@@ -353,9 +370,10 @@ private struct Builder {
     }
 
     /// Records the explicit key `key` written at `span`, or returns where it was
-    /// written first.
-    mutating func insertKey(_ key: String, at span: SourceSpan) -> SourceSpan? {
+    /// written first; `comparisons` counts the keys it compared or hashed.
+    mutating func insertKey(_ key: String, at span: SourceSpan, comparisons: inout Int) -> SourceSpan? {
       if keyIndex.isEmpty {
+        comparisons += entries.count
         if let first = entries.first(where: { $0.key == key }) { return first.keySource.span }
         guard entries.count >= Self.scanLimit else { return nil }
         // Too many to scan from now on. The key being inserted is not among the
@@ -363,6 +381,7 @@ private struct Builder {
         for entry in entries { keyIndex[entry.key] = entry.keySource.span }
       }
       // One hash for both the lookup and the insertion.
+      comparisons += 1
       return keyIndex.updateValue(span, forKey: key)
     }
 
@@ -402,6 +421,8 @@ private struct Builder {
   var aliasNodes = 0
   var documents = 0
   var root: DocumentNode?
+  /// The reader's work, counted so tests can prove it linear without a clock.
+  var statistics = YAMLReader.Statistics()
 
   init(text: YAMLSourceText, limits: YAMLReader.Limits) {
     self.text = text
@@ -417,6 +438,7 @@ private struct Builder {
       } catch {
         throw self.error(for: error)
       }
+      statistics.events += 1
       switch event {
       case .streamStart, .documentEnd:
         break
@@ -515,7 +537,7 @@ private struct Builder {
         if isMergeKey {
           if let first = stack[top].mergeKey { throw .duplicateKey("<<", at: span, first: first) }
           stack[top].mergeKey = span
-        } else if let first = stack[top].insertKey(scalar.text, at: span) {
+        } else if let first = stack[top].insertKey(scalar.text, at: span, comparisons: &statistics.keyComparisons) {
           throw .duplicateKey(scalar.text, at: span, first: first)
         }
         stack[top].pendingKey = Frame.Key(text: scalar.text, source: sized.node.source, isMerge: isMergeKey)

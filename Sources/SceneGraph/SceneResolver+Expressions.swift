@@ -37,6 +37,60 @@ extension SceneResolver {
     return symbols
   }
 
+  /// Works out which handles follow their position expression every frame
+  /// (``SceneGraph/Handle/isBound``) and which of those move with time by themselves
+  /// (``SceneGraph/Handle/followsTime``), from what each slot can do: `width` and `height`
+  /// never change; `time` and `frame` change with time; the pointer's values change with
+  /// input; a let or handle changes as what it reads does, and a handle that can be
+  /// dragged or is moved by a constraint changes too.
+  func markBoundHandles(
+    _ handles: inout [SceneGraph.Handle], lets: [SceneGraph.Let?], constraints: [SceneGraph.Constraint],
+    order: [NodeID], layout: SlotLayout
+  ) {
+    enum Change: Int, Comparable {
+      case never, withInput, withTime
+      static func < (a: Change, b: Change) -> Bool { a.rawValue < b.rawValue }
+    }
+    var change = [Change](repeating: .withInput, count: layout.count)
+    change[SlotLayout.width] = .never
+    change[SlotLayout.height] = .never
+    change[SlotLayout.time] = .withTime
+    change[SlotLayout.frame] = .withTime
+    var moved = [Bool](repeating: false, count: handles.count)
+    for constraint in constraints {
+      switch constraint.kind {
+      case .follow(let h, _, _, _, _, _, _), .elastic(let h, _, _): moved[h] = true
+      case .gooey(let anchor, let ball, _, _, _, _, _, _):
+        moved[anchor] = true
+        moved[ball] = true
+      case .animate(let h, _, _, _, _, _, _):
+        moved[h] = true
+        for k in 0..<3 { change[layout.handleSlot(h) + k] = .withTime }
+      }
+    }
+    func reads(_ expression: CompiledExpression?) -> Change {
+      expression?.dependencies.reduce(Change.never) { max($0, change[$1]) } ?? .never
+    }
+    for node in order {
+      switch node {
+      case .letNode(let i):
+        let slot = layout.letSlot(i)
+        change[slot] = reads(lets[i]?.value)
+        change[slot + 1] = change[slot]
+      case .handle(let i):
+        let position = reads(handles[i].position)
+        handles[i].isBound = position > .never
+        handles[i].followsTime = position == .withTime && !moved[i]
+        let slot = layout.handleSlot(i)
+        guard change[slot] != .withTime else { continue }  // Animated.
+        let own: Change = moved[i] || handles[i].draggable ? max(position, .withInput) : position
+        for k in 0..<3 { change[slot + k] = own }
+      case .path:
+        break
+      }
+    }
+  }
+
   /// The names an expression reads (the root of every member chain), in first-use order.
   static func names(in expression: Expression) -> [String] {
     var names: [String] = []

@@ -121,6 +121,7 @@ public struct SceneResolver {
         }
       }
     }
+    markBoundHandles(&handles, lets: lets, constraints: constraints, order: order, layout: layout)
     var gestureExpressions: [Expression: CompiledExpression] = [:]
     for track in spec.gesture {
       for step in track.steps {

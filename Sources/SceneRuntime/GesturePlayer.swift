@@ -88,15 +88,22 @@ extension GesturePlayer {
     }
 
     var action: Action
-    var start: Double
-    var duration: Double
-    var end: Double
+    /// When the step starts and ends, in whole microseconds since the script began: sums
+    /// of step lengths stay exact, so a step written to land on a frame lands on it
+    /// (`wait 0.1s` then `wait 50ms` ends at 0.15 s, frame 9 at 60 fps, not just after).
+    var startMicroseconds: Int64
+    var endMicroseconds: Int64
 
-    init(_ action: Action, start: Double, duration: Double) {
+    /// The start in seconds, the double nearest the exact time.
+    var start: Double { Double(startMicroseconds) / 1e6 }
+    var end: Double { Double(endMicroseconds) / 1e6 }
+    var duration: Double { Double(endMicroseconds - startMicroseconds) / 1e6 }
+
+    init(_ action: Action, start: Int64, duration: Int64) {
       self.action = action
-      self.start = start
-      self.duration = duration
-      self.end = start + duration
+      self.startMicroseconds = start
+      let (end, overflow) = start.addingReportingOverflow(duration)
+      self.endMicroseconds = overflow ? Int64.max : end
     }
   }
 
@@ -139,10 +146,15 @@ extension GesturePlayer {
     var duration: Double { offsets.last ?? 0 }
   }
 
-  /// A duration as played: negative, NaN and infinite ones are 0.
-  static func clamped(_ duration: Double?, default value: Double) -> Double {
+  /// The longest step the player times exactly: a day, far past any scene's limit.
+  static let longestStepMicroseconds: Int64 = 86_400_000_000
+
+  /// A duration as played, in whole microseconds: negative, NaN and infinite ones are 0
+  /// (the resolver refuses them with an error first), and none is longer than a day.
+  static func clamped(_ duration: Double?, default value: Double) -> Int64 {
     let d = duration ?? value
-    return d.isFinite && d > 0 ? d : 0
+    guard d.isFinite && d > 0 else { return 0 }
+    return Int64(min((d * 1e6).rounded(), Double(longestStepMicroseconds)))
   }
 }
 
@@ -171,11 +183,15 @@ extension GesturePlayer {
     var index = 0
     var position = Vector.zero
     var active: Active?
+    /// The finger's exact path since it last pressed, for its release velocity: when and
+    /// where it pressed, and each motion since with its start time; `nil` when the path is
+    /// not the script's own (not pressed, or moved by a trace).
+    var path: FingerPath?
 
     init(_ track: GestureTrack, traces: [String: TraceFile]) {
       pointer = track.pointer.value
       var steps: [Step] = []
-      var time = 0.0
+      var time: Int64 = 0
       for step in track.steps {
         let next: Step
         switch step.kind {
@@ -203,13 +219,15 @@ extension GesturePlayer {
               duration?.value, default: GesturePlayer.defaultFlingDuration))
         case .replay(let file):
           let replay = Replay(traces[file.value])
-          next = Step(.replay(replay), start: time, duration: replay.duration)
+          // Rounded up, so the trace's last sample is inside the step.
+          let length = min((replay.duration * 1e6).rounded(.up), Double(GesturePlayer.longestStepMicroseconds))
+          next = Step(.replay(replay), start: time, duration: Int64(length))
         }
         steps.append(next)
-        time = next.end
+        time = next.endMicroseconds
       }
       self.steps = steps
-      self.endTime = time
+      self.endTime = Double(time) / 1e6
     }
 
     /// Plays the steps up to `time`, appending their events.
@@ -229,16 +247,19 @@ extension GesturePlayer {
           case .press(let point):
             position = evaluate(point)
             emit(step.start, .down, position)
+            path = FingerPath(pressTime: step.start, pressPosition: position)
             finishStep()
             continue
           case .tap(let point):
             position = evaluate(point)
             emit(step.start, .down, position)
             emit(step.start, .up(velocity: .zero), position)
+            path = nil
             finishStep()
             continue
           case .release(let velocity):
-            emit(step.start, .up(velocity: velocity.map(evaluate)), position)
+            emit(step.start, .up(velocity: velocity.map(evaluate) ?? path?.velocity(at: step.start)), position)
+            path = nil
             finishStep()
             continue
           case .wait:
@@ -255,8 +276,10 @@ extension GesturePlayer {
             case .up(let velocity): evaluatedLift = .up(velocity: velocity.map(evaluate))
             }
             let tween = Tween(from: position, to: target, duration: step.duration, curve: curve)
+            path?.add(tween, at: step.start)
             active = .motion(tween, lift: evaluatedLift)
           case .replay:
+            path = nil
             active = .replay(ReplayState())
           }
         }
@@ -273,7 +296,10 @@ extension GesturePlayer {
           }
           position = tween.to
           emit(step.end, .move, position)
-          if case .up(let velocity) = lift { emit(step.end, .up(velocity: velocity), position) }
+          if case .up(let velocity) = lift {
+            emit(step.end, .up(velocity: velocity ?? path?.velocity(at: step.end)), position)
+            path = nil
+          }
         case .replay(var state)?:
           guard case .replay(let replay) = step.action else { return }
           play(replay, from: step.start, through: min(time, step.end), state: &state, into: &events)
@@ -284,6 +310,43 @@ extension GesturePlayer {
           if let own = state.latest[0] { position = replay.samples[own].position }
         }
         finishStep()
+      }
+    }
+
+    /// A scripted finger's exact path since its press, so its release velocity is the
+    /// mean over the last 100 ms of the motion itself, not of the frames that sampled it:
+    /// the same at every frame rate.
+    struct FingerPath: Sendable {
+      var pressTime: Double
+      var pressPosition: Vector
+      /// Motions since the press, oldest first, each with its start time.
+      var motions: [(start: Double, tween: Tween)] = []
+
+      /// How far back a release looks, as a pan gesture recogniser does.
+      static let window = 0.1
+
+      mutating func add(_ tween: Tween, at start: Double) {
+        // Motions that ended before the window of any later release are no longer read.
+        if let last = motions.last, last.start + last.tween.duration < start - Self.window {
+          motions.removeAll()
+          pressPosition = last.tween.to
+          pressTime = max(pressTime, last.start + last.tween.duration)
+        }
+        motions.append((start, tween))
+      }
+
+      /// Where the finger is at `time`.
+      func position(at time: Double) -> Vector {
+        guard let motion = motions.last(where: { $0.start <= time }) else { return pressPosition }
+        return motion.tween.value(at: time - motion.start)
+      }
+
+      /// The mean velocity over the last 100 ms before `time` (or since the press).
+      func velocity(at time: Double) -> Vector {
+        let from = max(time - Self.window, pressTime)
+        guard time > from else { return .zero }
+        let velocity = (position(at: time) - position(at: from)) / (time - from)
+        return velocity.isFinite ? velocity : .zero
       }
     }
 

@@ -17,6 +17,11 @@ public struct SceneRunner: Sendable {
   let untilRest: Bool
   var next = 0
   var finished = false
+  /// Whether an `until-rest` run reached its `maxDuration` with the gesture still playing
+  /// or handles still moving (``Simulation/movingHandleNames``) instead of coming to rest.
+  public private(set) var stoppedAtLimit = false
+  /// Whether the gesture script has played to its end.
+  public var gestureIsFinished: Bool { player.isFinished }
 
   /// The most frames a run may have unless the caller allows more.
   public static let defaultMaxFrames = 100_000
@@ -70,12 +75,19 @@ public struct SceneRunner: Sendable {
       switch event.phase {
       case .down: simulation.pointerDown(id: event.pointer, at: event.position)
       case .move: simulation.pointerMoved(id: event.pointer, to: event.position)
-      case .up(let velocity): simulation.pointerUp(id: event.pointer, velocity: velocity)
+      case .up(let velocity):
+        // The finger lifts where the event says (a trace's `up` sample has its own place).
+        simulation.pointerMoved(id: event.pointer, to: event.position)
+        simulation.pointerUp(id: event.pointer, velocity: velocity)
       }
     }
     let frame = next == 0 ? try simulation.currentFrame() : try simulation.step(to: time)
     next += 1
-    if untilRest && player.isFinished && simulation.isAtRest { finished = true }
+    if untilRest && player.isFinished && simulation.isAtRest {
+      finished = true
+    } else if untilRest && next > lastFrame {
+      stoppedAtLimit = true
+    }
     return frame
   }
 
@@ -91,16 +103,24 @@ public struct SceneRunner: Sendable {
 }
 
 extension Simulation {
-  /// `true` when no pointer is down and no handle is moving towards rest or along a path.
+  /// `true` when no pointer is down and every handle is at rest (``isAtRest(handle:)``).
   public var isAtRest: Bool {
-    !pointers.contains { $0.isDown }
-      && handles.allSatisfy {
-        switch $0.mode {
-        case .idle, .hidden: return true
-        // A bound handle with no pointer down has nothing left to follow.
-        case .following: return true
-        default: return false
-        }
-      }
+    !pointers.contains { $0.isDown } && handles.indices.allSatisfy { isAtRest(handle: $0) }
+  }
+
+  /// Whether handle `i` is at rest: idle or hidden, or following an expression that does
+  /// not read time (with no pointer down it has nothing left to follow). Springs, tweens,
+  /// drags and `animate` are motion; so is an expression of `time`, which never settles.
+  public func isAtRest(handle i: Int) -> Bool {
+    switch handles[i].mode {
+    case .idle, .hidden: return true
+    case .following: return !graph.handles[i].followsTime
+    case .dragging, .springing, .tweening, .animating: return false
+    }
+  }
+
+  /// The names of the handles not at rest, in scene order.
+  public var movingHandleNames: [String] {
+    handles.indices.filter { !isAtRest(handle: $0) }.map { handleNames[$0] }
   }
 }

@@ -207,11 +207,7 @@ extension Simulation {
       handles[i].position = handles[i].rest + displacement
       handles[i].velocity = velocity
       let model = springModels[spring]
-      if model.isAtRest(displacement: displacement.x, velocity: velocity.x)
-        && model.isAtRest(displacement: displacement.y, velocity: velocity.y)
-      {
-        settle(i)
-      }
+      if model.isAtRest(displacement: displacement, velocity: velocity) { settle(i) }
     case .tweening(let start):
       guard let tween = tweens[i] else { return settle(i) }
       handles[i].position = tween.value(at: time - start)

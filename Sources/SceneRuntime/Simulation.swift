@@ -235,12 +235,13 @@ public struct Simulation: Sendable {
   ///
   /// A fixed-step driver passes `n / fps` so frame times never accumulate rounding.
   public mutating func step(to newTime: Double) throws(RuntimeError) -> Frame {
+    // The new frame's number first: expressions evaluated in this step read it.
+    frameIndex += 1
     if newTime > time {
       advance(to: newTime)
     } else {
       advance(dt: 0)  // Apply pointer input given since the last step, in no time.
     }
-    frameIndex += 1
     try checkFinite()
     return frame()
   }

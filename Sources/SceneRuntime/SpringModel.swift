@@ -98,6 +98,13 @@ public struct SpringModel: Hashable, Sendable {
     abs(displacement) <= restThreshold && abs(velocity) <= restThreshold
   }
 
+  /// Whether a 2D displacement and velocity are within ``restThreshold`` in distance and
+  /// in speed (Euclidean: a diagonal spring is judged as one straight along an axis).
+  public func isAtRest(displacement: Vector, velocity: Vector) -> Bool {
+    let squared = restThreshold * restThreshold
+    return displacement.lengthSquared <= squared && velocity.lengthSquared <= squared
+  }
+
   /// The exact state `t` seconds after starting from displacement `x0` and velocity `v0`.
   ///
   /// Time does not run backwards: a negative or NaN `t` is 0. For damped springs a huge `t`

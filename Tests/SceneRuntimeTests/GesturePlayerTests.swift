@@ -81,7 +81,8 @@ import Testing
       events
         == [Self.down(0, Vector(100, 100))] + moves + [
           Self.move(0.1, Vector(160, 100)),  // 6/60 is the drag's end, exactly.
-          Self.up(0.2, Vector(160, 100)),
+          // Held still for the last 100 ms: the script's own motion says zero.
+          Self.up(0.2, Vector(160, 100), .zero),
         ])
   }
 
@@ -93,7 +94,7 @@ import Testing
         Self.move(1 / 30, Self.dragged(1 / 30)),
         Self.move(2 / 30, Self.dragged(2 / 30)),
         Self.move(0.1, Vector(160, 100)),
-        Self.up(0.2, Vector(160, 100)),
+        Self.up(0.2, Vector(160, 100), .zero),
       ])
   }
 
@@ -175,8 +176,9 @@ import Testing
     }
     // The first drag went where the handle was at its start; the second where it was at its.
     #expect(calls == ["start", "handle", "handle"])
-    #expect(events.contains(Self.move(0.01 + 0.2, Vector(200, 0))))
-    #expect(events.last == Self.move(0.01 + 0.2 + 0.1, Vector(300, 0)))
+    // Step times add up exactly: 0.01 + 0.2 is 0.21, not 0.21000000000000002.
+    #expect(events.contains(Self.move(0.21, Vector(200, 0))))
+    #expect(events.last == Self.move(0.31, Vector(300, 0)))
     #expect(player.isFinished)
   }
 
@@ -202,10 +204,12 @@ import Testing
         Self.move(2 / 60, Vector(-50 * ((2 / 60) / 0.05), 0), 0),
         Self.move(2 / 60, Vector(100 + 50 * ((2 / 60) / 0.05), 0), 1),
         // 3/60 is the drags' end: track 0 moves and lifts, then track 1 moves.
+        // Each lifts with the mean velocity of its own script over the last 100 ms (or
+        // since its press): 50 points in 0.05 s, and 50 points in 0.1 s.
         Self.move(0.05, Vector(-50, 0), 0),
-        Self.up(0.05, Vector(-50, 0), nil, 0),
+        Self.up(0.05, Vector(-50, 0), Vector(-1000, 0), 0),
         Self.move(0.05, Vector(150, 0), 1),
-        Self.up(0.1, Vector(150, 0), nil, 1),
+        Self.up(0.1, Vector(150, 0), Vector(500, 0), 1),
       ])
     var player = GesturePlayer(tracks: tracks)
     #expect(player.endTime == 0.1)
@@ -248,10 +252,10 @@ import Testing
         Self.move(5 / 60, Vector(40 * ((5 / 60) / 0.1), 0)),
         Self.move(0.1, Vector(40, 0)),
         Self.up(0.1, Vector(40, 0), Vector(800, 0)),
-        // A fling over 0 s jumps, then lifts with no velocity: the runtime estimates one.
+        // A fling over 0 s jumps in no time after the press: no time to measure a speed in.
         Self.down(0.1, .zero),
         Self.move(0.1, Vector(0, 90)),
-        Self.up(0.1, Vector(0, 90)),
+        Self.up(0.1, Vector(0, 90), .zero),
       ])
   }
 
@@ -265,8 +269,49 @@ import Testing
     #expect(
       Self.play(tracks, fps: 60, until: 0) == [
         Self.down(0, Vector(5, 5)), Self.up(0, Vector(5, 5), Vector(300, -200)),
-        Self.down(0, Vector(6, 6)), Self.up(0, Vector(6, 6)),
+        Self.down(0, Vector(6, 6)), Self.up(0, Vector(6, 6), .zero),
       ])
+  }
+
+  /// An eased drag released at once lifts with the mean velocity of the script's own
+  /// motion over the last 100 ms, the same at every frame rate (it was estimated from
+  /// frame-sampled positions, so it changed with fps).
+  @Test(arguments: [30.0, 60, 120, 144])
+  func releaseVelocityIsTheScriptsOwn(fps: Double) {
+    let tracks = [
+      Self.track([
+        .press(Self.point(0, 0)), Self.drag(by: 100, 0, over: 0.3, ease: .easeOut), .release(velocity: nil),
+      ])
+    ]
+    let curve = TimingCurve(.easeOut)
+    let expected = (100 * curve.value(at: 1) - 100 * curve.value(at: 0.2 / 0.3)) / 0.1
+    let up = Self.play(tracks, fps: fps, until: 1).last
+    #expect(up?.time == 0.3)
+    guard case .up(let velocity?)? = up?.phase else {
+      Issue.record("no release velocity")
+      return
+    }
+    #expect(abs(velocity.x - expected) <= 1e-9 * expected && velocity.y == 0)
+  }
+
+  /// `tap, wait 0.1s, tap, wait 50ms, press` presses at exactly 0.15 s: frame 9 at 60 fps
+  /// (0.1 + 0.05 in floating point is just past 0.15, which played it at frame 10).
+  @Test func stepTimesAddUpExactly() {
+    let tracks = [
+      Self.track([
+        .tap(Self.point(1, 1)), .wait(Self.seconds(0.1)), .tap(Self.point(2, 2)), .wait(Self.seconds(0.05)),
+        .press(Self.point(3, 3)),
+      ])
+    ]
+    var player = GesturePlayer(tracks: tracks)
+    #expect(player.endTime == 0.15 && player.endTime == 9.0 / 60)
+    var frameOfPress: Int?
+    for n in 0...20 where frameOfPress == nil {
+      if player.events(through: Double(n) / 60, evaluate: Self.constant).contains(Self.down(0.15, Vector(3, 3))) {
+        frameOfPress = n
+      }
+    }
+    #expect(frameOfPress == 9)
   }
 
   @Test func moveHoversLikeADragAndPositionCarries() {
@@ -384,7 +429,7 @@ import Testing
     #expect(player.events(through: -1, evaluate: Self.constant) == [])
     #expect(
       player.events(through: .infinity, evaluate: Self.constant) == [
-        Self.move(0.1, Vector(160, 100)), Self.up(0.2, Vector(160, 100)),
+        Self.move(0.1, Vector(160, 100)), Self.up(0.2, Vector(160, 100), .zero),
       ])
     #expect(player.isFinished)
     #expect(player.events(through: .infinity, evaluate: Self.constant) == [])

@@ -11,6 +11,7 @@ let package = Package(
     .library(name: "SceneGraph", targets: ["SceneGraph"]),
     .library(name: "SceneRuntime", targets: ["SceneRuntime"]),
     .library(name: "SceneOutputs", targets: ["SceneOutputs"]),
+    .library(name: "ScenePipeline", targets: ["ScenePipeline"]),
     .library(name: "SceneTesting", targets: ["SceneTesting", "SceneTestingSnapshots"]),
     .library(name: "SceneStress", targets: ["SceneStress"]),
     .executable(name: "scenec", targets: ["scenec"]),
@@ -49,13 +50,17 @@ let package = Package(
     /// Stage 3: the simulation, stepped at a fixed time step.
     .target(name: "SceneRuntime", dependencies: ["SceneGraph", "SceneSyntax", "SceneGeometry"]),
 
+    /// The one entry point from a scene file to a runnable scene: front end, resolver,
+    /// traces; used by every command and by library users.
+    .target(name: "ScenePipeline", dependencies: ["SceneSyntax", "SceneGraph", "SceneRuntime", "SceneDiagnostics"]),
+
     /// Stage 4: frames to files — JSON lines, SVG, HTML, CSV — as registered values.
     .target(name: "SceneOutputs", dependencies: ["SceneRuntime", "SceneGraph", "SceneGeometry"]),
 
     /// Scene-level snapshot tests: golden frames beside each scene.
     .target(
       name: "SceneTesting",
-      dependencies: ["SceneOutputs", "SceneRuntime", "SceneGraph", "SceneSyntax", "SceneDiagnostics"]),
+      dependencies: ["SceneOutputs", "SceneRuntime", "SceneGraph", "SceneSyntax", "SceneDiagnostics", "ScenePipeline"]),
 
     /// swift-snapshot-testing strategies for scenes, kept apart so the `scenec` tool does
     /// not link a test framework.
@@ -80,6 +85,7 @@ let package = Package(
         "SceneGraph",
         "SceneRuntime",
         "SceneOutputs",
+        "ScenePipeline",
         "SceneTesting",
         "SceneStress",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -118,6 +124,8 @@ let package = Package(
         .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
       ],
       exclude: ["__Snapshots__"]),
+    .testTarget(
+      name: "ScenePipelineTests", dependencies: ["ScenePipeline", "SceneGraph", "SceneRuntime", "SceneDiagnostics"]),
     .testTarget(name: "SceneStressTests", dependencies: ["SceneStress", "SceneSyntax", "SceneGraph", "SceneRuntime"]),
     .testTarget(
       name: "ScenecEndToEndTests",

@@ -20,7 +20,8 @@ public struct SceneGraph: Sendable {
   public var paths: [PathNode]
   public var constraints: [Constraint]
   public var gesture: [GestureTrack]
-  public var expectations: [ExpectationSpec]
+  /// The scene test's `expect:` lines, compiled.
+  public var expectations: [Expectation]
   /// Where every value lives in the runtime's state.
   public var layout: SlotLayout
   /// The lets, in declaration order (``SlotLayout/letSlot(_:)`` indexes them).
@@ -32,6 +33,8 @@ public struct SceneGraph: Sendable {
   /// What every name an expression may read stands for, for compiling more expressions
   /// against this graph (a scene test's expectations).
   public var symbols: [String: Symbol] = [:]
+  /// Where the values only expectations read live, after the scene's own slots.
+  public var expectationSlots = ExpectationSlots(layout: SlotLayout(letCount: 0, handleCount: 0))
 
   /// One thing evaluated each frame.
   public enum Node: Hashable, Sendable {

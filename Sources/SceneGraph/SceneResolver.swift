@@ -143,10 +143,12 @@ public struct SceneResolver {
         }
       }
     }
+    let expectationSlots = SceneGraph.ExpectationSlots(layout: layout)
+    let expectations = resolveExpectations(symbols: symbols, slots: expectationSlots, constraints: constraints)
     var graph = SceneGraph(
       name: header.name?.value ?? "scene", width: width, height: height, fps: fps, duration: duration,
       background: header.background?.value, springs: springs, handles: handles, paths: paths,
-      constraints: constraints, gesture: spec.gesture, expectations: spec.expectations, layout: layout,
+      constraints: constraints, gesture: spec.gesture, expectations: expectations, layout: layout,
       lets: lets.compactMap { $0 },
       evaluationOrder: order.map {
         switch $0 {
@@ -157,6 +159,7 @@ public struct SceneResolver {
       },
       gestureExpressions: gestureExpressions)
     graph.symbols = symbols
+    graph.expectationSlots = expectationSlots
     return graph
   }
 

@@ -159,6 +159,23 @@ public struct Simulation: Sendable {
   /// scene test's expectations against the live state.
   public func value(of expression: CompiledExpression) -> Vector { evaluate(expression) }
 
+  /// Every value expressions read, as laid out by ``SlotLayout``.
+  public var slotValues: [Double] { slots }
+
+  /// Handle `i`'s velocity in points per second where the engine integrates it: springing
+  /// back or held by a pointer (the finger's step); zero at rest; `nil` for motion it
+  /// does not integrate (bound, animated, tweened, or springing along a path).
+  public func integratedVelocity(ofHandle i: Int) -> Vector? {
+    switch handles[i].mode {
+    case .idle, .hidden: return .zero
+    case .dragging: return handles[i].velocity
+    case .springing:
+      if let c = mover[i], constraints[c].springingAlongPath { return nil }
+      return handles[i].velocity
+    case .tweening, .following, .animating: return nil
+    }
+  }
+
   // MARK: - Pointer input
 
   /// A pointer touches down; it grabs the topmost draggable handle within its hit radius,

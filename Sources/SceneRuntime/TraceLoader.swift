@@ -3,40 +3,94 @@ import SceneDiagnostics
 import SceneGraph
 import SceneSyntax
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Reads the trace files a scene's gesture replays, relative to the scene file.
+///
+/// A scene is untrusted input (the preview serves it; CI runs whatever was pushed), so a
+/// trace is read only from inside the scene's folder, after following every symbolic
+/// link, or from a folder the caller allows. A trace's lines are echoed in diagnostics
+/// only when the file looks like a trace (a `.csv`, `.jsonl` or `.ndjson` name, or an error
+/// past its first line), so a scene cannot make an error print another file's content.
 public enum TraceLoader {
-  /// The traces of every `replay` step, keyed by the file name as the scene wrote it,
-  /// with the source files read (for rendering their errors).
+  /// The largest trace read, in bytes.
+  public static let maximumBytes = 64 << 20
+
+  /// The traces of every `replay` step of `gesture`, keyed by the file name as the scene
+  /// wrote it, with the source files read (for rendering their errors).
   ///
-  /// Every unreadable or malformed trace is reported: a missing file at the `replay`
-  /// step, a malformed one at its own line and column.
-  public static func load(for graph: SceneGraph, sceneFile: String) -> (
-    traces: [String: TraceFile], files: [SourceFile], diagnostics: [Diagnostic]
-  ) {
+  /// Every unreadable, misplaced or malformed trace is reported: a missing or misplaced
+  /// file at the `replay` step, a malformed one at its own line and column.
+  public static func load(
+    for gesture: [GestureTrack], sceneFile: String, folders: [String] = []
+  ) -> (traces: [String: TraceFile], files: [SourceFile], diagnostics: [Diagnostic]) {
     let directory = URL(fileURLWithPath: sceneFile).deletingLastPathComponent()
+    let allowed = ([directory.path] + folders).compactMap(realPath)
     var traces: [String: TraceFile] = [:]
+    var seen: Set<String> = []
     var files: [SourceFile] = []
     var diagnostics: [Diagnostic] = []
-    for track in graph.gesture {
+    for track in gesture {
       for step in track.steps {
-        guard case .replay(let name) = step.kind, traces[name.value] == nil else { continue }
+        guard case .replay(let name) = step.kind, seen.insert(name.value).inserted else { continue }
         let url =
           name.value.hasPrefix("/") ? URL(fileURLWithPath: name.value) : directory.appendingPathComponent(name.value)
-        guard let data = try? Data(contentsOf: url), data.count <= 64 << 20,
-          let text = String(data: data, encoding: .utf8)
-        else {
-          diagnostics.append(
-            .error("cannot read the trace '\(name.value)' (looked for \(url.path))", at: name.source.span))
+        guard let real = realPath(url.path) else {
+          diagnostics.append(.error("cannot read the trace '\(name.value)' (looked for \(url.path))", at: name.source.span))
           continue
         }
-        files.append(SourceFile(name: url.path, text: text))
+        guard allowed.contains(where: { real == $0 || real.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }) else {
+          diagnostics.append(
+            .error(
+              "the trace '\(name.value)' is outside the scene's folder; a scene may replay only traces beside it (allow a folder with --trace-folder)",
+              at: name.source.span))
+          continue
+        }
+        var status = stat()
+        guard stat(real, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+          diagnostics.append(.error("the trace '\(name.value)' is not a regular file", at: name.source.span))
+          continue
+        }
+        guard status.st_size <= maximumBytes else {
+          diagnostics.append(
+            .error("the trace '\(name.value)' is larger than the limit of \(maximumBytes) bytes (64 MiB)", at: name.source.span))
+          continue
+        }
+        guard let data = FileManager.default.contents(atPath: real), let text = String(data: data, encoding: .utf8)
+        else {
+          diagnostics.append(
+            .error("cannot read the trace '\(name.value)' as UTF-8 text (looked for \(url.path))", at: name.source.span))
+          continue
+        }
+        let file = SourceFile(name: url.path, text: text)
         do {
           traces[name.value] = try TraceFile.parse(text, name: url.path)
         } catch {
-          diagnostics.append(error.diagnostic)
+          let looksLikeTrace = ["csv", "jsonl", "ndjson"].contains(url.pathExtension.lowercased())
+          if looksLikeTrace || error.span.start.line > 1 {
+            files.append(file)
+            diagnostics.append(error.diagnostic)
+          } else {
+            // Its message would quote the first line of a file that may be anything.
+            diagnostics.append(
+              .error(
+                "the trace '\(name.value)' is not a trace: its first line is neither the header 't,x,y,phase[,id]' nor a sample (name a trace .csv or .jsonl to see where)",
+                at: name.source.span))
+          }
         }
       }
     }
     return (traces, files, diagnostics)
+  }
+
+  /// The path with every symbolic link and `..` resolved, or `nil` when it does not exist.
+  static func realPath(_ path: String) -> String? {
+    guard let resolved = realpath(path, nil) else { return nil }
+    defer { free(resolved) }
+    return String(cString: resolved)
   }
 }

@@ -383,6 +383,7 @@ public enum ExpectationParser {
         }
         position = subject.end
         pattern.subject = subject.text
+        pattern.subjectSource = SourceRef(spans.span(subject.start, subject.end))
       }
       return pattern
     }

@@ -35,10 +35,13 @@ public struct ExpectationSpec: Hashable, Sendable {
     public var name: String
     /// The handle or constraint it concerns (`of ball`), if any.
     public var subject: String?
+    /// Where the subject was written (ignored by `==`).
+    public var subjectSource: SourceRef
 
-    public init(name: String, subject: String? = nil) {
+    public init(name: String, subject: String? = nil, subjectSource: SourceRef = .synthesized) {
       self.name = name
       self.subject = subject
+      self.subjectSource = subjectSource
     }
   }
 
@@ -56,6 +59,11 @@ public struct ExpectationSpec: Hashable, Sendable {
   public static let eventNames = [
     "grab", "release", "rest", "link.broke", "link.restored", "dismissed", "loop",
   ]
+
+  /// Events whose subject is a handle.
+  public static let handleEventNames = ["grab", "release", "rest", "loop"]
+  /// Events whose subject is a `gooey` constraint (by name, or `gooey1`, `gooey2`, …).
+  public static let constraintEventNames = ["link.broke", "link.restored", "dismissed"]
 
   public var kind: Kind
   public var source: SourceRef

@@ -1,4 +1,10 @@
 import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 import SceneDiagnostics
 
 /// Reads a scene file in either syntax into a ``SceneSpec``: the front door of the
@@ -53,6 +59,12 @@ public enum SceneLoader {
       throw ReadError(path: path, reason: "no such file")
     }
     guard !isDirectory.boolValue else { throw ReadError(path: path, reason: "it is a directory") }
+    // A FIFO or device would block in `open` or never end: only regular files are read.
+    var status = stat()
+    guard stat(path, &status) == 0 else { throw ReadError(path: path, reason: String(cString: strerror(errno))) }
+    guard status.st_mode & S_IFMT == S_IFREG else {
+      throw ReadError(path: path, reason: "not a regular file (a FIFO, socket or device)")
+    }
     // Read at most one byte past the limit, so a huge file is refused without reading it all.
     guard let handle = try? FileHandle(forReadingFrom: url) else {
       throw ReadError(path: path, reason: "permission denied or unreadable")

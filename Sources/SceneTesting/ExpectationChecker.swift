@@ -10,80 +10,82 @@ import SceneSyntax
 /// time, a frame number, or the last frame), so they can read lets and any handle; event
 /// checks look at every frame's events afterwards.
 struct ExpectationChecker {
-  /// A value check compiled against the scene, or the reason it cannot be.
-  struct ValueCheck {
-    var lhs: CompiledExpression
-    var rhs: CompiledExpression
-    var tolerance: CompiledExpression?
-  }
-
-  let expectations: [ExpectationSpec]
+  let expectations: [SceneGraph.Expectation]
+  let slots: SceneGraph.ExpectationSlots
   let fps: Double
-  var compiled: [Int: ValueCheck] = [:]
   /// The result of each moment-bound check: `nil` until its frame has been seen.
   var outcomes: [Int: String?] = [:]
-  var failures: [Diagnostic] = []
   var events: [(time: Double, event: SceneEvent)] = []
+  /// Each handle's position in the previous frame, for the velocity of handles whose
+  /// motion the engine does not integrate (bound, animated, tweened).
+  var previous: [Vector]?
+  /// Whether the run stopped at its `maxDuration` instead of coming to rest.
+  var stoppedAtLimit = false
 
   /// `≈` without `±` allows this much.
   static let defaultTolerance = 1e-9
 
   init(graph: SceneGraph, fps: Double) {
     expectations = graph.expectations
+    slots = graph.expectationSlots
     self.fps = fps
-    for (index, expectation) in expectations.enumerated() {
-      guard case .value(_, let lhs, _, let rhs, let tolerance) = expectation.kind else { continue }
-      do throws(ResolveError) {
-        let table = SymbolTable(graph.symbols)
-        let left = try ExpressionCompiler.compile(lhs, symbols: table)
-        let right = try ExpressionCompiler.compile(rhs, symbols: table)
-        var tol: CompiledExpression?
-        if let tolerance { tol = try ExpressionCompiler.compile(tolerance, symbols: table) }
-        guard left.resultType == .number, right.resultType == .number, tol?.resultType ?? .number == .number else {
-          failures.append(
-            .error("an expectation compares numbers; compare a point's .x or .y", at: expectation.source.span))
-          continue
-        }
-        compiled[index] = ValueCheck(lhs: left, rhs: right, tolerance: tol)
-      } catch {
-        failures.append(error.diagnostic)
-      }
-    }
   }
 
   /// Looks at one frame, with the simulation in the state that made it.
   mutating func observe(_ frame: Frame, simulation: Simulation) {
     for event in frame.events { events.append((frame.time, event)) }
+    let positions = frame.handles.map { Vector($0.x, $0.y) }
+    defer { previous = positions }
     for (index, expectation) in expectations.enumerated() {
       switch expectation.kind {
-      case .value(let moment, _, let comparison, _, _):
-        guard let check = compiled[index], matches(moment, frame) else { continue }
-        let a = simulation.value(of: check.lhs).x
-        let b = simulation.value(of: check.rhs).x
-        let tolerance = check.tolerance.map { abs(simulation.value(of: $0).x) } ?? (comparison == .approximately ? Self.defaultTolerance : 0)
+      case .value(let moment, let lhs, let comparison, let rhs, let tolerance):
+        guard matches(moment, frame) else { continue }
+        let state = expectationState(frame, positions: positions, simulation: simulation)
+        let a = state.withUnsafeBufferPointer { lhs.evaluate($0).x }
+        let b = state.withUnsafeBufferPointer { rhs.evaluate($0).x }
+        let allowed =
+          tolerance.map { t in abs(state.withUnsafeBufferPointer { t.evaluate($0).x }) }
+          ?? (comparison == .approximately ? Self.defaultTolerance : 0)
         let passed: Bool
         switch comparison {
-        case .less: passed = a < b + tolerance
-        case .lessOrEqual: passed = a <= b + tolerance
-        case .greater: passed = a > b - tolerance
-        case .greaterOrEqual: passed = a >= b - tolerance
-        case .equal, .approximately: passed = abs(a - b) <= tolerance
+        case .less: passed = a < b + allowed
+        case .lessOrEqual: passed = a <= b + allowed
+        case .greater: passed = a > b - allowed
+        case .greaterOrEqual: passed = a >= b - allowed
+        case .equal, .approximately: passed = abs(a - b) <= allowed
         }
         outcomes[index] = passed ? .some(nil) : .some("was \(a.shortestDescription) at t = \(frame.time.shortestDescription)")
       case .allAtRest(let moment):
         guard matches(moment, frame) else { continue }
-        let moving = frame.handles.filter { $0.state != .idle && $0.state != .hidden }.map(\.name)
+        // The same test that ends an until-rest run, so the two never disagree.
+        let moving = simulation.movingHandleNames
         outcomes[index] = moving.isEmpty ? .some(nil) : .some("still moving at t = \(frame.time.shortestDescription): \(moving.joined(separator: ", "))")
-      default:
+      case .event, .noEvent:
         continue
       }
     }
   }
 
+  /// The simulation's values followed by the expectation-only ones: each handle's radius,
+  /// velocity, speed and state, then the state names' numbers.
+  func expectationState(_ frame: Frame, positions: [Vector], simulation: Simulation) -> [Double] {
+    var state = simulation.slotValues
+    state.reserveCapacity(slots.count)
+    for (i, handle) in frame.handles.enumerated() {
+      let velocity =
+        simulation.integratedVelocity(ofHandle: i)
+        ?? previous.map { (positions[i] - $0[i]) * fps } ?? .zero
+      state += [handle.radius, velocity.x, velocity.y, velocity.length, Double(HandleState.allCases.firstIndex(of: handle.state) ?? 0)]
+    }
+    state += HandleState.allCases.indices.map(Double.init)
+    return state
+  }
+
   /// Whether `frame` is the one a moment names; `.end` matches every frame, so the last one seen wins.
   func matches(_ moment: ExpectationSpec.Moment, _ frame: Frame) -> Bool {
     switch moment {
-    case .time(let t): return frame.index == Int((t * fps).rounded())
+    // The resolver keeps t within an hour, so the frame number is an exact integer.
+    case .time(let t): return Double(frame.index) == (t * fps).rounded()
     case .frame(let n): return frame.index == n
     case .end: return true
     }
@@ -91,15 +93,17 @@ struct ExpectationChecker {
 
   /// Every failed expectation, as diagnostics at its line in the scene file.
   func finish() -> [Diagnostic] {
-    var result = failures
+    var result: [Diagnostic] = []
     for (index, expectation) in expectations.enumerated() {
       let failure: String?
       switch expectation.kind {
       case .value, .allAtRest:
-        guard compiled[index] != nil || { if case .allAtRest = expectation.kind { true } else { false } }() else { continue }
         switch outcomes[index] {
         case nil: failure = "its moment is past the end of the run"
-        case .some(let outcome): failure = outcome
+        case .some(let outcome?):
+          failure = stoppedAtLimit && { if case .allAtRest = expectation.kind { true } else { false } }()
+            ? outcome + " (the run stopped at its maxDuration)" : outcome
+        case .some(nil): failure = nil
         }
       case .event(let pattern, let timing):
         let times = occurrences(pattern)

@@ -2,6 +2,7 @@ import Foundation
 import SceneDiagnostics
 import SceneGraph
 import SceneOutputs
+import ScenePipeline
 import SceneRuntime
 import SceneSyntax
 
@@ -19,6 +20,8 @@ public struct SceneTest: Sendable {
     /// The frames differ from the snapshot.
     case mismatch(SnapshotDiff)
     case missingSnapshot
+    /// `--record` was asked for, but the scene's own expectations fail: nothing written.
+    case notRecorded
     /// The scene could not be loaded, resolved or run: rendered diagnostics.
     case invalid(String)
   }
@@ -42,29 +45,34 @@ public struct SceneTest: Sendable {
   public struct Run: Sendable {
     public var frames: String
     public var failedExpectations: String?
+    /// The handles still moving when an until-rest run stopped at its `maxDuration`
+    /// (empty if only the gesture was still playing); `nil` when it came to rest.
+    public var stoppedAtLimit: [String]?
+  }
+
+  /// The scene loaded through the one pipeline, or the rendered reason it cannot run.
+  func loaded() -> Result<ScenePipeline.Loaded, SceneTestError> {
+    let loaded: ScenePipeline.Loaded
+    do {
+      loaded = try ScenePipeline.load(path: scene)
+    } catch {
+      return .failure(SceneTestError(text: "error: \(error.description)\n"))
+    }
+    guard loaded.graph != nil else { return .failure(SceneTestError(text: loaded.rendered())) }
+    return .success(loaded)
   }
 
   /// The scene's frames as JSON lines, or the diagnostics that stopped it.
   public func frames(fps: Double? = nil) -> Result<Run, SceneTestError> {
-    let loaded: SceneLoader.Result
+    let loaded: ScenePipeline.Loaded
+    switch self.loaded() {
+    case .success(let value): loaded = value
+    case .failure(let error): return .failure(error)
+    }
+    guard let graph = loaded.graph else { return .failure(SceneTestError(text: loaded.rendered())) }
+    let renderer = DiagnosticRenderer(files: loaded.files)
     do {
-      loaded = try SceneLoader.load(path: scene)
-    } catch {
-      return .failure(SceneTestError(text: "error: \(error.description)\n"))
-    }
-    var renderer = DiagnosticRenderer(files: loaded.file.map { [$0] } ?? [])
-    guard let spec = loaded.spec else {
-      return .failure(SceneTestError(text: renderer.render(loaded.diagnostics)))
-    }
-    let resolved = SceneResolver.resolve(spec)
-    guard let graph = resolved.graph else {
-      return .failure(SceneTestError(text: renderer.render(resolved.errors.map(\.diagnostic))))
-    }
-    let traces = TraceLoader.load(for: graph, sceneFile: scene)
-    traces.files.forEach { renderer.add($0) }
-    guard traces.diagnostics.isEmpty else { return .failure(SceneTestError(text: renderer.render(traces.diagnostics))) }
-    do {
-      var runner = try SceneRunner(graph: graph, traces: traces.traces, fps: fps)
+      var runner = try SceneRunner(graph: graph, traces: loaded.traces, fps: fps)
       let context = OutputContext(graph: graph, precision: Self.snapshotPrecision, fps: runner.fps)
       var checker = ExpectationChecker(graph: graph, fps: runner.fps)
       var text = ""
@@ -72,8 +80,12 @@ public struct SceneTest: Sendable {
         text += FrameOutput.jsonl.frame(context, frame)
         checker.observe(frame, simulation: runner.simulation)
       }
+      checker.stoppedAtLimit = runner.stoppedAtLimit
       let failures = checker.finish()
-      return .success(Run(frames: text, failedExpectations: failures.isEmpty ? nil : renderer.render(failures)))
+      return .success(
+        Run(
+          frames: text, failedExpectations: failures.isEmpty ? nil : renderer.render(failures),
+          stoppedAtLimit: runner.stoppedAtLimit ? runner.simulation.movingHandleNames : nil))
     } catch {
       return .failure(SceneTestError(text: renderer.render(error.diagnostic)))
     }
@@ -81,21 +93,17 @@ public struct SceneTest: Sendable {
 
   /// The frame nearest `time` seconds, with the output context to render it.
   public func frame(at time: Double, fps: Double? = nil) -> Result<(OutputContext, Frame), SceneTestError> {
-    let loaded: SceneLoader.Result
-    do {
-      loaded = try SceneLoader.load(path: scene)
-    } catch {
-      return .failure(SceneTestError(text: "error: \(error.description)\n"))
+    let loaded: ScenePipeline.Loaded
+    switch self.loaded() {
+    case .success(let value): loaded = value
+    case .failure(let error): return .failure(error)
     }
-    let renderer = DiagnosticRenderer(files: loaded.file.map { [$0] } ?? [])
-    guard let spec = loaded.spec else { return .failure(SceneTestError(text: renderer.render(loaded.diagnostics))) }
-    let resolved = SceneResolver.resolve(spec)
-    guard let graph = resolved.graph else {
-      return .failure(SceneTestError(text: renderer.render(resolved.errors.map(\.diagnostic))))
-    }
-    let traces = TraceLoader.load(for: graph, sceneFile: scene)
+    guard let graph = loaded.graph else { return .failure(SceneTestError(text: loaded.rendered())) }
     do {
-      var runner = try SceneRunner(graph: graph, traces: traces.traces, fps: fps)
+      var runner = try SceneRunner(graph: graph, traces: loaded.traces, fps: fps)
+      guard time.isFinite, time >= 0, time * runner.fps <= Double(runner.lastFrame) else {
+        return .failure(SceneTestError(text: "error: the scene has frames 0 to \(runner.lastFrame); there is no frame at \(time.shortestDescription) s\n"))
+      }
       let wanted = Int((time * runner.fps).rounded())
       let context = OutputContext(graph: graph, precision: Self.snapshotPrecision, fps: runner.fps)
       var last: Frame?
@@ -106,20 +114,42 @@ public struct SceneTest: Sendable {
       guard let last else { return .failure(SceneTestError(text: "error: the scene has no frames\n")) }
       return .success((context, last))
     } catch {
-      return .failure(SceneTestError(text: renderer.render(error.diagnostic)))
+      return .failure(SceneTestError(text: DiagnosticRenderer(files: loaded.files).render(error.diagnostic)))
+    }
+  }
+
+  /// What one scene test found.
+  public struct Report: Sendable {
+    public var outcome: Outcome
+    /// The rendered failures of its `expect:` lines, if any failed.
+    public var failedExpectations: String?
+    /// A warning to show whatever the outcome: an until-rest run that stopped at its
+    /// `maxDuration` instead of coming to rest.
+    public var warning: String?
+
+    public init(outcome: Outcome, failedExpectations: String? = nil, warning: String? = nil) {
+      self.outcome = outcome
+      self.failedExpectations = failedExpectations
+      self.warning = warning
     }
   }
 
   /// Runs the scene, checks its expectations and compares (or records) its snapshot.
-  public func run(record: Bool = false, fps: Double? = nil) -> (outcome: Outcome, failedExpectations: String?) {
+  public func run(record: Bool = false, fps: Double? = nil) -> Report {
     let run: Run
     switch frames(fps: fps) {
     case .success(let result): run = result
-    case .failure(let error): return (.invalid(error.text), nil)
+    case .failure(let error): return Report(outcome: .invalid(error.text))
+    }
+    let warning = run.stoppedAtLimit.map { moving in
+      "warning: \(scene): the run stopped at its maxDuration without coming to rest"
+        + (moving.isEmpty ? " (the gesture was still playing)\n" : "; still moving: \(moving.joined(separator: ", "))\n")
     }
     // A recording is only made of a scene that also meets its own expectations.
-    if record && run.failedExpectations != nil { return (.invalid(run.failedExpectations ?? ""), nil) }
-    return (compare(run.frames, record: record), run.failedExpectations)
+    if record && run.failedExpectations != nil {
+      return Report(outcome: .notRecorded, failedExpectations: run.failedExpectations, warning: warning)
+    }
+    return Report(outcome: compare(run.frames, record: record), failedExpectations: run.failedExpectations, warning: warning)
   }
 
   func compare(_ actual: String, record: Bool) -> Outcome {

@@ -1,52 +1,57 @@
 import ArgumentParser
 import SceneDiagnostics
-import SceneGraph
-import SceneSyntax
+import ScenePipeline
+import SceneTesting
 
-/// `scenec check`: parses scenes and prints every diagnostic.
+/// `scenec check`: loads scenes as `run` would and prints every diagnostic.
 struct CheckCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "check",
-    abstract: "Parse scene files and report every problem, clang-style.",
+    abstract: "Check scene files and report every problem, clang-style.",
     discussion: """
-      Reads and resolves each scene (.yaml/.yml, or .scene for the DSL), reports every
-      independent error with file:line:col and a caret under the problem (unknown keys
-      and names with suggestions, values out of range, clashes), and ends with a one-line
-      summary. Exit status: 0 when every scene is clean, 65 when any has errors, 66 when
-      a file cannot be read.
+      Loads each scene exactly as run and test do (.yaml/.yml, or .scene for the DSL):
+      reads it, resolves every name and expression, compiles its expect: lines (handle
+      names, members, event subjects, moments) and reads and validates every trace its
+      gesture replays. Reports every independent error with file:line:col and a caret
+      under the problem, with suggestions, and ends with a one-line summary. A folder is
+      searched for scenes, as scenec test does; a missing file is reported and the others
+      are still checked. Only what needs running (expect: outcomes) is left to test.
+
+      Exit status: 0 when every scene is clean, 65 when any has errors, 66 when a file
+      cannot be read and no scene has errors.
 
       Example:
+        scenec check Scenes
         scenec check Scenes/wave.yaml Scenes/wave.scene
       """
   )
 
-  @Argument(help: "Scene files to check.")
-  var files: [String]
+  @Argument(help: "Scene files or folders to check.")
+  var paths: [String]
+
+  @Option(help: "A folder traces may be read from besides each scene's own (repeatable).")
+  var traceFolder: [String] = []
 
   func validate() throws {
-    if files.isEmpty { throw ValidationError("give at least one scene file") }
+    if paths.isEmpty { throw ValidationError("give at least one scene file or folder") }
   }
 
   func run() throws {
-    var renderer = DiagnosticRenderer()
+    let files = SceneTest.discover(paths)
     var errorCount = 0
     var failedFiles = 0
     var unreadable = 0
     for path in files {
-      let result: SceneLoader.Result
+      let loaded: ScenePipeline.Loaded
       do {
-        result = try SceneLoader.load(path: path)
+        loaded = try ScenePipeline.load(path: path, options: ScenePipeline.Options(traceFolders: traceFolder))
       } catch {
         printError("error: \(error.description)")
         unreadable += 1
         continue
       }
-      if let file = result.file { renderer.add(file) }
-      var diagnostics = result.diagnostics
-      // A scene that parsed is also resolved: dangling names, ranges, clashes.
-      if let spec = result.spec { diagnostics += SceneResolver.resolve(spec).errors.map(\.diagnostic) }
-      if !diagnostics.isEmpty { printError(renderer.render(diagnostics), terminator: "") }
-      let errors = diagnostics.filter { $0.severity == .error }.count
+      if !loaded.diagnostics.isEmpty { printError(loaded.rendered(), terminator: "") }
+      let errors = loaded.diagnostics.filter { $0.severity == .error }.count
       errorCount += errors
       if errors > 0 { failedFiles += 1 }
     }

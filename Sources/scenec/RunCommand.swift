@@ -3,6 +3,7 @@ import Foundation
 import SceneDiagnostics
 import SceneGraph
 import SceneOutputs
+import ScenePipeline
 import SceneRuntime
 import SceneSyntax
 
@@ -62,6 +63,9 @@ struct RunCommand: ParsableCommand {
   @Option(help: "The most frames a run may have.")
   var maxFrames = SceneRunner.defaultMaxFrames
 
+  @Option(help: "A folder traces may be read from besides the scene's own (repeatable).")
+  var traceFolder: [String] = []
+
   func validate() throws {
     if let fps, !(fps >= 1 && fps <= 1000) { throw ValidationError("--fps must be between 1 and 1000") }
     if let duration, Self.seconds(duration).map({ $0 > 0 && $0 <= 3600 }) != true {
@@ -95,34 +99,23 @@ struct RunCommand: ParsableCommand {
 
 
   func run() throws {
-    let loaded: SceneLoader.Result
+    let loaded: ScenePipeline.Loaded
     do {
-      loaded = try SceneLoader.load(path: file)
+      loaded = try ScenePipeline.load(path: file, options: ScenePipeline.Options(traceFolders: traceFolder))
     } catch {
       printError("error: \(error.description)")
       throw Sysexits.noInput
     }
-    var renderer = DiagnosticRenderer(files: loaded.file.map { [$0] } ?? [])
-    guard let spec = loaded.spec else {
-      printError(renderer.render(loaded.diagnostics), terminator: "")
-      throw Sysexits.dataError
-    }
-    let resolved = SceneResolver.resolve(spec)
-    guard let graph = resolved.graph else {
-      printError(renderer.render(resolved.errors.map(\.diagnostic)), terminator: "")
-      throw Sysexits.dataError
-    }
-    let traces = TraceLoader.load(for: graph, sceneFile: file)
-    traces.files.forEach { renderer.add($0) }
-    guard traces.diagnostics.isEmpty else {
-      printError(renderer.render(traces.diagnostics), terminator: "")
+    let renderer = DiagnosticRenderer(files: loaded.files)
+    guard let graph = loaded.graph else {
+      printError(loaded.rendered(), terminator: "")
       throw Sysexits.dataError
     }
     let format = format.flatMap { OutputRegistry.named($0) } ?? output.flatMap { OutputRegistry.forFile($0) } ?? .jsonl
     var sinkToClean: OutputSink?
     do {
       var runner = try SceneRunner(
-        graph: graph, traces: traces.traces, fps: fps, duration: duration.flatMap(Self.seconds),
+        graph: graph, traces: loaded.traces, fps: fps, duration: duration.flatMap(Self.seconds),
         maxFrames: maxFrames)
       let context = OutputContext(graph: graph, precision: precision, fps: runner.fps)
       let wanted: Int? = frame ?? at.flatMap(Self.seconds).map { Int(($0 * runner.fps).rounded()) }

@@ -56,14 +56,16 @@ struct TestCommand: ParsableCommand {
     var passed = 0
     var failed = 0
     var invalid = 0
-    for (scene, (outcome, failedExpectations)) in zip(scenes, outcomes) {
+    for (scene, report) in zip(scenes, outcomes) {
+      let (outcome, failedExpectations) = (report.outcome, report.failedExpectations)
+      if let warning = report.warning { printError(warning, terminator: "") }
       if let failedExpectations, outcome == .passed {
         failed += 1
         print("FAIL \(scene)")
         print(failedExpectations, terminator: "")
         continue
       }
-      if let failedExpectations { print(failedExpectations, terminator: "") }
+      if let failedExpectations, outcome != .notRecorded { print(failedExpectations, terminator: "") }
       switch outcome {
       case .passed:
         passed += 1
@@ -76,6 +78,10 @@ struct TestCommand: ParsableCommand {
         print("FAIL \(scene)")
         print(diff.report.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(separator: "\n"))
         print("  if the change is intended, re-record with: scenec test \(scene) --record")
+      case .notRecorded:
+        failed += 1
+        print("FAIL \(scene): not recorded, because its own expectations fail")
+        print(failedExpectations ?? "", terminator: "")
       case .missingSnapshot:
         failed += 1
         print(
@@ -94,7 +100,7 @@ struct TestCommand: ParsableCommand {
 
   /// Runs every test, in parallel on all cores; the results come back in the given order.
   /// Every test's outcome in the order given, whatever order they ran in.
-  static func runAll(_ tests: [SceneTest], record: Bool, fps: Double?, jobs: Int?) -> [(SceneTest.Outcome, String?)] {
+  static func runAll(_ tests: [SceneTest], record: Bool, fps: Double?, jobs: Int?) -> [SceneTest.Report] {
     let results = ResultSlots(count: tests.count)
     let workers = min(jobs ?? ProcessInfo.processInfo.activeProcessorCount, tests.count)
     // Each worker takes every `workers`-th test, so no two run the same one.
@@ -109,20 +115,20 @@ struct TestCommand: ParsableCommand {
 
 /// One slot per test, each written by exactly one worker, read after all have finished.
 final class ResultSlots: @unchecked Sendable {
-  private var storage: [(SceneTest.Outcome, String?)?]
+  private var storage: [SceneTest.Report?]
   private let lock = NSLock()
 
   init(count: Int) { storage = Array(repeating: nil, count: count) }
 
-  func set(_ index: Int, _ outcome: (SceneTest.Outcome, String?)) {
+  func set(_ index: Int, _ outcome: SceneTest.Report) {
     lock.lock()
     storage[index] = outcome
     lock.unlock()
   }
 
-  var values: [(SceneTest.Outcome, String?)] {
+  var values: [SceneTest.Report] {
     lock.lock()
     defer { lock.unlock() }
-    return storage.map { $0 ?? (.invalid("error: the test did not run\n"), nil) }
+    return storage.map { $0 ?? SceneTest.Report(outcome: .invalid("error: the test did not run\n")) }
   }
 }

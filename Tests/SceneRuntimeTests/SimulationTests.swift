@@ -222,7 +222,7 @@ func handle(_ frame: Frame, _ name: String) -> HandleFrame? {
       gesture:
         - replay: pull.csv
       """)
-    let loaded = TraceLoader.load(for: g, sceneFile: sceneFile)
+    let loaded = TraceLoader.load(for: g.gesture, sceneFile: sceneFile)
     #expect(loaded.diagnostics.isEmpty)
     let run = try SceneRunner.frames(of: g, traces: loaded.traces)
     let held = try #require(run.first { abs($0.time - 0.25) < 1e-9 }.flatMap { handle($0, "badge") })
@@ -232,7 +232,7 @@ func handle(_ frame: Frame, _ name: String) -> HandleFrame? {
 
   @Test func aMissingTraceIsReportedAtItsStep() throws {
     let g = try graph("gesture:\n  - replay: nowhere.csv\n", file: "/tmp/x.yaml")
-    let loaded = TraceLoader.load(for: g, sceneFile: "/tmp/x.yaml")
+    let loaded = TraceLoader.load(for: g.gesture, sceneFile: "/tmp/x.yaml")
     let diagnostic = try #require(loaded.diagnostics.first)
     #expect(diagnostic.message == "cannot read the trace 'nowhere.csv' (looked for /tmp/nowhere.csv)")
     #expect(diagnostic.span?.start.line == 2)

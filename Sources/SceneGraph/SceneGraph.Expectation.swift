@@ -1,0 +1,50 @@
+import SceneDiagnostics
+import SceneSyntax
+
+extension SceneGraph {
+  /// A scene test's `expect:` line, resolved: its expressions compiled against the scene
+  /// (with the members only expectations may read), its event subjects checked, its
+  /// moment in range.
+  public struct Expectation: Sendable {
+    public enum Kind: Sendable {
+      /// A comparison at a moment, with an optional tolerance.
+      case value(at: ExpectationSpec.Moment, CompiledExpression, ExpectationSpec.Comparison, CompiledExpression, tolerance: CompiledExpression?)
+      /// An event happens, optionally before or after a time or another event.
+      case event(ExpectationSpec.EventPattern, ExpectationSpec.Timing?)
+      /// An event never happens.
+      case noEvent(ExpectationSpec.EventPattern)
+      /// Every handle is at rest at the moment.
+      case allAtRest(at: ExpectationSpec.Moment)
+    }
+
+    public var kind: Kind
+    /// The line as written back by `fmt`, for messages.
+    public var text: String
+    public var source: SourceRef
+  }
+
+  /// The slots only expectations read, after the scene's own (``SlotLayout/count``): for
+  /// each handle its radius, velocity, speed and state, then one slot per state name
+  /// holding that state's number, so `ball.state == idle` compares numbers.
+  public struct ExpectationSlots: Hashable, Sendable {
+    /// Members each handle gets in expectations, in slot order.
+    public static let handleMembers = ["r", "vx", "vy", "speed", "state"]
+    /// The state names, numbered in this order.
+    public static let stateNames = ["idle", "dragging", "animating", "settling", "hidden"]
+
+    public let base: Int
+    public let handleCount: Int
+
+    public init(layout: SlotLayout) {
+      base = layout.count
+      handleCount = layout.handleCount
+    }
+
+    /// The first of handle `i`'s expectation slots (`r`, `vx`, `vy`, `speed`, `state`).
+    public func handleSlot(_ i: Int) -> Int { base + Self.handleMembers.count * i }
+    /// The slot holding state name number `i`.
+    public func stateSlot(_ i: Int) -> Int { base + Self.handleMembers.count * handleCount + i }
+    /// Every slot an expectation may read.
+    public var count: Int { stateSlot(Self.stateNames.count) }
+  }
+}

@@ -1,0 +1,107 @@
+import SceneDiagnostics
+import SceneSyntax
+
+// MARK: - Expectations
+
+extension SceneResolver {
+  /// The latest moment an expectation may name: the longest a scene may run.
+  static let latestExpectationTime = 3600.0
+
+  /// Compiles every `expect:` line against the scene, so that `scenec check` reports a bad
+  /// name, member, event subject or moment at its place, before anything runs.
+  mutating func resolveExpectations(
+    symbols: [String: Symbol], slots: SceneGraph.ExpectationSlots, constraints: [SceneGraph.Constraint]
+  ) -> [SceneGraph.Expectation] {
+    guard !spec.expectations.isEmpty else { return [] }
+    let table = expectationSymbols(symbols, slots: slots)
+    let handleNames = spec.handles.map(\.name.value)
+    let linkNames = constraints.compactMap { constraint -> String? in
+      if case .gooey = constraint.kind { return constraint.reportedName }
+      return nil
+    }
+    var result: [SceneGraph.Expectation] = []
+    for expectation in spec.expectations {
+      let errorsBefore = errors.count
+      let kind: SceneGraph.Expectation.Kind
+      switch expectation.kind {
+      case .value(let moment, let lhs, let comparison, let rhs, let tolerance):
+        checkMoment(moment, of: expectation)
+        let left = compileNumber(lhs, table)
+        let right = compileNumber(rhs, table)
+        let tol = tolerance.flatMap { compileNumber($0, table) }
+        guard let left, let right, tolerance == nil || tol != nil else { continue }
+        kind = .value(at: moment, left, comparison, right, tolerance: tol)
+      case .event(let pattern, let timing):
+        checkSubject(pattern, handles: handleNames, links: linkNames)
+        if case .before(.event(let reference))? = timing { checkSubject(reference, handles: handleNames, links: linkNames) }
+        if case .after(.event(let reference))? = timing { checkSubject(reference, handles: handleNames, links: linkNames) }
+        kind = .event(pattern, timing)
+      case .noEvent(let pattern):
+        checkSubject(pattern, handles: handleNames, links: linkNames)
+        kind = .noEvent(pattern)
+      case .allAtRest(let moment):
+        checkMoment(moment, of: expectation)
+        kind = .allAtRest(at: moment)
+      }
+      guard errors.count == errorsBefore else { continue }
+      result.append(SceneGraph.Expectation(kind: kind, text: expectation.text, source: expectation.source))
+    }
+    return result
+  }
+
+  /// The scene's names, with each handle's expectation-only members (`r`, `vx`, `vy`,
+  /// `speed`, `state`) and the state names as numbers, unless the scene uses the name.
+  func expectationSymbols(_ symbols: [String: Symbol], slots: SceneGraph.ExpectationSlots) -> [String: Symbol] {
+    var table = symbols
+    for (i, handle) in spec.handles.enumerated() {
+      guard case .object(var members, let value)? = table[handle.name.value] else { continue }
+      for (k, member) in SceneGraph.ExpectationSlots.handleMembers.enumerated() {
+        members[member] = .number(slot: slots.handleSlot(i) + k)
+      }
+      table[handle.name.value] = .object(members: members, value: value)
+    }
+    for (i, state) in SceneGraph.ExpectationSlots.stateNames.enumerated() where table[state] == nil {
+      table[state] = .number(slot: slots.stateSlot(i))
+    }
+    return table
+  }
+
+  mutating func compileNumber(_ expression: Expression, _ symbols: [String: Symbol]) -> CompiledExpression? {
+    do {
+      let compiled = try ExpressionCompiler.compile(expression, symbols: SymbolTable(symbols))
+      guard compiled.resultType == .number else {
+        error("an expectation compares numbers; compare a point's .x or .y", at: expression.source)
+        return nil
+      }
+      return compiled
+    } catch {
+      errors.append(error)
+      return nil
+    }
+  }
+
+  /// A moment must be a time the run can reach: from 0 to an hour.
+  mutating func checkMoment(_ moment: ExpectationSpec.Moment, of expectation: ExpectationSpec) {
+    guard case .time(let t) = moment, !(t >= 0 && t <= Self.latestExpectationTime) else { return }
+    error(
+      "an expectation's time must be between 0 and \(Self.latestExpectationTime.shortestDescription) s, found \(t.shortestDescription) s",
+      at: expectation.source)
+  }
+
+  /// The subject of an event pattern must be a handle (`grab`, `release`, `rest`, `loop`)
+  /// or a `gooey` link (`link.broke`, `link.restored`, `dismissed`) of the scene.
+  mutating func checkSubject(_ pattern: ExpectationSpec.EventPattern, handles: [String], links: [String]) {
+    guard let subject = pattern.subject else { return }
+    let isLinkEvent = ExpectationSpec.constraintEventNames.contains(pattern.name)
+    let candidates = isLinkEvent ? links : handles
+    guard !candidates.contains(subject) else { return }
+    let what = isLinkEvent ? "gooey link" : "handle"
+    if candidates.isEmpty {
+      error("'\(pattern.name)' is an event of a \(what), and the scene has none named '\(subject)'", at: pattern.subjectSource)
+    } else {
+      error(
+        "unknown \(what) '\(subject)' in '\(pattern.name) of \(subject)'\(Suggestion.didYouMean(subject, among: candidates))",
+        at: pattern.subjectSource)
+    }
+  }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import SceneDiagnostics
+import SceneGraph
+import SceneRuntime
+import SceneSyntax
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The one way a scene file becomes something to run: read it through its front end
+/// (YAML or the DSL), resolve it (names, expressions, expectations), and load and check
+/// the traces its gesture replays. `scenec run`, `check` and `test` and library users all
+/// go through ``load(path:options:)``, so what `check` calls clean is what runs.
+public enum ScenePipeline {
+  /// What a caller may allow beyond the defaults.
+  public struct Options: Sendable {
+    /// Folders traces may be read from besides the scene's own (with their subfolders).
+    /// A scene is untrusted input: by default a `replay` reads only beside the scene.
+    public var traceFolders: [String]
+
+    public init(traceFolders: [String] = []) { self.traceFolders = traceFolders }
+  }
+
+  /// A scene loaded as far as it would go.
+  public struct Loaded: Sendable {
+    /// The resolved scene, when there were no errors.
+    public var graph: SceneGraph?
+    /// The traces its `replay` steps play, keyed by the name the scene wrote.
+    public var traces: [String: TraceFile]
+    /// The scene file and the traces read, for rendering diagnostics with their lines.
+    public var files: [SourceFile]
+    /// Every problem found, in the order the stages found them.
+    public var diagnostics: [Diagnostic]
+
+    public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
+
+    /// The diagnostics rendered clang-style, with source lines and carets.
+    public func rendered() -> String {
+      DiagnosticRenderer(files: files).render(diagnostics)
+    }
+  }
+
+  /// Loads the scene at `path`.
+  ///
+  /// - Throws: ``SceneLoader/ReadError`` when the file cannot be read at all (missing, a
+  ///   directory, a FIFO); everything wrong inside it is a diagnostic.
+  public static func load(path: String, options: Options = Options()) throws(SceneLoader.ReadError) -> Loaded {
+    let read = try SceneLoader.load(path: path)
+    return resolve(read, sceneFile: path, options: options)
+  }
+
+  /// Resolves a scene already read, reading its traces relative to `sceneFile`.
+  public static func resolve(_ read: SceneLoader.Result, sceneFile: String, options: Options = Options()) -> Loaded {
+    var loaded = Loaded(graph: nil, traces: [:], files: read.file.map { [$0] } ?? [], diagnostics: read.diagnostics)
+    guard let spec = read.spec else { return loaded }
+    let resolved = SceneResolver.resolve(spec)
+    loaded.diagnostics += resolved.errors.map(\.diagnostic)
+    // Traces are checked even when the scene has other errors: `check` reports them all.
+    let traces = TraceLoader.load(for: spec.gesture, sceneFile: sceneFile, folders: options.traceFolders)
+    loaded.files += traces.files
+    loaded.diagnostics += traces.diagnostics
+    loaded.traces = traces.traces
+    if !loaded.hasErrors { loaded.graph = resolved.graph }
+    return loaded
+  }
+}

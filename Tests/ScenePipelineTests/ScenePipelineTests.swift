@@ -1,0 +1,105 @@
+import Foundation
+import SceneDiagnostics
+import SceneGraph
+import ScenePipeline
+import SceneRuntime
+import Testing
+
+/// The one entry point reports everything a scene gets wrong before it runs: syntax,
+/// names, expectations and traces, each at its place.
+@Suite struct ScenePipelineTests {
+  /// A fresh folder holding `files` (name → text), removed by the caller.
+  static func folder(_ files: [String: String]) throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("scenec-pipeline-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    for (name, text) in files {
+      let file = url.appendingPathComponent(name)
+      try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+      try Data(text.utf8).write(to: file)
+    }
+    return url
+  }
+
+  static let ball = """
+    handles:
+      ball: { position: [100, 100], shape: circle, r: 10, draggable: true }
+    """
+
+  func rendered(_ files: [String: String], scene: String = "s.yaml") throws -> String {
+    let dir = try Self.folder(files)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let loaded = try ScenePipeline.load(path: dir.appendingPathComponent(scene).path)
+    #expect(loaded.graph == nil)
+    return loaded.rendered().replacingOccurrences(of: dir.path + "/", with: "")
+  }
+
+  @Test func badExpectationNamesAreLocatedWithSuggestions() throws {
+    let text = Self.ball + "\nexpect:\n  - \"at end: bal.x < 3\"\n  - \"no event grab of balll\"\n"
+    #expect(
+      try rendered(["s.yaml": text]) == """
+        s.yaml:4:14: error: unknown name 'bal'; did you mean 'ball'?
+              - "at end: bal.x < 3"
+                         ^~~
+        s.yaml:5:23: error: unknown handle 'balll' in 'grab of balll'; did you mean 'ball'?
+              - "no event grab of balll"
+                                  ^~~~~
+
+        """)
+  }
+
+  @Test func expectationsMayReadStateRadiusAndVelocity() throws {
+    let text =
+      Self.ball
+      + "\nexpect:\n  - \"at end: ball.state == idle\"\n  - \"at 0s: ball.r + ball.speed + ball.vx + ball.vy == 10\"\n"
+    let dir = try Self.folder(["s.yaml": text])
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let loaded = try ScenePipeline.load(path: dir.appendingPathComponent("s.yaml").path)
+    #expect(loaded.diagnostics.isEmpty, "\(loaded.rendered())")
+    #expect(loaded.graph?.expectations.count == 2)
+  }
+
+  @Test func aMissingTraceIsReportedAtItsReplay() throws {
+    let text = Self.ball + "\ngesture:\n  - replay: gone.csv\n"
+    let out = try rendered(["s.yaml": text])
+    #expect(out.hasPrefix("s.yaml:4:13: error: cannot read the trace 'gone.csv' (looked for "))
+  }
+
+  @Test func aMalformedTraceIsReportedAtItsOwnLine() throws {
+    let text = Self.ball + "\ngesture:\n  - replay: t.csv\n"
+    let trace = "t,x,y,phase\n0,1,2,down\n0.1,1,2,sideways\n"
+    #expect(
+      try rendered(["s.yaml": text, "t.csv": trace]) == """
+        t.csv:3:9: error: unknown phase 'sideways'; expected down, move or up
+            0.1,1,2,sideways
+                    ^~~~~~~~
+
+        """)
+  }
+
+  @Test func tracesOutsideTheScenesFolderAreRefusedWithoutReadingThem() throws {
+    let dir = try Self.folder([
+      "scenes/s.yaml": Self.ball + "\ngesture:\n  - replay: ../secret.txt\n  - replay: /etc/hostname\n",
+      "secret.txt": "the first line is private\n",
+    ])
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let loaded = try ScenePipeline.load(path: dir.appendingPathComponent("scenes/s.yaml").path)
+    let messages = loaded.diagnostics.map(\.message)
+    #expect(
+      messages == [
+        "the trace '../secret.txt' is outside the scene's folder; a scene may replay only traces beside it (allow a folder with --trace-folder)",
+        "the trace '/etc/hostname' is outside the scene's folder; a scene may replay only traces beside it (allow a folder with --trace-folder)",
+      ])
+    #expect(!loaded.rendered().contains("private"))
+    // A symbolic link beside the scene that points out of it is outside too.
+    try FileManager.default.createSymbolicLink(
+      atPath: dir.appendingPathComponent("scenes/link.trace").path, withDestinationPath: dir.appendingPathComponent("secret.txt").path)
+    try Data((Self.ball + "\ngesture:\n  - replay: link.trace\n").utf8).write(to: dir.appendingPathComponent("scenes/l.yaml"))
+    let linked = try ScenePipeline.load(path: dir.appendingPathComponent("scenes/l.yaml").path)
+    #expect(linked.diagnostics.map(\.message) == [messages[0].replacingOccurrences(of: "../secret.txt", with: "link.trace")])
+    // Allowed on request.
+    let allowed = try ScenePipeline.load(
+      path: dir.appendingPathComponent("scenes/l.yaml").path, options: .init(traceFolders: [dir.path]))
+    #expect(allowed.diagnostics.count == 1 && allowed.diagnostics[0].message.contains("phase"))
+    #expect(!allowed.rendered().contains("private"))
+  }
+}

@@ -75,11 +75,13 @@ extension MeasuredPath {
   ///   - hysteresis: How much nearer, in scene units, another part must be to jump.
   /// - Complexity: exact solves on the segments walked through, plus a global search
   ///   pruned to points nearer by more than `hysteresis` (usually none survive).
+  ///   - wraps: Whether tracking may pass round the closing point of a closed path; when
+  ///     `false` (`ends: clamp`) the walk stops at the start and end, as on an open path.
   public func nearest(
     to point: Point, continuingFrom previousLength: Double,
-    hysteresis: Double = MeasuredPath.defaultTrackingHysteresis
+    hysteresis: Double = MeasuredPath.defaultTrackingHysteresis, wraps: Bool = true
   ) -> PathProjection {
-    let (index, t) = localMinimum(of: point, from: normalizedLength(previousLength))
+    let (index, t) = localMinimum(of: point, from: normalizedLength(previousLength, wraps: wraps), wraps: wraps)
     let trackedDistance = pieces[index].cubic.point(at: t).distance(to: point)
     // Only a part nearer by more than the hysteresis can take over; ties stay on the
     // tracked part, since at a self-crossing both parts hold the same point.
@@ -106,7 +108,7 @@ extension MeasuredPath {
 
   /// The local minimum of the distance from `point` reached by walking downhill from
   /// arc length `start`, as a piece index and parameter.
-  func localMinimum(of point: Point, from start: Double) -> (index: Int, t: Double) {
+  func localMinimum(of point: Point, from start: Double, wraps: Bool = true) -> (index: Int, t: Double) {
     var (index, t) = location(atNormalizedLength: start)
     let initialSlope = pieces[index].cubic.distanceSlope(at: t, from: point)
     // Downhill is towards larger t when the distance shrinks as t grows.
@@ -126,10 +128,16 @@ extension MeasuredPath {
             i -= 1
           }
         }
+        // With no minimum ahead the distance falls all the way to the piece's far end,
+        // unless the minimum is where the walk starts: a slope of 1e-12 can point the walk
+        // the wrong way when the foot of the perpendicular rounds to the very parameter it
+        // starts from (a corner of a closed path, approached along one side).
+        let far = (cubic.point(at: forward ? 1 : 0) - point).lengthSquared
+        if far > (cubic.point(at: t) - point).lengthSquared { return (index, t) }
       }
       // No minimum before this piece's end in the walking direction: cross the joint,
       // unless the path stops there or the distance rises on the other side.
-      guard let next = neighbour(of: index, forward: forward) else {
+      guard let next = neighbour(of: index, forward: forward, wraps: wraps) else {
         return (index, forward ? 1 : 0)
       }
       let nextCubic = pieces[next].cubic
@@ -145,13 +153,13 @@ extension MeasuredPath {
 
   /// The piece joined to `index` in the walking direction: the next or previous piece
   /// of the same subpath, wrapping around a closed subpath; `nil` at an open end.
-  func neighbour(of index: Int, forward: Bool) -> Int? {
+  func neighbour(of index: Int, forward: Bool, wraps: Bool = true) -> Int? {
     let subpath = pieces[index].subpathIndex
     let candidate = forward ? index + 1 : index - 1
     if candidate >= 0 && candidate < pieces.count && pieces[candidate].subpathIndex == subpath {
       return candidate
     }
-    guard path.subpaths.indices.contains(subpath), path.subpaths[subpath].isClosed else {
+    guard wraps, path.subpaths.indices.contains(subpath), path.subpaths[subpath].isClosed else {
       return nil
     }
     // Wrap to the other end of the same closed subpath.

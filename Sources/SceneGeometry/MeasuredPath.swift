@@ -125,9 +125,13 @@ public struct MeasuredPath: Sendable {
   }
 
   /// `length` brought into the path: wrapped around a closed path, clamped on any other.
-  public func normalizedLength(_ length: Double) -> Double {
+  public func normalizedLength(_ length: Double) -> Double { normalizedLength(length, wraps: true) }
+
+  /// `length` brought into the path: wrapped around a closed path when `wraps`, else
+  /// clamped to `0...length` (a closed path whose ends clamp stops at its start point).
+  public func normalizedLength(_ length: Double, wraps: Bool) -> Double {
     guard length.isFinite else { return length > 0 ? self.length : 0 }
-    if isClosed && self.length > 0 {
+    if wraps && isClosed && self.length > 0 {
       var wrapped = length.truncatingRemainder(dividingBy: self.length)
       if wrapped < 0 { wrapped += self.length }
       return wrapped

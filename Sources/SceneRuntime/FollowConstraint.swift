@@ -38,7 +38,7 @@ enum FollowConstraint: ConstraintBehavior {
     let continuing = sim.constraints[c].length
     guard
       let answer = sim.measured(
-        p.path, { $0.nearest(to: target, continuingFrom: continuing, hysteresis: p.hysteresis) })
+        p.path, { $0.nearest(to: target, continuingFrom: continuing, hysteresis: p.hysteresis, wraps: p.wrap) })
     else { return false }
     sim.constraints[c].springingAlongPath = false
     sim.constraints[c].length = answer.length
@@ -83,7 +83,7 @@ enum FollowConstraint: ConstraintBehavior {
       var velocity = sim.constraints[c].lengthVelocity
       sim.propagators[spring].step(&displacement, &velocity)
       sim.constraints[c].length =
-        sim.measured(p.path, { [target = sim.constraints[c].restLength + displacement] in $0.normalizedLength(target) })
+        sim.measured(p.path, { [target = sim.constraints[c].restLength + displacement] in $0.normalizedLength(target, wraps: p.wrap) })
         ?? sim.constraints[c].length
       sim.constraints[c].lengthVelocity = velocity
       if sim.springModels[spring].isAtRest(displacement: displacement, velocity: velocity) {

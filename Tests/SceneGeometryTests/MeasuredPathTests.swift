@@ -185,4 +185,19 @@ import Testing
     }
     #expect(abs(travelled - 3 * circle.length) <= 1e-6)
   }
+
+  /// Tracking that reaches the start corner of a closed square from its last side stays
+  /// there when the ends clamp, and goes round when they wrap, even when the target's
+  /// foot on the last side rounds to its very end (that once walked the wrong way and
+  /// jumped across the square).
+  @Test func trackingAtTheClosingCorner() throws {
+    let square = MeasuredPath(try Path(svgPathData: "M20 20 h80 v80 h-80 z"))
+    let target = Point(28.333333333333332, 20.000000000000007)
+    let clamped = square.nearest(to: target, continuingFrom: 320, hysteresis: 20, wraps: false)
+    #expect(clamped.position.length == 320 && clamped.position.point == Point(20, 20))
+    let beyond = square.nearest(to: Point(30, 12), continuingFrom: 320, hysteresis: 20, wraps: false)
+    #expect(beyond.position.point == Point(20, 20))
+    let wrapped = square.nearest(to: Point(30, 12), continuingFrom: 320, hysteresis: 20, wraps: true)
+    #expect(wrapped.position.point == Point(30, 20) && wrapped.position.length == 10)
+  }
 }

@@ -170,4 +170,25 @@ import Testing
     }
     for x in positions { #expect(abs(x - positions[0]) <= 1e-9) }
   }
+
+  /// `ends: clamp` on a closed path stops at the start point instead of wrapping past it.
+  @Test(arguments: [("clamp", 20.0), ("wrap", 30.0)])
+  func endsClampHoldsOnAClosedPath(ends: String, x: Double) throws {
+    let run = try frames(
+      """
+      scene: { duration: 1s }
+      paths:
+        square: { d: "M20 20 h80 v80 h-80 z" }
+      handles:
+        bead: { position: [20, 20], r: 6, draggable: true }
+      constraints:
+        - follow: { handle: bead, path: square, ends: \(ends) }
+      gesture:
+        - press: (20, 20)
+        - drag: { to: [20, 60], over: 0.2s }
+        - drag: { to: [30, 12], over: 0.2s }
+      """)
+    let last = try #require(run.last.flatMap { handle($0, "bead") })
+    #expect(abs(last.x - x) <= 1e-9 && abs(last.y - 20) <= 1e-9)
+  }
 }

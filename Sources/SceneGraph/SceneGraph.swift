@@ -53,6 +53,11 @@ public struct SceneGraph: Sendable {
     case seconds(Double)
     /// Until the gesture has ended and every handle is at rest, at most `limit` seconds.
     case untilRest(limit: Double)
+
+    public var isUntilRest: Bool {
+      if case .untilRest = self { return true }
+      return false
+    }
   }
 
   /// A spring preset as physical constants.

@@ -51,7 +51,7 @@ extension SceneResolver {
       case .speed(let speed, let easing)?:
         motion = .speed(positive(speed, default: 900, "\(what): speed"), easing?.value ?? .easeOut)
       case .duration(let duration, let easing)?:
-        motion = .duration(positive(duration, default: 0.3, "\(what): duration"), easing?.value ?? .easeOut)
+        motion = .duration(seconds(duration, default: 0.3, "\(what): duration"), easing?.value ?? .easeOut)
       }
       kind = .elastic(handle: handle, resistance: resistance, returnMotion: motion)
     case .gooey(let g):
@@ -78,11 +78,12 @@ extension SceneResolver {
     case .animate(let a):
       let handle = lookup(a.handle, in: handleIndex, kind: "handle")
       let path = lookup(a.path, in: pathIndex, kind: "path")
-      let duration = positive(a.duration, default: 1, "\(what): duration")
+      let duration = seconds(a.duration, default: 1, "\(what): duration")
+      let delay = checked(a.delay, default: 0, "\(what): delay", in: -3600...3600)
       guard let handle, let path else { return nil }
       kind = .animate(
         handle: handle, path: path, duration: duration, repeatMode: a.repeatMode?.value ?? .once,
-        easing: a.easing?.value ?? .linear, orient: a.orient?.value ?? false, delay: a.delay?.value ?? 0)
+        easing: a.easing?.value ?? .linear, orient: a.orient?.value ?? false, delay: delay)
     }
     return SceneGraph.Constraint(name: constraint.name?.value, kind: kind, source: constraint.source)
   }

@@ -8,30 +8,44 @@ import SceneSyntax
 extension SceneResolver {
   mutating func resolveSpring(_ spring: SpringSpec) -> SceneGraph.Spring {
     let what = "spring '\(spring.name.value)'"
-    let mass = positive(spring.mass, default: 1, "\(what): mass")
+    let mass = checked(spring.mass, default: 1, "\(what): mass", in: 1e-6...1e6)
     let threshold = positive(spring.restThreshold, default: 0.5, "\(what): restThreshold")
     var stiffness = 4 * Double.pi * Double.pi * mass
     var damping = 0.0
     switch spring.parameters {
     case .dampingRatio(let ratio, let duration):
-      let period = positive(duration, default: 1, "\(what): duration")
+      let period = seconds(duration, default: 1, "\(what): duration")
       let zeta = checked(ratio, default: 1, "\(what): dampingRatio", in: 0...1000)
       stiffness = 4 * Double.pi * Double.pi * mass / (period * period)
       damping = 2 * zeta * (stiffness * mass).squareRoot()
     case .bounce(let bounce, let duration):
-      let period = positive(duration, default: 1, "\(what): duration")
+      let period = seconds(duration, default: 1, "\(what): duration")
       let b = checked(bounce, default: 0, "\(what): bounce", in: -0.99...1)
       // SwiftUI: ζ = 1 − bounce; a negative bounce is overdamped, ζ = 1 / (1 + bounce).
       let zeta = b >= 0 ? 1 - b : 1 / (1 + b)
       stiffness = 4 * Double.pi * Double.pi * mass / (period * period)
       damping = 2 * zeta * (stiffness * mass).squareRoot()
     case .physical(let k, let c):
-      stiffness = positive(k, default: 100, "\(what): stiffness")
+      stiffness = checked(k, default: 100, "\(what): stiffness", in: 1e-6...1e9)
       damping = checked(c, default: 10, "\(what): damping", in: 0...1e12)
     }
     return SceneGraph.Spring(
       name: spring.name.value, mass: mass, stiffness: stiffness, damping: damping,
       restThreshold: threshold, source: spring.name.source)
+  }
+
+  /// The range every duration in a scene must be in: a millisecond to an hour.
+  static let durationRange = 0.001...3600.0
+
+  /// A duration in seconds, within ``durationRange``, else an error naming the range.
+  mutating func seconds(_ value: Located<Double>?, default fallback: Double, _ what: String) -> Double {
+    guard let value else { return fallback }
+    guard Self.durationRange.contains(value.value) else {
+      error(
+        "\(what) must be between 1ms and 3600s, found \(value.value.shortestDescription)s", at: value.source)
+      return fallback
+    }
+    return value.value
   }
 
   mutating func positive(_ value: Located<Double>?, default fallback: Double, _ what: String) -> Double {

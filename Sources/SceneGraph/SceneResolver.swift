@@ -125,6 +125,7 @@ public struct SceneResolver {
     var gestureExpressions: [Expression: CompiledExpression] = [:]
     for track in spec.gesture {
       for step in track.steps {
+        checkStepDuration(step)
         var points: [Expression] = []
         switch step.kind {
         case .press(let p), .tap(let p): points = [p]
@@ -175,6 +176,21 @@ public struct SceneResolver {
       return fallback
     }
     return value.value
+  }
+
+  /// A gesture step lasts from 0 to an hour: a negative, NaN or endless step is an error,
+  /// not a step the player quietly shortens to nothing.
+  mutating func checkStepDuration(_ step: GestureStep) {
+    switch step.kind {
+    case .wait(let d):
+      _ = checked(d, default: 0, "a wait", in: 0...3600)
+    case .drag(_, let d?, _), .move(_, let d?, _):
+      _ = checked(d, default: 0, "a motion's 'over'", in: 0...3600)
+    case .fling(_, let d?, _):
+      _ = checked(d, default: 0, "a fling's 'over'", in: 0...3600)
+    default:
+      break
+    }
   }
 
   /// Lets, handles, paths and springs may not clash with each other where expressions

@@ -17,7 +17,8 @@ struct FormatCommand: ParsableCommand {
       With -w the result replaces the file (written to a temporary file and renamed, so
       a failure never leaves a half-written file). With -w and --to naming the other
       syntax, it is written beside the original with the new extension (.yaml or .scene)
-      and the original is left alone.
+      and the original is left alone; an existing file of that name is not replaced
+      unless --force is given (exit 73 otherwise).
 
       Examples:
         scenec fmt Scenes/wave.yaml --to dsl
@@ -37,6 +38,9 @@ struct FormatCommand: ParsableCommand {
 
   @Flag(name: .customShort("w"), help: "Write the result to the file instead of standard output.")
   var write = false
+
+  @Flag(help: "With -w and --to, replace an existing file of the other syntax.")
+  var force = false
 
   func run() throws {
     let result: SceneLoader.Result
@@ -58,18 +62,27 @@ struct FormatCommand: ParsableCommand {
       syntax == .yaml
       ? YAMLEmitter.emit(tree, header: result.header) : DSLEmitter.emit(tree, header: result.header)
     guard write else {
-      print(text, terminator: "")
+      do {
+        try AtomicFile.write(text.utf8, to: nil)
+      } catch {
+        printError("error: \(error.description)")
+        throw Sysexits.cannotCreate
+      }
       return
     }
     var destination = file
     if syntax != source {
       let base = (file as NSString).deletingPathExtension
       destination = base + (syntax == .yaml ? ".yaml" : ".scene")
+      if !force && FileManager.default.fileExists(atPath: destination) {
+        printError("error: '\(destination)' exists; not replacing it with the converted scene (add --force to replace it)")
+        throw Sysexits.cannotCreate
+      }
     }
     do {
-      try AtomicFile.write(Data(text.utf8), to: destination)
+      try AtomicFile.write(text.utf8, to: destination)
     } catch {
-      printError("error: cannot write '\(destination)': \(error)")
+      printError("error: \(error.description)")
       throw Sysexits.cannotCreate
     }
   }

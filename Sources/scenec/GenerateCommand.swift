@@ -44,14 +44,10 @@ struct GenerateCommand: ParsableCommand {
 
   func run() throws {
     let text = StressScene(handles: handles, duration: duration, fps: fps).yaml
-    guard let output else {
-      print(text, terminator: "")
-      return
-    }
     do {
-      try AtomicFile.write(Data(text.utf8), to: output)
+      try AtomicFile.write(text.utf8, to: output)
     } catch {
-      printError("error: cannot write '\(output)': \(error)")
+      printError("error: \(error.description)")
       throw Sysexits.cannotCreate
     }
   }

@@ -66,16 +66,21 @@ struct RunCommand: ParsableCommand {
   @Option(help: "A folder traces may be read from besides the scene's own (repeatable).")
   var traceFolder: [String] = []
 
+  @Flag(name: .shortAndLong, help: "No summary line on standard error after writing a file.")
+  var quiet = false
+
   func validate() throws {
     if let fps, !(fps >= 1 && fps <= 1000) { throw ValidationError("--fps must be between 1 and 1000") }
     if let duration, Self.seconds(duration).map({ $0 > 0 && $0 <= 3600 }) != true {
       throw ValidationError("--duration must be a time such as 2s or 1500ms, up to 3600s")
     }
-    if let at, Self.seconds(at).map({ $0 >= 0 }) != true {
-      throw ValidationError("--at must be a time such as 1.2s")
+    if let at, Self.seconds(at).map({ $0 >= 0 && $0 <= 3600 }) != true {
+      throw ValidationError("--at must be a time such as 1.2s, up to 3600s")
     }
     if frame != nil && at != nil { throw ValidationError("give --frame or --at, not both") }
-    if let frame, frame < 0 { throw ValidationError("--frame must not be negative") }
+    if let frame, frame < 0 || frame > 1_000_000_000 {
+      throw ValidationError("--frame must be between 0 and 1000000000")
+    }
     if !(0...15).contains(precision) { throw ValidationError("--precision must be between 0 and 15") }
     if maxFrames < 1 { throw ValidationError("--max-frames must be at least 1") }
     if let format, OutputRegistry.named(format) == nil {
@@ -112,127 +117,116 @@ struct RunCommand: ParsableCommand {
       throw Sysexits.dataError
     }
     let format = format.flatMap { OutputRegistry.named($0) } ?? output.flatMap { OutputRegistry.forFile($0) } ?? .jsonl
-    var sinkToClean: OutputSink?
+    let started = DispatchTime.now()
+    var runner: SceneRunner
     do {
-      var runner = try SceneRunner(
+      runner = try SceneRunner(
         graph: graph, traces: loaded.traces, fps: fps, duration: duration.flatMap(Self.seconds),
         maxFrames: maxFrames)
-      let context = OutputContext(graph: graph, precision: precision, fps: runner.fps)
-      let wanted: Int? = frame ?? at.flatMap(Self.seconds).map { Int(($0 * runner.fps).rounded()) }
-      if let wanted, wanted > runner.lastFrame {
-        printError("error: the scene has frames 0 to \(runner.lastFrame); frame \(wanted) does not exist")
-        throw Sysexits.usage
-      }
-      var sink = try OutputSink(path: output)
-      sinkToClean = sink
-      sink.write(format.begin(context))
-      var kept: [Frame] = []
-      let progress = ProgressBar(total: runner.lastFrame + 1)
-      while let next = try runner.nextFrame() {
-        progress.update(next.index)
-        if let wanted, next.index != wanted { continue }
-        if format.needsAllFrames { kept.append(next) } else { sink.write(format.frame(context, next)) }
-        if let wanted, next.index == wanted { break }
-      }
-      progress.finish()
-      sink.write(format.end(context, kept))
-      try sink.commit()
-    } catch let error as RuntimeError {
-      sinkToClean?.abandon()
+    } catch {
       printError(renderer.render(error.diagnostic), terminator: "")
       throw Sysexits.dataError
     }
-  }
-}
-
-/// Where frames go: standard output as they come, or a temporary file renamed into place
-/// at the end.
-struct OutputSink {
-  let path: String?
-  var buffer = ""
-  var handle: FileHandle
-  let temporary: URL?
-
-  init(path: String?) throws {
-    self.path = path
-    guard let path else {
-      handle = FileHandle.standardOutput
-      temporary = nil
-      return
+    let context = OutputContext(graph: graph, precision: precision, fps: runner.fps)
+    // --at was checked to be within an hour, so the frame number is exact.
+    let wanted: Int? = frame ?? at.flatMap(Self.seconds).map { Int(($0 * runner.fps).rounded()) }
+    if let wanted, wanted > runner.lastFrame {
+      printError("error: the scene has frames 0 to \(runner.lastFrame); frame \(wanted) does not exist")
+      throw Sysexits.usage
     }
-    let url = URL(fileURLWithPath: path)
-    // A device or pipe (`-o /dev/null`) is written directly: there is nothing to replace.
-    var isDirectory: ObjCBool = false
-    if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
-      let type = try? FileManager.default.attributesOfItem(atPath: path)[.type] as? FileAttributeType,
-      type != .typeRegular, let direct = FileHandle(forWritingAtPath: path)
-    {
-      handle = direct
-      temporary = nil
-      return
-    }
-    let temporary = url.deletingLastPathComponent().appendingPathComponent(
-      ".\(url.lastPathComponent).scenec-\(ProcessInfo.processInfo.processIdentifier).tmp")
-    guard FileManager.default.createFile(atPath: temporary.path, contents: nil),
-      let handle = try? FileHandle(forWritingTo: temporary)
-    else {
-      printError("error: cannot write '\(path)'")
+    var sink: OutputFile
+    do {
+      sink = try output.map { path throws(OutputFile.WriteError) in try OutputFile(path: path) } ?? .standardOutput()
+    } catch {
+      printError("error: \(error.description)")
       throw Sysexits.cannotCreate
     }
-    self.handle = handle
-    self.temporary = temporary
-  }
-
-  mutating func write(_ text: String) {
-    buffer += text
-    if buffer.utf8.count >= 1 << 16 { flush() }
-  }
-
-  mutating func flush() {
-    guard !buffer.isEmpty else { return }
-    handle.write(Data(buffer.utf8))
-    buffer = ""
-  }
-
-  /// Finishes the output: the file appears whole, or not at all.
-  mutating func commit() throws {
-    flush()
-    guard let temporary, let path else { return }
-    try? handle.close()
-    if rename(temporary.path, path) != 0 {
-      let reason = String(cString: strerror(errno))
-      try? FileManager.default.removeItem(at: temporary)
-      printError("error: cannot write '\(path)': \(reason)")
+    var frames = 0
+    var lastTime = 0.0
+    do {
+      var kept: [Frame] = []
+      var found: Frame?
+      let progress = ProgressBar(limit: Double(runner.lastFrame) / runner.fps, untilRest: graph.duration.isUntilRest && duration == nil)
+      // A single frame is written only once found: past the real end of an until-rest
+      // scene there is nothing to write, and nothing is.
+      if wanted == nil { try sink.write(format.begin(context)) }
+      while let next = try runner.nextFrame() {
+        frames += 1
+        lastTime = next.time
+        progress.update(next)
+        if let wanted {
+          if next.index == wanted {
+            found = next
+            break
+          }
+          continue
+        }
+        if format.needsAllFrames { kept.append(next) } else { try sink.write(format.frame(context, next)) }
+      }
+      progress.finish()
+      if let wanted {
+        guard let found else {
+          sink.abandon()
+          printError(
+            "error: the scene came to rest after frame \(frames - 1) (t = \(lastTime.shortestDescription) s); it has frames 0 to \(frames - 1), so frame \(wanted) does not exist")
+          throw Sysexits.usage
+        }
+        try sink.write(format.begin(context))
+        if format.needsAllFrames { kept = [found] } else { try sink.write(format.frame(context, found)) }
+      }
+      try sink.write(format.end(context, kept))
+      try sink.commit()
+    } catch let error as RuntimeError {
+      sink.abandon()
+      printError(renderer.render(error.diagnostic), terminator: "")
+      throw Sysexits.dataError
+    } catch let error as OutputFile.WriteError {
+      printError("error: \(error.description)")
       throw Sysexits.cannotCreate
     }
-  }
-
-  /// Removes a temporary file left by a run that failed.
-  func abandon() {
-    if let temporary { try? FileManager.default.removeItem(at: temporary) }
+    if runner.stoppedAtLimit {
+      let moving = runner.simulation.movingHandleNames
+      printError(
+        "warning: \(file): the run stopped at its maxDuration of \(lastTime.shortestDescription) s without coming to rest"
+          + (moving.isEmpty ? " (the gesture was still playing)" : "; still moving: \(moving.joined(separator: ", "))"))
+    }
+    if let output, !quiet, sink.isRegularFile {
+      let seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+      let count = wanted == nil ? frames : 1
+      printError(
+        "wrote \(output): \(format.name), \(count) frame\(count == 1 ? "" : "s"), \(String(format: "%.2f", lastTime)) s of scene, in \(String(format: "%.2f", seconds)) s"
+      )
+    }
   }
 }
 
 /// A progress bar on standard error, only when it is a terminal and the run is long.
+///
+/// A fixed-length run shows frames against its length; an until-rest run, whose end is
+/// not known ahead, shows scene time against its `maxDuration` cap and says it is a cap.
 struct ProgressBar {
-  let total: Int
+  let limit: Double
+  let untilRest: Bool
   let enabled: Bool
 
-  init(total: Int) {
-    self.total = total
-    enabled = isatty(2) != 0 && total >= 600
+  init(limit: Double, untilRest: Bool) {
+    self.limit = limit
+    self.untilRest = untilRest
+    enabled = isatty(2) != 0 && limit >= 10
   }
 
-  func update(_ index: Int) {
-    guard enabled, index % 60 == 0 else { return }
+  func update(_ frame: Frame) {
+    guard enabled, frame.index % 60 == 0 else { return }
     let width = 30
-    let done = min(width, index * width / max(total, 1))
-    printError(
-      "\r[" + String(repeating: "#", count: done) + String(repeating: " ", count: width - done)
-        + "] frame \(index)/\(total - 1)", terminator: "")
+    let done = min(width, Int(frame.time / max(limit, 1e-9) * Double(width)))
+    let label =
+      untilRest
+      ? "t = \(String(format: "%.1f", frame.time)) s of at most \(limit.shortestDescription) s (until rest), frame \(frame.index)"
+      : "t = \(String(format: "%.1f", frame.time)) of \(limit.shortestDescription) s, frame \(frame.index)"
+    printError("\r[" + String(repeating: "#", count: done) + String(repeating: " ", count: width - done) + "] " + label, terminator: "")
   }
 
   func finish() {
-    if enabled { printError("\r" + String(repeating: " ", count: 60) + "\r", terminator: "") }
+    if enabled { printError("\r" + String(repeating: " ", count: 100) + "\r", terminator: "") }
   }
 }

@@ -1,6 +1,11 @@
-import Foundation
-
-/// Writes `message` and a newline to standard error.
+/// Writes `message` and a terminator to standard error, unbuffered; a closed or full
+/// standard error loses the message but never stops the command.
 func printError(_ message: String, terminator: String = "\n") {
-  FileHandle.standardError.write(Data((message + terminator).utf8))
+  var bytes = Array((message + terminator).utf8)
+  var offset = 0
+  while offset < bytes.count {
+    let written = bytes.withUnsafeMutableBytes { systemWrite(2, $0.baseAddress! + offset, $0.count - offset) }
+    if written <= 0 { return }
+    offset += written
+  }
 }

@@ -147,10 +147,10 @@ import Testing
         s.yaml:1:28: error: duration must be between 0.001 and 3600, found -1
             scene: { fps: 0, duration: -1s }
                                        ^~~
-        s.yaml:2:46: error: spring 's': duration must be greater than 0, found 0
+        s.yaml:2:46: error: spring 's': duration must be between 1ms and 3600s, found 0s
             springs: { s: { dampingRatio: 0.5, duration: 0s, mass: -2 } }
                                                          ^~
-        s.yaml:2:56: error: spring 's': mass must be greater than 0, found -2
+        s.yaml:2:56: error: spring 's': mass must be between 1e-06 and 1000000, found -2
             springs: { s: { dampingRatio: 0.5, duration: 0s, mass: -2 } }
                                                                    ^~
         s.yaml:4:32: error: handle 'ball': radius must not be negative, found -3

@@ -1,0 +1,224 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// `write(2)`, named apart from ``OutputFile/write(_:)``.
+func systemWrite(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+  #if canImport(Darwin)
+    Darwin.write(fd, bytes, count)
+  #else
+    Glibc.write(fd, bytes, count)
+  #endif
+}
+
+/// Where a command's output goes: standard output as it comes, or a file that appears
+/// whole or not at all.
+///
+/// A file is written to a temporary file beside its real target (after following every
+/// symbolic link, so a link is replaced through, never written into in place) and renamed
+/// over it when complete; a device or FIFO (`/dev/null`) is written directly. Every write
+/// is checked: a full disk, a closed pipe or a closed standard output is reported as
+/// "cannot write …: reason" (exit 73), the temporary file is removed and an existing
+/// file keeps its old contents. The temporary file is named `.NAME.scenec-PID.tmp`, so it
+/// is removed on SIGINT or SIGTERM and a later run clears one whose process is gone.
+struct OutputFile {
+  struct WriteError: Error, CustomStringConvertible {
+    var description: String
+  }
+
+  /// The name shown in messages.
+  let displayName: String
+  private let descriptor: Int32
+  /// The temporary file and the path it is renamed to, for a regular file.
+  private let temporary: String?
+  private let target: String?
+  private var buffer: [UInt8] = []
+  /// Whether the output is a regular file (written to a temporary file and renamed).
+  var isRegularFile: Bool { temporary != nil }
+  /// Bytes written in all.
+  private(set) var byteCount = 0
+
+  /// Standard output.
+  static func standardOutput() -> OutputFile {
+    OutputFile(displayName: "standard output", descriptor: 1, temporary: nil, target: nil)
+  }
+
+  private init(displayName: String, descriptor: Int32, temporary: String?, target: String?) {
+    self.displayName = displayName
+    self.descriptor = descriptor
+    self.temporary = temporary
+    self.target = target
+    Self.ignoreBrokenPipes()
+  }
+
+  /// Opens `path` for writing as described above.
+  init(path: String) throws(WriteError) {
+    Self.ignoreBrokenPipes()
+    let resolved = try Self.resolve(path)
+    var status = stat()
+    if stat(resolved, &status) == 0 {
+      let type = status.st_mode & S_IFMT
+      if type == S_IFDIR { throw WriteError(description: "cannot write '\(path)': it is a directory") }
+      if type != S_IFREG {
+        // A device or FIFO: nothing to replace, and no temporary file could be renamed onto it.
+        let fd = open(resolved, O_WRONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw WriteError(description: "cannot write '\(path)': \(Self.reason())") }
+        self.init(displayName: path, descriptor: fd, temporary: nil, target: nil)
+        return
+      }
+    }
+    let directory = (resolved as NSString).deletingLastPathComponent
+    let name = (resolved as NSString).lastPathComponent
+    Self.removeStaleTemporaries(of: name, in: directory.isEmpty ? "." : directory)
+    let temporary = (directory.isEmpty ? "" : directory + "/") + Self.temporaryName(for: name, pid: getpid())
+    let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+    guard fd >= 0 else { throw WriteError(description: "cannot write '\(path)': \(Self.reason())") }
+    TemporaryFiles.register(temporary)
+    self.init(displayName: path, descriptor: fd, temporary: temporary, target: resolved)
+  }
+
+  /// Appends `bytes`, writing them out in large pieces.
+  mutating func write(_ bytes: some Sequence<UInt8>) throws(WriteError) {
+    buffer.append(contentsOf: bytes)
+    if buffer.count >= 1 << 16 { try flush() }
+  }
+
+  mutating func write(_ text: String) throws(WriteError) { try write(text.utf8) }
+
+  mutating func flush() throws(WriteError) {
+    var offset = 0
+    while offset < buffer.count {
+      let written = buffer.withUnsafeBytes { raw in
+        systemWrite(descriptor, raw.baseAddress! + offset, raw.count - offset)
+      }
+      if written < 0 {
+        if errno == EINTR { continue }
+        let failure = WriteError(description: "cannot write \(describe()): \(Self.reason())")
+        abandon()
+        throw failure
+      }
+      offset += written
+    }
+    byteCount += buffer.count
+    buffer.removeAll(keepingCapacity: true)
+  }
+
+  /// Finishes the output: the file appears whole under its name, or not at all.
+  mutating func commit() throws(WriteError) {
+    try flush()
+    guard let temporary, let target else {
+      if descriptor != 1 { close(descriptor) }
+      return
+    }
+    if close(descriptor) != 0 {
+      let failure = WriteError(description: "cannot write \(describe()): \(Self.reason())")
+      unlink(temporary)
+      TemporaryFiles.unregister(temporary)
+      throw failure
+    }
+    if rename(temporary, target) != 0 {
+      let failure = WriteError(description: "cannot write \(describe()): \(Self.reason())")
+      unlink(temporary)
+      TemporaryFiles.unregister(temporary)
+      throw failure
+    }
+    TemporaryFiles.unregister(temporary)
+  }
+
+  /// Drops a failed output: the temporary file goes, the target is untouched.
+  func abandon() {
+    guard let temporary else { return }
+    close(descriptor)
+    unlink(temporary)
+    TemporaryFiles.unregister(temporary)
+  }
+
+  private func describe() -> String { descriptor == 1 ? "standard output" : "'\(displayName)'" }
+
+  // MARK: - Paths
+
+  /// The temporary name beside `name` for process `pid`.
+  static func temporaryName(for name: String, pid: pid_t) -> String { ".\(name).scenec-\(pid).tmp" }
+
+  /// `path` with every symbolic link followed, so the rename replaces the real file (and
+  /// the link keeps pointing at it). A link to nowhere is refused.
+  static func resolve(_ path: String) throws(WriteError) -> String {
+    var current = path
+    for _ in 0..<40 {
+      var status = stat()
+      guard lstat(current, &status) == 0, status.st_mode & S_IFMT == S_IFLNK else { return current }
+      var target = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+      let count = readlink(current, &target, Int(PATH_MAX))
+      guard count > 0 else { throw WriteError(description: "cannot write '\(path)': \(reason())") }
+      let destination = String(decoding: target[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      current =
+        destination.hasPrefix("/")
+        ? destination : ((current as NSString).deletingLastPathComponent as NSString).appendingPathComponent(destination)
+    }
+    throw WriteError(description: "cannot write '\(path)': too many levels of symbolic links")
+  }
+
+  /// Removes `.NAME.scenec-PID.tmp` files beside `name` left by processes that are gone.
+  static func removeStaleTemporaries(of name: String, in directory: String) {
+    let prefix = ".\(name).scenec-"
+    guard let entries = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+    for entry in entries where entry.hasPrefix(prefix) && entry.hasSuffix(".tmp") {
+      let digits = entry.dropFirst(prefix.count).dropLast(4)
+      guard let pid = pid_t(digits), pid > 0, pid != getpid() else { continue }
+      if kill(pid, 0) != 0 && errno == ESRCH { unlink(directory + "/" + entry) }
+    }
+  }
+
+  static func reason() -> String { String(cString: strerror(errno)) }
+
+  /// A closed pipe is then an error to report (EPIPE), not a silent death by SIGPIPE.
+  static func ignoreBrokenPipes() { signal(SIGPIPE, SIG_IGN) }
+}
+
+/// The temporary files being written, removed if the process is interrupted.
+///
+/// Signal handlers may only call async-signal-safe functions, so the names are kept as C
+/// strings in a fixed table the handler reads without allocating.
+enum TemporaryFiles {
+  private static let capacity = 8
+  nonisolated(unsafe) private static var paths = [UnsafeMutablePointer<CChar>?](repeating: nil, count: capacity)
+  nonisolated(unsafe) private static var installed = false
+
+  static func register(_ path: String) {
+    if !installed {
+      installed = true
+      signal(SIGINT, onSignal)
+      signal(SIGTERM, onSignal)
+      // A launcher may hand the process these signals blocked; then they would wait for
+      // ever and the run would finish instead of stopping.
+      var set = sigset_t()
+      sigemptyset(&set)
+      sigaddset(&set, SIGINT)
+      sigaddset(&set, SIGTERM)
+      sigprocmask(SIG_UNBLOCK, &set, nil)
+    }
+    guard let free = paths.firstIndex(where: { $0 == nil }) else { return }
+    paths[free] = strdup(path)
+  }
+
+  static func unregister(_ path: String) {
+    for i in paths.indices {
+      guard let p = paths[i], String(cString: p) == path else { continue }
+      paths[i] = nil
+      free(p)
+    }
+  }
+
+  private static let onSignal: @convention(c) (Int32) -> Void = { signal in
+    for i in 0..<TemporaryFiles.capacity {
+      if let p = TemporaryFiles.paths[i] { unlink(p) }
+    }
+    _exit(128 + signal)
+  }
+}

@@ -25,9 +25,22 @@ public struct DiagnosticRenderer: Sendable {
     return text
   }
 
-  /// Every diagnostic in order, each with its notes.
-  public func render(_ diagnostics: [Diagnostic]) -> String {
-    diagnostics.map(render).joined()
+  /// The most diagnostics rendered for one list; the rest are counted, not shown, so a
+  /// file with thousands of errors costs a few kilobytes of output, not megabytes.
+  public static let defaultLimit = 100
+
+  /// Every diagnostic in order, each with its notes, up to `limit`, then a line saying
+  /// how many more there were.
+  public func render(_ diagnostics: [Diagnostic]) -> String { render(diagnostics, limit: Self.defaultLimit) }
+
+  /// Every diagnostic in order up to `limit`, then a line counting the rest.
+  public func render(_ diagnostics: [Diagnostic], limit: Int) -> String {
+    var text = diagnostics.prefix(max(limit, 0)).map(render).joined()
+    let more = diagnostics.count - max(limit, 0)
+    if more > 0 {
+      text += "note: \(more) more error\(more == 1 ? "" : "s") not shown; fix these first\n"
+    }
+    return text
   }
 
   private func entry(_ severity: Diagnostic.Severity, _ message: String, _ span: SourceSpan?) -> String {

@@ -71,16 +71,36 @@ public struct SourceFile: Sendable {
   /// `nil` when the span's line is not in this file.
   public func snippet(for span: SourceSpan) -> String? {
     guard let text = line(span.start.line) else { return nil }
-    var shown = ""
+    let column = max(span.start.column, 1)
+    // A long line shows only a window around the caret, so a diagnostic costs the same
+    // however long its line is (one flow line with thousands of errors would otherwise
+    // print the whole line for each).
+    let first = max(column - 1 - Self.contextBefore, 0)
+    let last = column - 1 + max(span.length, 1) + Self.contextAfter
+    var shown = first > 0 ? "…" : ""
     var count = 0
+    var index = 0
+    var clippedEnd = false
     for scalar in text.unicodeScalars {
+      defer { index += 1 }
+      if index < first { continue }
+      if index >= last {
+        clippedEnd = true
+        break
+      }
       shown.unicodeScalars.append(scalar.value < 0x20 || scalar.value == 0x7F ? " " : scalar)
       count += 1
     }
-    let column = max(span.start.column, 1)
-    let available = max(count - (column - 1), 1)
+    if clippedEnd { shown += "…" }
+    let caretColumn = column - 1 - first + (first > 0 ? 1 : 0)
+    let available = max(count - (column - 1 - first), 1)
     let width = min(max(span.length, 1), available)
-    let caret = String(repeating: " ", count: column - 1) + "^" + String(repeating: "~", count: width - 1)
+    let caret = String(repeating: " ", count: caretColumn) + "^" + String(repeating: "~", count: width - 1)
     return "    " + shown + "\n    " + caret
   }
+
+  /// How many scalars a snippet shows before the caret, and after the span's end.
+  static let contextBefore = 60
+  static let contextAfter = 60
+
 }

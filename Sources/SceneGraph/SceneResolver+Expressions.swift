@@ -158,25 +158,45 @@ extension SceneResolver {
       spec.lets.indices.map { .letNode($0) } + spec.handles.indices.map { .handle($0) }
       + spec.paths.indices.map { .path($0) }
     var state: [NodeID: Int] = [:]  // 1: on the stack, 2: done
-    var stack: [NodeID] = []
     var order: [NodeID] = []
     var reported: Set<Set<NodeID>> = []
-    func visit(_ node: NodeID) {
-      if state[node] == 2 { return }
-      if state[node] == 1 {
-        guard let start = stack.firstIndex(of: node) else { return }
-        let cycle = Array(stack[start...])
-        if reported.insert(Set(cycle)).inserted { reportCycle(cycle) }
-        return
+    // An explicit stack of (node, next edge to follow) instead of recursion: a chain of
+    // 60,000 lets each reading the one before must not overflow the thread's stack.
+    var path: [NodeID] = []
+    var pathIndex: [NodeID: Int] = [:]
+    var frames: [(node: NodeID, next: Int)] = []
+    for root in all where state[root] == nil {
+      state[root] = 1
+      pathIndex[root] = path.count
+      path.append(root)
+      frames.append((root, 0))
+      while let top = frames.last {
+        let successors = edges[top.node] ?? []
+        guard top.next < successors.count else {
+          frames.removeLast()
+          path.removeLast()
+          pathIndex[top.node] = nil
+          state[top.node] = 2
+          order.append(top.node)
+          continue
+        }
+        frames[frames.count - 1].next += 1
+        let next = successors[top.next]
+        switch state[next] {
+        case 2?:
+          continue
+        case 1?:
+          guard let start = pathIndex[next] else { continue }
+          let cycle = Array(path[start...])
+          if reported.insert(Set(cycle)).inserted { reportCycle(cycle) }
+        default:
+          state[next] = 1
+          pathIndex[next] = path.count
+          path.append(next)
+          frames.append((next, 0))
+        }
       }
-      state[node] = 1
-      stack.append(node)
-      for next in edges[node] ?? [] { visit(next) }
-      stack.removeLast()
-      state[node] = 2
-      order.append(node)
     }
-    for node in all { visit(node) }
     return order
   }
 
@@ -188,13 +208,26 @@ extension SceneResolver {
     }
   }
 
+  /// How many parts of a cycle its message names; a longer cycle is summarised, so a
+  /// 60,000-let loop gives one short error, not a megabyte.
+  static let cyclePartsShown = 8
+
   mutating func reportCycle(_ cycle: [NodeID]) {
-    let parts = cycle.map(describe)
-    let chain = (parts + [parts[0]]).map { "'\($0.0)'" }.joined(separator: " → ")
+    let parts = cycle.prefix(Self.cyclePartsShown + 1).map(describe)
+    let chain: String
+    if cycle.count > Self.cyclePartsShown {
+      chain =
+        parts.prefix(Self.cyclePartsShown).map { "'\($0.0)'" }.joined(separator: " → ")
+        + " → … → '\(parts[0].0)' (\(cycle.count) parts)"
+    } else {
+      chain = (parts + [parts[0]]).map { "'\($0.0)'" }.joined(separator: " → ")
+    }
     error(
       parts.count == 1 ? "'\(parts[0].0)' depends on itself" : "dependency cycle: \(chain)",
       at: parts[0].1,
-      notes: parts.dropFirst().map { Diagnostic.Note("'\($0.0)' is defined here", at: $0.1.span) })
+      notes: parts.dropFirst().prefix(Self.cyclePartsShown - 1).map {
+        Diagnostic.Note("'\($0.0)' is defined here", at: $0.1.span)
+      })
   }
 
   /// Compiles `expression`, reporting a type or name error; `nil` on error.

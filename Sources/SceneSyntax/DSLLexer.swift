@@ -97,6 +97,11 @@ enum DSLLexer {
   /// skipped whole (a backslash skips the scalar after it). A `#` where a token would start
   /// begins a comment that runs to the end of the line; elsewhere it is an ordinary
   /// character, so `fill=#ff8800` and `f(a, #b)` need no quotes.
+  /// The longest line read, in characters (Unicode scalars).
+  static let maximumLineLength = 65_536
+  /// The most words (a keyword, values, attributes) one line may hold.
+  static let maximumTokensPerLine = 4_096
+
   static func tokens(of line: [Unicode.Scalar], from start: Int = 0) throws(DSLLexError)
     -> [DSLToken]
   {
@@ -104,10 +109,21 @@ enum DSLLexer {
     var index = start
     var openers: [Int] = []
     let count = line.count
+    // Absurd lines are refused before any work is spent on them.
+    if count > maximumLineLength {
+      throw DSLLexError(
+        message: "line is \(count) characters long; a line may have at most \(maximumLineLength)",
+        start: maximumLineLength, length: 1)
+    }
     while true {
       while index < count && isSpace(line[index]) { index += 1 }
       if index >= count || line[index] == "#" { break }
       let tokenStart = index
+      if tokens.count == maximumTokensPerLine {
+        throw DSLLexError(
+          message: "more than \(maximumTokensPerLine) words on one line; split it into several statements",
+          start: tokenStart, length: 1)
+      }
       openers.removeAll(keepingCapacity: true)
       while index < count {
         let scalar = line[index]

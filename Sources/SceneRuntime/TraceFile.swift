@@ -479,7 +479,10 @@ private struct TraceParser {
 
   func number(_ field: Place, _ name: String) throws(TraceError) -> Double {
     let written = source(field)
-    guard let value = Double(written) else {
+    // `Double` would stop at a NUL byte and read "1\0 2" as 1: control characters are
+    // never part of a number.
+    let isNumeric = bytes[field.start..<field.end].allSatisfy { $0 >= 0x20 && $0 != 0x7F }
+    guard isNumeric, let value = Double(written) else {
       throw error("'\(name)' must be a number, found '\(text(field))'", field)
     }
     guard value.isFinite else {
@@ -502,7 +505,8 @@ private struct TraceParser {
   }
 
   func id(_ field: Place) throws(TraceError) -> Int {
-    guard let value = Double(source(field)), value.rounded() == value, value >= 0,
+    guard bytes[field.start..<field.end].allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+      let value = Double(source(field)), value.rounded() == value, value >= 0,
       value <= Double(Int32.max)
     else {
       throw error(
@@ -567,9 +571,11 @@ private struct TraceParser {
   func text(_ place: Place) -> String { Self.shortened(source(place)) }
 
   /// `text` cut to 40 scalars and an ellipsis, so a message stays one readable line.
+  /// Control characters show as U+FFFD, so a message never carries a raw NUL or escape.
   static func shortened(_ text: String) -> String {
-    guard text.unicodeScalars.count > 40 else { return text }
-    return String(String.UnicodeScalarView(text.unicodeScalars.prefix(40))) + "…"
+    let visible = text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "\u{FFFD}" : $0 }
+    guard visible.count > 40 else { return String(String.UnicodeScalarView(visible)) }
+    return String(String.UnicodeScalarView(visible.prefix(40))) + "…"
   }
 
   func span(_ place: Place) -> SourceSpan {

@@ -258,6 +258,15 @@ extension SceneDecoder {
     return nil
   }
 
+  /// The scalar offset of the last `(` that no `)` closes, if any.
+  static func unclosedParenthesis(in text: String) -> Int? {
+    var open: [Int] = []
+    for (offset, scalar) in text.unicodeScalars.enumerated() {
+      if scalar == "(" { open.append(offset) } else if scalar == ")" { _ = open.popLast() }
+    }
+    return open.last
+  }
+
   /// An expression, parsed where it stands so errors point inside it. A two-item list
   /// `[x, y]` is the point `(x, y)`.
   mutating func expression(_ node: DocumentNode, what: @autoclosure () -> String) -> Expression? {
@@ -267,14 +276,18 @@ extension SceneDecoder {
         return try ExpressionParser.parse(s.text, at: node.source.span, verbatim: s.isVerbatim)
       } catch {
         var diagnostic = error.diagnostic
-        // `{ position: (60, 200) }` in YAML: the comma ends the value at `(60`.
-        if !s.isQuoted && !s.text.contains(",")
-          && s.text.filter({ $0 == "(" }).count > s.text.filter({ $0 == ")" }).count
-        {
-          diagnostic.notes.append(
-            Diagnostic.Note(
-              "in a YAML { } or [ ] a comma ends the value; quote the point, \"(60, 200)\", or write it as a list, [60, 200]"
-            ))
+        if s.text.filter({ $0 == "(" }).count > s.text.filter({ $0 == ")" }).count {
+          if !s.isQuoted && !s.text.contains(",") && s.text.first == "(" {
+            // `{ position: (60, 200) }` in YAML: the comma ends the value at `(60`.
+            diagnostic.notes.append(
+              Diagnostic.Note(
+                "in a YAML { } or [ ] a comma ends the value; quote the point, \"(60, 200)\", or write it as a list, [60, 200]"
+              ))
+          } else if !diagnostic.message.contains("'('"), let open = Self.unclosedParenthesis(in: s.text) {
+            // `c: sqrt(`: say which parenthesis is left open.
+            let at = s.isVerbatim ? SourceSpan(node.source.span.start.advanced(by: open), length: 1) : node.source.span
+            diagnostic.notes.append(Diagnostic.Note("this '(' is never closed", at: at))
+          }
         }
         diagnostics.append(diagnostic)
         return nil

@@ -21,6 +21,12 @@ import Testing
 
   // MARK: - Reading
 
+  /// A NUL byte ends a C string: `Double` alone read "1\0 2" as 1 and accepted it.
+  @Test func controlCharactersInsideANumberAreRefused() {
+    #expect(Self.failure("t,x,y,phase\n0,1\u{0}2,3,down\n") == "2:3+3: 'x' must be a number, found '1\u{FFFD}2'")
+    #expect(Self.failure("0,1,2,down,1\u{0}\n") == "1:12+2: 'id' must be a whole number from 0 to 2147483647, found '1\u{FFFD}'")
+  }
+
   @Test func csvWithHeader() throws {
     let text = "t,x,y,phase,id\r\n0, 10, 20, down, 0\r\n\r\n0.5,11.5,-2,move,0\n1,12,-3,up,\n"
     let trace = try TraceFile.parse(text, name: "a.csv")

@@ -763,14 +763,14 @@ let dslExampleTree: DocumentNode = map([
       ("handle h p=" + String(repeating: "(", count: megabyte), 1),
       (
         "handle h p=" + String(repeating: "([{", count: megabyte / 3)
-          + String(repeating: "}])", count: megabyte / 3), 0
+          + String(repeating: "}])", count: megabyte / 3), 1  // Over the line limit.
       ),
       ("handle h " + String(repeating: "a.", count: megabyte / 2) + "b=1", 1),
-      ("handle h " + (0..<100_000).map { "k\($0)=1" }.joined(separator: " "), 0),
+      ("handle h " + (0..<100_000).map { "k\($0)=1" }.joined(separator: " "), 1),  // Over the line limit.
       ("handle h " + String(repeating: "k=1 ", count: megabyte / 4), 1),
       (String(repeating: "x", count: megabyte), 1),
       ("gesture\n" + String(repeating: "  press (1, 2)\n", count: megabyte / 16), 0),
-      ("expect " + String(repeating: "\"", count: megabyte), 0),
+      ("expect " + String(repeating: "\"", count: megabyte), 1),  // Over the line limit.
       (String(repeating: "\n", count: megabyte), 0),
       (String(repeating: "handel x\n", count: megabyte / 9), megabyte / 9),
       (

@@ -14,13 +14,31 @@ public struct PathSpec: Hashable, Sendable {
   public var geometry: Geometry
   public var geometrySource: SourceRef
   public var style: Style
+  /// The path data exactly as written, so `fmt` writes it back untouched (arcs stay arcs,
+  /// relative commands stay relative); ignored by `==`, like a source location.
+  public var writtenData: WrittenText?
 
-  public init(name: Located<String>, geometry: Geometry, geometrySource: SourceRef = .synthesized, style: Style = Style()) {
+  public init(
+    name: Located<String>, geometry: Geometry, geometrySource: SourceRef = .synthesized, style: Style = Style(),
+    writtenData: String? = nil
+  ) {
     self.name = name
     self.geometry = geometry
     self.geometrySource = geometrySource
     self.style = style
+    self.writtenData = writtenData.map(WrittenText.init)
   }
+}
+
+/// Text kept only to be written back as the user wrote it; two ASTs that mean the same
+/// are equal whatever their texts, as with ``SourceRef``.
+public struct WrittenText: Hashable, Sendable {
+  public var text: String
+
+  public init(_ text: String) { self.text = text }
+
+  public static func == (_: WrittenText, _: WrittenText) -> Bool { true }
+  public func hash(into hasher: inout Hasher) {}
 }
 
 /// One step of a segment path, each point an expression.

@@ -95,7 +95,7 @@ extension SceneDecoder {
       guard let s = scalar(d, what: "SVG path data for 'd'") else { return nil }
       do {
         let path = try Path(svgPathData: s.text)
-        return PathSpec(name: name, geometry: .data(path), geometrySource: d.source, style: style)
+        return PathSpec(name: name, geometry: .data(path), geometrySource: d.source, style: style, writtenData: s.text)
       } catch {
         let span =
           s.isVerbatim

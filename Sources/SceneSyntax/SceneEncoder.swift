@@ -113,7 +113,7 @@ public enum SceneEncoder {
     var fields: [DocumentNode.Entry] = []
     switch path.geometry {
     case .data(let data):
-      fields.append(entry("d", quoted(data.svgPathData)))
+      fields.append(entry("d", quoted(path.writtenData?.text ?? data.svgPathData)))
     case .segments(let segments):
       fields.append(entry("segments", sequence(segments.map(encodeSegment))))
     }
@@ -150,6 +150,8 @@ public enum SceneEncoder {
       case .none?: add("resistance", "none")
       case .factor(let factor)?:
         fields.append(entry("resistance", mapping([entry("factor", scalar(number(factor.value)))])))
+      case .rubberband(let coefficient, nil)? where coefficient.value == 0.55:
+        add("resistance", "rubberband")  // The shorthand for iOS's own coefficient.
       case .rubberband(let coefficient, let dimension)?:
         var inner = [entry("rubberband", scalar(number(coefficient.value)))]
         if let dimension { inner.append(entry("dimension", scalar(number(dimension.value)))) }

@@ -116,4 +116,74 @@ import Testing
       result.stderr.hasPrefix(
         "error: cannot tell the syntax of '\(file.path)': use a .yaml, .yml or .scene file name\n"))
   }
+
+  /// fmt writes back what the user wrote: path data as written (arcs and relative
+  /// commands were once turned into 17-digit cubics), shorthand as shorthand.
+  @Test func formattingKeepsPathDataAndShorthandAsWritten() throws {
+    let dir = try scratch()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let file = dir.appendingPathComponent("s.yaml")
+    try Data(
+      """
+      paths:
+        arc: { d: "M10 10 a 40 25 30 1 1 80 50 h-20 z" }
+      handles:
+        dot: { position: [10, 10], draggable: true }
+      constraints:
+        - elastic: { handle: dot, resistance: rubberband }
+
+      """.utf8
+    ).write(to: file)
+    let yaml = try ScenecProcess.run(["fmt", file.path])
+    #expect(yaml.status == 0, "\(yaml.stderr)")
+    #expect(yaml.stdout.contains(#"d: "M10 10 a 40 25 30 1 1 80 50 h-20 z""#))
+    #expect(yaml.stdout.contains("resistance: rubberband"))
+    let dsl = try ScenecProcess.run(["fmt", file.path, "--to", "dsl"])
+    #expect(dsl.stdout.contains(#"path arc d="M10 10 a 40 25 30 1 1 80 50 h-20 z""#))
+    #expect(dsl.stdout.contains("elastic dot resistance=rubberband"))
+  }
+
+  /// `check` takes folders, and a missing file among the paths still lets every other be
+  /// checked, with the summary line.
+  @Test func checkSearchesFoldersAndReportsEveryFile() throws {
+    let dir = try scratch()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    try Data("handles:\n  ball: { position: [1, 2] }\n".utf8).write(to: dir.appendingPathComponent("good.yaml"))
+    try Data("handles:\n  ball: { position: [1, 2] }\nexpect:\n  - \"at end: bal.x < 3\"\n".utf8).write(
+      to: dir.appendingPathComponent("bad.yaml"))
+    let missing = dir.appendingPathComponent("missing.yaml").path
+    let result = try ScenecProcess.run(["check", dir.path, missing])
+    #expect(result.status == 65)
+    let bad = dir.appendingPathComponent("bad.yaml").path
+    #expect(
+      result.stderr == """
+        \(bad):4:14: error: unknown name 'bal'; did you mean 'ball'?
+              - "at end: bal.x < 3"
+                         ^~~
+        error: cannot read '\(missing)': no such file
+        1 error in 1 of 3 scenes, 1 unreadable
+
+        """)
+  }
+
+  /// Recording a scene whose own expectations fail is a test failure (exit 1) that says
+  /// nothing was recorded, not an invalid scene (65).
+  @Test func recordingAFailingSceneIsATestFailure() throws {
+    let dir = try scratch()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let scene = dir.appendingPathComponent("s.yaml")
+    try Data("handles:\n  ball: { position: [1, 2] }\nexpect:\n  - \"at end: ball.x > 3\"\n".utf8).write(to: scene)
+    let result = try ScenecProcess.run(["test", scene.path, "--record"])
+    #expect(result.status == 1)
+    #expect(
+      result.stdout == """
+        FAIL \(scene.path): not recorded, because its own expectations fail
+        \(scene.path):4:6: error: expectation failed: at end: ball.x > 3: was 1 at t = 0
+              - "at end: ball.x > 3"
+                 ^~~~~~~~~~~~~~~~~~
+        0 passed, 1 failed
+
+        """)
+    #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("__snapshots__").path))
+  }
 }

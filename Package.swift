@@ -126,6 +126,9 @@ let package = Package(
       exclude: ["__Snapshots__"]),
     .testTarget(
       name: "ScenePipelineTests", dependencies: ["ScenePipeline", "SceneGraph", "SceneRuntime", "SceneDiagnostics"]),
+    .testTarget(
+      name: "DocumentationTests",
+      dependencies: ["ScenePipeline", "SceneRuntime", "SceneGeometry", "SceneGraph", "SceneSyntax", "SceneDiagnostics"]),
     .testTarget(name: "SceneStressTests", dependencies: ["SceneStress", "SceneSyntax", "SceneGraph", "SceneRuntime"]),
     .testTarget(
       name: "ScenecEndToEndTests",

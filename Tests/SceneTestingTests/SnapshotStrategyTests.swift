@@ -5,12 +5,17 @@ import Testing
 
 /// The strategies a Swift test suite uses, on the repository's own scenes; their golden
 /// files live in `__Snapshots__/` beside this file (swift-snapshot-testing's layout).
-@Suite struct SnapshotStrategyTests {
+/// Missing snapshots are recorded on a developer's machine but never on CI, where a
+/// missing one fails.
+@Suite(.snapshots(record: ProcessInfo.processInfo.environment["CI"] == nil ? .missing : .never))
+struct SnapshotStrategyTests {
   static let scenes = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent().appendingPathComponent("Scenes")
 
-  @Test func framesOfTheWave() {
-    assertSnapshot(of: SceneFile(Self.scenes.appendingPathComponent("wave.yaml").path), as: .frames)
+  /// README.md's sample, verbatim (`swift test` runs in the package's folder).
+  @Test func wave() {
+    assertSnapshot(of: SceneFile("Scenes/wave.yaml"), as: .frames)          // JSON lines
+    assertSnapshot(of: SceneFile("Scenes/wave.yaml"), as: .svg(at: 0.65))   // one frame
   }
 
   @Test func svgOfTheStickyBallStretched() {

@@ -60,6 +60,7 @@ enum HTMLPlayer {
       <label><input id="points" type="checkbox" checked> control points</label>
       <label><input id="trail" type="checkbox" checked> pointer trail</label>
       </div>
+      <p class="hint" id="viewnote"></p>
       <div class="readout"><span id="time">t = 0 s</span> <span id="frame">frame 0</span></div>
       <div class="events">events: <span id="events">none</span></div>
       <details open><summary>event log</summary><ol id="log"></ol></details>
@@ -216,13 +217,42 @@ enum HTMLPlayer {
       var step = scene.fps > 0 ? 1 / scene.fps : (count > 1 ? frames[1].t - frames[0].t : 0);
 
       var ratio = window.devicePixelRatio || 1;
-      canvas.width = Math.max(1, Math.round(scene.width * ratio));
-      canvas.height = Math.max(1, Math.round(scene.height * ratio));
-      canvas.style.width = scene.width + "px";
+      var view = viewBounds(scene, frames);
+      canvas.width = Math.max(1, Math.round(view.width * ratio));
+      canvas.height = Math.max(1, Math.round(view.height * ratio));
+      canvas.style.width = view.width + "px";
+      if (view.enlarged) {
+        $("viewnote").textContent =
+          "Some of the scene lies outside its " + scene.width + "×" + scene.height +
+          " canvas: the view is enlarged to show it, with the canvas outlined (dashed).";
+      }
       scrub.max = String(Math.max(0, count - 1));
 
       var index = 0, clock = count ? frames[0].t : 0, playing = false, run = 0, loggedThrough = -1;
       var pathCache = scene.paths.map(function () { return { d: null, shape: null }; });
+
+      // The part of the plane to show: the scene's canvas, enlarged to take in every
+      // handle (with its radius or size, and the control-point label) and pointer of every
+      // frame, so nothing is cut off at the canvas edge without a word.
+      function viewBounds(scene, frames) {
+        var minX = 0, minY = 0, maxX = scene.width, maxY = scene.height;
+        function include(x, y, pad) {
+          if (!isFinite(x) || !isFinite(y)) return;
+          minX = Math.min(minX, x - pad); maxX = Math.max(maxX, x + pad);
+          minY = Math.min(minY, y - pad); maxY = Math.max(maxY, y + pad);
+        }
+        frames.forEach(function (f) {
+          scene.handles.forEach(function (h, i) {
+            var v = f.h[i];
+            if (!v || v[4] === "hidden") return;
+            var reach = h.shape === "rect" ? Math.sqrt(h.w * h.w + h.h * h.h) / 2 : h.shape === "none" ? 8 : v[3];
+            include(v[0], v[1], (reach || 0) + 2);
+          });
+          f.ptr.forEach(function (q) { include(q[1], q[2], 10); });
+        });
+        var enlarged = minX < 0 || minY < 0 || maxX > scene.width || maxY > scene.height;
+        return { x: minX, y: minY, width: maxX - minX, height: maxY - minY, enlarged: enlarged };
+      }
 
       function pathShape(i, d) {
         var cached = pathCache[i];
@@ -277,31 +307,48 @@ enum HTMLPlayer {
         });
       }
 
-      function drawTrail() {
-        var tracks = {}, ids = [];
-        for (var k = Math.max(0, index - TRAIL + 1); k <= index; k++) {
+      // Each finger's trail over the last `length` frames up to `index`, as strokes: one
+      // per touch, broken wherever the finger was up or gone, so one lift is never joined
+      // to the next press. Returns { ids, strokes: { id: [[ptr, …], …] } }.
+      function trailStrokes(frames, index, length) {
+        var strokes = {}, ids = [];
+        for (var k = Math.max(0, index - length + 1); k <= index; k++) {
+          var seen = {};
           frames[k].ptr.forEach(function (q) {
-            if (!tracks[q[0]]) { tracks[q[0]] = []; ids.push(q[0]); }
-            tracks[q[0]].push(q);
+            if (!strokes[q[0]]) { strokes[q[0]] = [[]]; ids.push(q[0]); }
+            var list = strokes[q[0]];
+            if (q[3]) list[list.length - 1].push(q); else if (list[list.length - 1].length) list.push([]);
+            seen[q[0]] = true;
+          });
+          ids.forEach(function (id) {
+            var list = strokes[id];
+            if (!seen[id] && list[list.length - 1].length) list.push([]);
           });
         }
+        ids.forEach(function (id) { strokes[id] = strokes[id].filter(function (s) { return s.length; }); });
+        return { ids: ids, strokes: strokes };
+      }
+
+      function drawTrail() {
+        var trail = trailStrokes(frames, index, TRAIL), strokes = trail.strokes, ids = trail.ids;
         var current = {};
         frames[index].ptr.forEach(function (q) { current[q[0]] = q; });
         ids.forEach(function (id) {
-          var points = tracks[id];
-          ctx.lineWidth = 2;
-          ctx.strokeStyle = "rgba(30, 144, 255, 0.45)";
-          ctx.beginPath();
-          points.forEach(function (q, j) { if (j) ctx.lineTo(q[1], q[2]); else ctx.moveTo(q[1], q[2]); });
-          ctx.stroke();
-          points.forEach(function (q, j) {
-            ctx.globalAlpha = (j + 1) / points.length;
-            ctx.fillStyle = "#1e90ff";
+          strokes[id].forEach(function (points) {
+            ctx.lineWidth = 2;
+            ctx.strokeStyle = "rgba(30, 144, 255, 0.45)";
             ctx.beginPath();
-            ctx.arc(q[1], q[2], 2, 0, 2 * Math.PI);
-            ctx.fill();
+            points.forEach(function (q, j) { if (j) ctx.lineTo(q[1], q[2]); else ctx.moveTo(q[1], q[2]); });
+            ctx.stroke();
+            points.forEach(function (q, j) {
+              ctx.globalAlpha = (j + 1) / points.length;
+              ctx.fillStyle = "#1e90ff";
+              ctx.beginPath();
+              ctx.arc(q[1], q[2], 2, 0, 2 * Math.PI);
+              ctx.fill();
+            });
+            ctx.globalAlpha = 1;
           });
-          ctx.globalAlpha = 1;
           var now = current[id];
           if (!now) return;
           ctx.beginPath();
@@ -315,8 +362,16 @@ enum HTMLPlayer {
       function draw() {
         ctx.setTransform(1, 0, 0, 1, 0, 0);
         ctx.clearRect(0, 0, canvas.width, canvas.height);
-        ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
+        ctx.setTransform(ratio, 0, 0, ratio, -view.x * ratio, -view.y * ratio);
         if (scene.background) { ctx.fillStyle = scene.background; ctx.fillRect(0, 0, scene.width, scene.height); }
+        if (view.enlarged) {
+          ctx.save();
+          ctx.setLineDash([4, 3]);
+          ctx.lineWidth = 1;
+          ctx.strokeStyle = "rgba(128, 128, 128, 0.8)";
+          ctx.strokeRect(0, 0, scene.width, scene.height);
+          ctx.restore();
+        }
         if (!count) return;
         var f = frames[index];
         scene.paths.forEach(function (style, i) {

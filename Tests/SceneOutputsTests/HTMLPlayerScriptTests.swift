@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+
+/// The player's own JavaScript, run in node (when the machine has it; the test says it
+/// skipped otherwise): the pointer trail is one stroke per touch.
+@Suite struct HTMLPlayerScriptTests {
+  /// node, if installed.
+  static let node: String? = ["/usr/bin/node", "/usr/local/bin/node"].first {
+    FileManager.default.isExecutableFile(atPath: $0)
+  }
+
+  /// The text of `function NAME(` … its closing brace at the same indentation.
+  static func function(_ name: String, in page: String) throws -> String {
+    let start = try #require(page.range(of: "\n  function \(name)("))
+    let end = try #require(page.range(of: "\n  }\n", range: start.upperBound..<page.endIndex))
+    return String(page[start.lowerBound..<end.upperBound])
+  }
+
+  @Test(.enabled(if: node != nil, "node is not installed: the player's script cannot be run here"))
+  func theTrailIsBrokenWhereTheFingerLifted() throws {
+    let (page, _) = try HTMLOutputTests.render()
+    let source = try Self.function("trailStrokes", in: page)
+    // Finger 0: down at frames 0–2, up at 3, gone at 4, down again at 5–6; finger 1 down
+    // throughout from frame 2.
+    let script =
+      source + """
+        var frames = [
+          { ptr: [[0, 0, 0, 1]] }, { ptr: [[0, 1, 0, 1]] }, { ptr: [[0, 2, 0, 1], [1, 9, 9, 1]] },
+          { ptr: [[0, 3, 0, 0], [1, 9, 8, 1]] }, { ptr: [[1, 9, 7, 1]] },
+          { ptr: [[0, 5, 0, 1], [1, 9, 6, 1]] }, { ptr: [[0, 6, 0, 1], [1, 9, 5, 1]] }
+        ];
+        var t = trailStrokes(frames, 6, 30);
+        process.stdout.write(JSON.stringify(t.ids.map(function (id) {
+          return t.strokes[id].map(function (s) { return s.map(function (q) { return q[1]; }); });
+        })));
+        """
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: try #require(Self.node))
+    process.arguments = ["-e", script]
+    let out = Pipe()
+    process.standardOutput = out
+    try process.run()
+    let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0)
+    // Finger 0: two strokes, x 0…2 and 5…6; finger 1: one stroke.
+    #expect(text == "[[[0,1,2],[5,6]],[[9,9,9,9,9]]]")
+  }
+
+  /// The view takes in handles outside the canvas (the car of car-along-path.yaml, the
+  /// wave's edge control points), and stays the canvas when everything is inside.
+  @Test(.enabled(if: node != nil, "node is not installed: the player's script cannot be run here"))
+  func theViewIsEnlargedToShowContentOutsideTheCanvas() throws {
+    let (page, _) = try HTMLOutputTests.render()
+    let source = try Self.function("viewBounds", in: page)
+    let script =
+      source + """
+        var scene = { width: 200, height: 100, handles: [
+          { shape: "rect", w: 28, h: 14 }, { shape: "none" }, { shape: "circle" } ] };
+        var outside = [{ h: [[10, 20, 0, 0, "animating"], [-0.14, 50, 0, 0, "idle"], [100, 50, 0, 10, "idle"]], ptr: [] }];
+        var inside = [{ h: [[100, 50, 0, 0, "idle"], [50, 50, 0, 0, "idle"], [100, 50, 0, 10, "idle"]], ptr: [] }];
+        process.stdout.write(JSON.stringify([viewBounds(scene, outside), viewBounds(scene, inside)]));
+        """
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: try #require(Self.node))
+    process.arguments = ["-e", script]
+    let out = Pipe()
+    process.standardOutput = out
+    try process.run()
+    let data = out.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    let views = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
+    // The car's corner reaches x = 10 − 15.65 − 2; the control point at x = −0.14 needs 10
+    // (8 + 2) more room, and that is the further.
+    let x = try #require(views[0]["x"] as? Double)
+    #expect(abs(x - (-0.14 - 10)) < 1e-9)
+    let y = try #require(views[0]["y"] as? Double)
+    #expect(y == 0)  // The car's top is at 20 − 17.65: still inside.
+    #expect(views[0]["enlarged"] as? Bool == true)
+    #expect(views[1]["x"] as? Double == 0 && views[1]["width"] as? Double == 200 && views[1]["enlarged"] as? Bool == false)
+  }
+}

@@ -245,7 +245,13 @@ enum HTMLPlayer {
           scene.handles.forEach(function (h, i) {
             var v = f.h[i];
             if (!v || v[4] === "hidden") return;
-            var reach = h.shape === "rect" ? Math.sqrt(h.w * h.w + h.h * h.h) / 2 : h.shape === "none" ? 8 : v[3];
+            if (h.shape === "none") {
+              // A control point and its name, written to its right.
+              include(v[0], v[1], 8);
+              include(v[0] + 6 + 7 * h.name.length, v[1] - 6, 2);
+              return;
+            }
+            var reach = h.shape === "rect" ? Math.sqrt(h.w * h.w + h.h * h.h) / 2 : v[3];
             include(v[0], v[1], (reach || 0) + 2);
           });
           f.ptr.forEach(function (q) { include(q[1], q[2], 10); });

@@ -56,10 +56,11 @@ import Testing
     let script =
       source + """
         var scene = { width: 200, height: 100, handles: [
-          { shape: "rect", w: 28, h: 14 }, { shape: "none" }, { shape: "circle" } ] };
+          { shape: "rect", w: 28, h: 14 }, { shape: "none", name: "l3" }, { shape: "circle" } ] };
         var outside = [{ h: [[10, 20, 0, 0, "animating"], [-0.14, 50, 0, 0, "idle"], [100, 50, 0, 10, "idle"]], ptr: [] }];
         var inside = [{ h: [[100, 50, 0, 0, "idle"], [50, 50, 0, 0, "idle"], [100, 50, 0, 10, "idle"]], ptr: [] }];
-        process.stdout.write(JSON.stringify([viewBounds(scene, outside), viewBounds(scene, inside)]));
+        var label = [{ h: [[100, 50, 0, 0, "idle"], [199, 50, 0, 0, "idle"], [100, 50, 0, 10, "idle"]], ptr: [] }];
+        process.stdout.write(JSON.stringify([viewBounds(scene, outside), viewBounds(scene, inside), viewBounds(scene, label)]));
         """
     let process = Process()
     process.executableURL = URL(fileURLWithPath: try #require(Self.node))
@@ -70,13 +71,16 @@ import Testing
     let data = out.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     let views = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
-    // The car's corner reaches x = 10 − 15.65 − 2; the control point at x = −0.14 needs 10
-    // (8 + 2) more room, and that is the further.
+    // The car's corner reaches x = 10 − 15.65 − 2; the control point at x = −0.14 needs 8
+    // more room, and that is the further.
     let x = try #require(views[0]["x"] as? Double)
-    #expect(abs(x - (-0.14 - 10)) < 1e-9)
+    #expect(abs(x - (-0.14 - 8)) < 1e-9)
     let y = try #require(views[0]["y"] as? Double)
     #expect(y == 0)  // The car's top is at 20 − 17.65: still inside.
     #expect(views[0]["enlarged"] as? Bool == true)
     #expect(views[1]["x"] as? Double == 0 && views[1]["width"] as? Double == 200 && views[1]["enlarged"] as? Bool == false)
+    // A control point's label, written to its right, is kept in view too: 199 + 6 + 2 × 7 + 2.
+    let width = try #require(views[2]["width"] as? Double)
+    #expect(abs(width - (199 + 6 + 14 + 2)) < 1e-9)
   }
 }

@@ -1,0 +1,34 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// Coverage-guided fuzz targets (libFuzzer) for scenec's front ends and its whole pipeline,
+// in a package of their own so the sanitizer build never touches the main one.
+//
+// Build and run from this directory (see README.md here):
+//   swift build -c debug --scratch-path .build-fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library -Xswiftc -Xclang-linker -Xswiftc -fuse-ld=lld
+//   ./run-smoke.sh 12        # every target for 12 seconds, seeded from ../Scenes and the corpus
+let package = Package(
+  name: "scenec-fuzz",
+  platforms: [.macOS(.v13)],
+  dependencies: [.package(name: "scenec", path: "..")],
+  targets: [
+    .executableTarget(
+      name: "FuzzYAML",
+      dependencies: [.product(name: "SceneSyntax", package: "scenec"), .product(name: "SceneDiagnostics", package: "scenec")]),
+    .executableTarget(
+      name: "FuzzDSL",
+      dependencies: [.product(name: "SceneSyntax", package: "scenec"), .product(name: "SceneDiagnostics", package: "scenec")]),
+    .executableTarget(
+      name: "FuzzExpression",
+      dependencies: [.product(name: "SceneSyntax", package: "scenec"), .product(name: "SceneDiagnostics", package: "scenec")]),
+    .executableTarget(
+      name: "FuzzTrace", dependencies: [.product(name: "SceneRuntime", package: "scenec")]),
+    .executableTarget(
+      name: "FuzzPipeline",
+      dependencies: [
+        .product(name: "ScenePipeline", package: "scenec"), .product(name: "SceneRuntime", package: "scenec"),
+        .product(name: "SceneSyntax", package: "scenec"), .product(name: "SceneOutputs", package: "scenec"),
+      ]),
+  ],
+  swiftLanguageModes: [.v6]
+)

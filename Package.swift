@@ -125,7 +125,9 @@ let package = Package(
       ],
       exclude: ["__Snapshots__"]),
     .testTarget(
-      name: "ScenePipelineTests", dependencies: ["ScenePipeline", "SceneGraph", "SceneRuntime", "SceneDiagnostics"]),
+      name: "ScenePipelineTests", dependencies: ["ScenePipeline", "SceneGraph", "SceneRuntime", "SceneDiagnostics"],
+      // Read from the source tree by the corpus test, not bundled.
+      exclude: ["Corpus"]),
     .testTarget(
       name: "DocumentationTests",
       dependencies: ["ScenePipeline", "SceneRuntime", "SceneGeometry", "SceneGraph", "SceneSyntax", "SceneDiagnostics"]),

@@ -28,8 +28,10 @@ public enum TraceLoader {
   public static func load(
     for gesture: [GestureTrack], sceneFile: String, folders: [String] = []
   ) -> (traces: [String: TraceFile], files: [SourceFile], diagnostics: [Diagnostic]) {
-    let directory = URL(fileURLWithPath: sceneFile).deletingLastPathComponent()
-    let allowed = ([directory.path] + folders).compactMap(realPath)
+    // Paths stay as the scene's was given (relative stays relative), for messages.
+    let folder = (sceneFile as NSString).deletingLastPathComponent
+    let directory = folder.isEmpty ? "." : folder
+    let allowed = ([directory] + folders).compactMap(realPath)
     var traces: [String: TraceFile] = [:]
     var seen: Set<String> = []
     var files: [SourceFile] = []
@@ -37,10 +39,9 @@ public enum TraceLoader {
     for track in gesture {
       for step in track.steps {
         guard case .replay(let name) = step.kind, seen.insert(name.value).inserted else { continue }
-        let url =
-          name.value.hasPrefix("/") ? URL(fileURLWithPath: name.value) : directory.appendingPathComponent(name.value)
-        guard let real = realPath(url.path) else {
-          diagnostics.append(.error("cannot read the trace '\(name.value)' (looked for \(url.path))", at: name.source.span))
+        let path = name.value.hasPrefix("/") ? name.value : (folder.isEmpty ? name.value : folder + "/" + name.value)
+        guard let real = realPath(path) else {
+          diagnostics.append(.error("cannot read the trace '\(name.value)' (looked for \(path))", at: name.source.span))
           continue
         }
         guard allowed.contains(where: { real == $0 || real.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }) else {
@@ -63,14 +64,14 @@ public enum TraceLoader {
         guard let data = FileManager.default.contents(atPath: real), let text = String(data: data, encoding: .utf8)
         else {
           diagnostics.append(
-            .error("cannot read the trace '\(name.value)' as UTF-8 text (looked for \(url.path))", at: name.source.span))
+            .error("cannot read the trace '\(name.value)' as UTF-8 text (looked for \(path))", at: name.source.span))
           continue
         }
-        let file = SourceFile(name: url.path, text: text)
+        let file = SourceFile(name: path, text: text)
         do {
-          traces[name.value] = try TraceFile.parse(text, name: url.path)
+          traces[name.value] = try TraceFile.parse(text, name: path)
         } catch {
-          let looksLikeTrace = ["csv", "jsonl", "ndjson"].contains(url.pathExtension.lowercased())
+          let looksLikeTrace = ["csv", "jsonl", "ndjson"].contains((path as NSString).pathExtension.lowercased())
           if looksLikeTrace || error.span.start.line > 1 {
             files.append(file)
             diagnostics.append(error.diagnostic)

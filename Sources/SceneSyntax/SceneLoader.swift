@@ -121,6 +121,12 @@ public enum SceneLoader {
   public static func load(_ file: SourceFile, syntax: Syntax, limits: YAMLReader.Limits = YAMLReader.Limits())
     -> Result
   {
+    // A byte-order mark is not text: editors do not show it, so columns count from after
+    // it (and libyaml, told the encoding, would read it as content).
+    if file.text.unicodeScalars.first == "\u{FEFF}" {
+      return load(
+        SourceFile(name: file.name, text: String(file.text.unicodeScalars.dropFirst())), syntax: syntax, limits: limits)
+    }
     var diagnostics: [Diagnostic] = []
     let document: DocumentNode?
     switch syntax {

@@ -48,10 +48,11 @@ enum AnimateConstraint: ConstraintBehavior {
     case .loop:
       fraction = passes - whole
     case .pingPong:
-      fraction = Int(whole) % 2 == 0 ? passes - whole : 1 - (passes - whole)
+      // Parity of a Double: no Int conversion to trap however long a simulation runs.
+      fraction = whole.truncatingRemainder(dividingBy: 2) == 0 ? passes - whole : 1 - (passes - whole)
     }
-    if p.repeatMode != .once && Int(whole) > sim.constraints[c].passes {
-      sim.constraints[c].passes = Int(whole)
+    if p.repeatMode != .once && whole > sim.constraints[c].passes {
+      sim.constraints[c].passes = whole
       sim.events.append(SceneEvent("loop", sim.handleNames[h]))
     }
     guard let total = sim.measured(p.path, { $0.length }),

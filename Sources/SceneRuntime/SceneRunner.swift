@@ -55,7 +55,7 @@ public struct SceneRunner: Sendable {
     let frames = (seconds * self.fps + 1e-9).rounded(.down)
     guard frames.isFinite, frames <= Double(maxFrames) else {
       throw RuntimeError(
-        "the scene would run \(frames.isFinite ? String(Int(frames)) : "too many") frames; the limit is \(maxFrames) (raise it with --max-frames)",
+        "the scene would run \(frames.isFinite ? frames.shortestDescription : "too many") frames; the limit is \(maxFrames) (raise it with --max-frames)",
         at: nil)
     }
     lastFrame = Int(frames)

@@ -97,7 +97,7 @@ struct ConstraintRuntime: Sendable {
   var anchorRadius = 0.0
   var releasedBeforeBreak = false
   /// Animate: how many passes have completed, for `loop` events.
-  var passes = 0
+  var passes = 0.0
 
   init(for constraint: SceneGraph.Constraint) {}
 }

@@ -66,7 +66,7 @@ public enum DSLEmitter {
       let value = entry.value
       switch entry.key {
       case "scene":
-        scene.append(statement("scene", [], value, valueKeys: ["name"]))
+        scene.append(commented(value, statement("scene", [], value, valueKeys: ["name"])))
       case "let":
         lets += named(value, section: "let") { name, value in letLine(name, value) }
       case "springs":
@@ -92,12 +92,19 @@ public enum DSLEmitter {
     return [scene, lets, springs, handles, paths, constraints, gestures, expects, others]
   }
 
+  /// `line` after the comment lines written before `node`, at `indent`.
+  private static func commented(_ node: DocumentNode, _ line: String, indent: String = "") -> String {
+    guard !node.comments.isEmpty else { return line }
+    let comments = node.comments.map { $0.isEmpty ? indent + "#" : indent + "# " + $0 }
+    return (comments + [line]).joined(separator: "\n")
+  }
+
   /// One line per entry of a mapping section, or a comment when it is not a mapping.
   private static func named(
     _ node: DocumentNode, section: String, _ line: (String, DocumentNode) -> String
   ) -> [String] {
     guard case .mapping(let entries) = node.value else { return [comment("'\(section)'", node)] }
-    return entries.map { line($0.key, $0.value) }
+    return entries.map { commented($0.value, line($0.key, $0.value)) }
   }
 
   /// One line per item of a list section, or a comment when it is not a list.
@@ -105,7 +112,7 @@ public enum DSLEmitter {
     -> [String]
   {
     guard case .sequence(let items) = node.value else { return [comment("'\(section)'", node)] }
-    return items.map(line)
+    return items.map { commented($0, line($0)) }
   }
 
   /// `let NAME = TEXT`.
@@ -179,7 +186,7 @@ public enum DSLEmitter {
   private static func gestureLines(_ node: DocumentNode) -> [String] {
     switch node.value {
     case .sequence(let steps):
-      return ["gesture"] + steps.map { "  " + stepLine($0) }
+      return ["gesture"] + steps.map { commented($0, "  " + stepLine($0), indent: "  ") }
     case .mapping(let tracks):
       var lines: [String] = []
       for track in tracks {
@@ -188,7 +195,7 @@ public enum DSLEmitter {
           continue
         }
         lines.append("gesture \(track.key)")
-        lines += steps.map { "  " + stepLine($0) }
+        lines += steps.map { commented($0, "  " + stepLine($0), indent: "  ") }
       }
       return lines
     case .scalar:
@@ -229,8 +236,8 @@ public enum DSLEmitter {
       if case .scalar(let scalar) = item.value { return rawText(scalar.text) }
       return comment("expectation", item)
     }
-    if texts.count == 1 { return ["expect \(texts[0])"] }
-    return ["expect"] + texts.map { "  " + $0 }
+    if texts.count == 1 { return [commented(items[0], "expect \(texts[0])")] }
+    return ["expect"] + zip(items, texts).map { commented($0, "  " + $1, indent: "  ") }
   }
 
   /// `KEYWORD fixed… values… attributes`, where `values` are the leading entries named by

@@ -60,6 +60,9 @@ public struct DocumentNode: Hashable, Sendable {
 
   public var value: Value
   public var source: SourceRef
+  /// Comment lines (without their `#`) that `fmt` writes before this node, above its key
+  /// or its list dash: the comments a user wrote before a scene item.
+  public var comments: [String] = []
 
   public init(_ value: Value, at source: SourceRef) {
     self.value = value

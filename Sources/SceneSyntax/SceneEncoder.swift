@@ -7,40 +7,69 @@ import SceneGeometry
 /// seconds (`0.9s`), colours as `#rrggbb`, expressions and expectations in their canonical
 /// text. Decoding the result gives back an equal spec.
 public enum SceneEncoder {
-  public static func encode(_ spec: SceneSpec) -> DocumentNode {
+  public static func encode(_ spec: SceneSpec) -> DocumentNode { encode(spec, comments: SceneComments()) }
+
+  /// The tree of `spec`, with `comments` placed before the items they were written before.
+  public static func encode(_ spec: SceneSpec, comments: SceneComments) -> DocumentNode {
+    // Every item's line in the file, and the comments that go before each.
+    var itemLines: [Int] = []
+    func line(_ source: SourceRef) -> Int { source.span.start.line }
+    itemLines.append(line(spec.header.source))
+    itemLines += spec.lets.map { line($0.name.source) } + spec.springs.map { line($0.name.source) }
+    itemLines += spec.handles.map { line($0.name.source) } + spec.paths.map { line($0.name.source) }
+    itemLines += spec.constraints.map { line($0.source) }
+    itemLines += spec.gesture.flatMap { $0.steps.map { line($0.source) } }
+    itemLines += spec.expectations.map { line($0.source) }
+    let placed = comments.assign(to: Array(Set(itemLines)).sorted())
+    func commented(_ node: DocumentNode, _ source: SourceRef) -> DocumentNode {
+      var node = node
+      node.comments = placed[line(source)] ?? []
+      return node
+    }
+
     var top: [DocumentNode.Entry] = []
     let header = encodeHeader(spec.header)
-    if !header.isEmpty { top.append(entry("scene", mapping(header))) }
+    if !header.isEmpty { top.append(entry("scene", commented(mapping(header), spec.header.source))) }
     if !spec.lets.isEmpty {
-      top.append(entry("let", mapping(spec.lets.map { entry($0.name.value, scalar($0.value.text)) })))
+      top.append(
+        entry("let", mapping(spec.lets.map { entry($0.name.value, commented(scalar($0.value.text), $0.name.source)) })))
     }
     if !spec.springs.isEmpty {
-      top.append(entry("springs", mapping(spec.springs.map { entry($0.name.value, mapping(encodeSpring($0))) })))
+      top.append(
+        entry(
+          "springs",
+          mapping(spec.springs.map { entry($0.name.value, commented(mapping(encodeSpring($0)), $0.name.source)) })))
     }
     if !spec.handles.isEmpty {
-      top.append(entry("handles", mapping(spec.handles.map { entry($0.name.value, mapping(encodeHandle($0))) })))
+      top.append(
+        entry(
+          "handles",
+          mapping(spec.handles.map { entry($0.name.value, commented(mapping(encodeHandle($0)), $0.name.source)) })))
     }
     if !spec.paths.isEmpty {
-      top.append(entry("paths", mapping(spec.paths.map { entry($0.name.value, mapping(encodePath($0))) })))
+      top.append(
+        entry(
+          "paths", mapping(spec.paths.map { entry($0.name.value, commented(mapping(encodePath($0)), $0.name.source)) })))
     }
     if !spec.constraints.isEmpty {
       top.append(
         entry(
           "constraints",
-          sequence(spec.constraints.map { mapping([entry($0.keyword, mapping(encodeConstraint($0)))]) })))
+          sequence(
+            spec.constraints.map { commented(mapping([entry($0.keyword, mapping(encodeConstraint($0)))]), $0.source) })))
+    }
+    func steps(_ track: GestureTrack) -> DocumentNode {
+      sequence(track.steps.map { commented(encodeStep($0), $0.source) })
     }
     if !spec.gesture.isEmpty {
       if spec.gesture.count == 1 && spec.gesture[0].pointer.value == 0 {
-        top.append(entry("gesture", sequence(spec.gesture[0].steps.map(encodeStep))))
+        top.append(entry("gesture", steps(spec.gesture[0])))
       } else {
-        top.append(
-          entry(
-            "gesture",
-            mapping(spec.gesture.map { entry(String($0.pointer.value), sequence($0.steps.map(encodeStep))) })))
+        top.append(entry("gesture", mapping(spec.gesture.map { entry(String($0.pointer.value), steps($0)) })))
       }
     }
     if !spec.expectations.isEmpty {
-      top.append(entry("expect", sequence(spec.expectations.map { scalar($0.text) })))
+      top.append(entry("expect", sequence(spec.expectations.map { commented(scalar($0.text), $0.source) })))
     }
     return mapping(top)
   }

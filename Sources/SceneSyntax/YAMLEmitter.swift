@@ -68,6 +68,7 @@ public enum YAMLEmitter {
       lines.append(pad + write(scalar, flow: false, atLineStart: false))
     case .mapping(let entries):
       for entry in entries {
+        comments(of: entry.value, pad: pad, into: &lines)
         let key = writeKey(entry.key, flow: false)
         var prefix = pad + key + ":"
         if key.unicodeScalars.count > maxImplicitKeyLength {
@@ -78,6 +79,7 @@ public enum YAMLEmitter {
       }
     case .sequence(let items):
       for item in items {
+        comments(of: item, pad: pad, into: &lines)
         if case .mapping(let entries) = item.value, !entries.isEmpty {
           // `- key: value`, the mapping's other keys lined up under the first.
           var nested: [String] = []
@@ -89,6 +91,11 @@ public enum YAMLEmitter {
         }
       }
     }
+  }
+
+  /// Appends the comment lines written before `node`, at `pad`.
+  private static func comments(of node: DocumentNode, pad: String, into lines: inout [String]) {
+    for comment in node.comments { lines.append(comment.isEmpty ? pad + "#" : pad + "# " + comment) }
   }
 
   /// Appends `node` as the value after `prefix` (`key:` or `-`), at `indent`: on the

@@ -10,9 +10,12 @@ struct FormatCommand: ParsableCommand {
     abstract: "Format a scene canonically, or convert it between YAML and the DSL.",
     discussion: """
       Prints the scene in canonical form: keys in a fixed order, numbers in their
-      shortest form, times in seconds, colours as #rrggbb. The comment block at the top
-      of the file is kept; other comments are not. Converting and converting back gives
-      the same scene.
+      shortest form, times in seconds, colours as #rrggbb; path data and shorthand values
+      as written. The comment block at the top of the file is kept, and so is every
+      comment written on lines of its own before an item (the scene header, a let, spring,
+      handle or path, a constraint, a gesture step, an expectation; before a section, it
+      goes with the section's first item). Comments at the end of a line or inside a
+      multi-line item are not kept. Converting and converting back gives the same scene.
 
       With -w the result replaces the file (written to a temporary file and renamed, so
       a failure never leaves a half-written file). With -w and --to naming the other
@@ -57,7 +60,7 @@ struct FormatCommand: ParsableCommand {
     }
     let source = SceneLoader.Syntax(fileName: file) ?? .yaml
     let syntax: SceneLoader.Syntax = target.map { $0 == .yaml ? .yaml : .dsl } ?? source
-    let tree = SceneEncoder.encode(spec)
+    let tree = SceneEncoder.encode(spec, comments: SceneComments(text: result.file?.text ?? ""))
     let text =
       syntax == .yaml
       ? YAMLEmitter.emit(tree, header: result.header) : DSLEmitter.emit(tree, header: result.header)

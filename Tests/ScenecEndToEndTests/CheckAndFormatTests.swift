@@ -186,4 +186,52 @@ import Testing
         """)
     #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("__snapshots__").path))
   }
+
+  /// Comments written on lines of their own before an item survive fmt, in both syntaxes
+  /// and back; a comment before a section goes with its first item.
+  @Test func commentsBeforeItemsSurviveFormattingBothWays() throws {
+    let dir = try scratch()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let yaml = dir.appendingPathComponent("c.yaml")
+    try Data(
+      """
+      # The header.
+
+      handles:
+        # the ball
+        ball: { position: [60, 200], r: 18, draggable: true }
+      gesture:
+        - press: ball
+        # pull down slowly
+        - drag: { by: [0, 100], over: 0.5s }
+      # it comes back
+      expect:
+        - "at end: all at rest"
+
+      """.utf8
+    ).write(to: yaml)
+    let dsl = try ScenecProcess.run(["fmt", yaml.path, "--to", "dsl"])
+    #expect(
+      dsl.stdout == """
+        # The header.
+
+        # the ball
+        handle ball position=(60, 200) r=18 draggable
+
+        gesture
+          press ball
+          # pull down slowly
+          drag by=(0, 100) over=0.5s
+
+        # it comes back
+        expect at end: all at rest
+
+        """)
+    let scene = dir.appendingPathComponent("c.scene")
+    try Data(dsl.stdout.utf8).write(to: scene)
+    let back = try ScenecProcess.run(["fmt", scene.path, "--to", "yaml"])
+    #expect(back.stdout.contains("handles:\n  # the ball\n  ball:"))
+    #expect(back.stdout.contains("  - press: ball\n  # pull down slowly\n  - drag:"))
+    #expect(back.stdout.contains("expect:\n  # it comes back\n  - \"at end: all at rest\""))
+  }
 }

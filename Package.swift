@@ -45,14 +45,17 @@ let package = Package(
 
     /// Stage 2: the AST resolved into a graph: indices for names, compiled expressions,
     /// dependency order, validation.
-    .target(name: "SceneGraph", dependencies: ["SceneSyntax", "SceneGeometry", "SceneDiagnostics"]),
+    .target(
+      name: "SceneGraph", dependencies: ["SceneSyntax", "SceneGeometry", "SceneDiagnostics"]),
 
     /// Stage 3: the simulation, stepped at a fixed time step.
     .target(name: "SceneRuntime", dependencies: ["SceneGraph", "SceneSyntax", "SceneGeometry"]),
 
     /// The one entry point from a scene file to a runnable scene: front end, resolver,
     /// traces; used by every command and by library users.
-    .target(name: "ScenePipeline", dependencies: ["SceneSyntax", "SceneGraph", "SceneRuntime", "SceneDiagnostics"]),
+    .target(
+      name: "ScenePipeline",
+      dependencies: ["SceneSyntax", "SceneGraph", "SceneRuntime", "SceneDiagnostics"]),
 
     /// Stage 4: frames to files — JSON lines, SVG, HTML, CSV — as registered values.
     .target(name: "SceneOutputs", dependencies: ["SceneRuntime", "SceneGraph", "SceneGeometry"]),
@@ -60,7 +63,10 @@ let package = Package(
     /// Scene-level snapshot tests: golden frames beside each scene.
     .target(
       name: "SceneTesting",
-      dependencies: ["SceneOutputs", "SceneRuntime", "SceneGraph", "SceneSyntax", "SceneDiagnostics", "ScenePipeline"]),
+      dependencies: [
+        "SceneOutputs", "SceneRuntime", "SceneGraph", "SceneSyntax", "SceneDiagnostics",
+        "ScenePipeline",
+      ]),
 
     /// swift-snapshot-testing strategies for scenes, kept apart so the `scenec` tool does
     /// not link a test framework.
@@ -113,7 +119,8 @@ let package = Package(
     ),
     .testTarget(name: "SceneGraphTests", dependencies: ["SceneGraph"]),
     .testTarget(
-      name: "SceneRuntimeTests", dependencies: ["SceneRuntime", "SceneGraph", "SceneSyntax", "SceneGeometry"]),
+      name: "SceneRuntimeTests",
+      dependencies: ["SceneRuntime", "SceneGraph", "SceneSyntax", "SceneGeometry"]),
     .testTarget(
       name: "SceneOutputsTests",
       dependencies: ["SceneOutputs", "SceneRuntime", "SceneGraph", "SceneSyntax", "SceneGeometry"]),
@@ -125,13 +132,19 @@ let package = Package(
       ],
       exclude: ["__Snapshots__"]),
     .testTarget(
-      name: "ScenePipelineTests", dependencies: ["ScenePipeline", "SceneGraph", "SceneRuntime", "SceneDiagnostics"],
+      name: "ScenePipelineTests",
+      dependencies: ["ScenePipeline", "SceneGraph", "SceneRuntime", "SceneDiagnostics"],
       // Read from the source tree by the corpus test, not bundled.
       exclude: ["Corpus"]),
     .testTarget(
       name: "DocumentationTests",
-      dependencies: ["ScenePipeline", "SceneRuntime", "SceneGeometry", "SceneGraph", "SceneSyntax", "SceneDiagnostics"]),
-    .testTarget(name: "SceneStressTests", dependencies: ["SceneStress", "SceneSyntax", "SceneGraph", "SceneRuntime"]),
+      dependencies: [
+        "ScenePipeline", "SceneRuntime", "SceneGeometry", "SceneGraph", "SceneSyntax",
+        "SceneDiagnostics",
+      ]),
+    .testTarget(
+      name: "SceneStressTests",
+      dependencies: ["SceneStress", "SceneSyntax", "SceneGraph", "SceneRuntime"]),
     .testTarget(
       name: "ScenecEndToEndTests",
       dependencies: ["scenec"]

@@ -14,20 +14,31 @@ let package = Package(
   targets: [
     .executableTarget(
       name: "FuzzYAML",
-      dependencies: [.product(name: "SceneSyntax", package: "scenec"), .product(name: "SceneDiagnostics", package: "scenec")]),
+      dependencies: [
+        .product(name: "SceneSyntax", package: "scenec"),
+        .product(name: "SceneDiagnostics", package: "scenec"),
+      ]),
     .executableTarget(
       name: "FuzzDSL",
-      dependencies: [.product(name: "SceneSyntax", package: "scenec"), .product(name: "SceneDiagnostics", package: "scenec")]),
+      dependencies: [
+        .product(name: "SceneSyntax", package: "scenec"),
+        .product(name: "SceneDiagnostics", package: "scenec"),
+      ]),
     .executableTarget(
       name: "FuzzExpression",
-      dependencies: [.product(name: "SceneSyntax", package: "scenec"), .product(name: "SceneDiagnostics", package: "scenec")]),
+      dependencies: [
+        .product(name: "SceneSyntax", package: "scenec"),
+        .product(name: "SceneDiagnostics", package: "scenec"),
+      ]),
     .executableTarget(
       name: "FuzzTrace", dependencies: [.product(name: "SceneRuntime", package: "scenec")]),
     .executableTarget(
       name: "FuzzPipeline",
       dependencies: [
-        .product(name: "ScenePipeline", package: "scenec"), .product(name: "SceneRuntime", package: "scenec"),
-        .product(name: "SceneSyntax", package: "scenec"), .product(name: "SceneOutputs", package: "scenec"),
+        .product(name: "ScenePipeline", package: "scenec"),
+        .product(name: "SceneRuntime", package: "scenec"),
+        .product(name: "SceneSyntax", package: "scenec"),
+        .product(name: "SceneOutputs", package: "scenec"),
       ]),
   ],
   swiftLanguageModes: [.v6]

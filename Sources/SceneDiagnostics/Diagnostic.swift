@@ -26,14 +26,18 @@ public struct Diagnostic: Hashable, Sendable, Error {
   public var span: SourceSpan?
   public var notes: [Note]
 
-  public init(_ severity: Severity = .error, _ message: String, at span: SourceSpan?, notes: [Note] = []) {
+  public init(
+    _ severity: Severity = .error, _ message: String, at span: SourceSpan?, notes: [Note] = []
+  ) {
     self.severity = severity
     self.message = message
     self.span = span
     self.notes = notes
   }
 
-  public static func error(_ message: String, at span: SourceSpan?, notes: [Note] = []) -> Diagnostic {
+  public static func error(_ message: String, at span: SourceSpan?, notes: [Note] = [])
+    -> Diagnostic
+  {
     Diagnostic(.error, message, at: span, notes: notes)
   }
 }

@@ -31,7 +31,9 @@ public struct DiagnosticRenderer: Sendable {
 
   /// Every diagnostic in order, each with its notes, up to `limit`, then a line saying
   /// how many more there were.
-  public func render(_ diagnostics: [Diagnostic]) -> String { render(diagnostics, limit: Self.defaultLimit) }
+  public func render(_ diagnostics: [Diagnostic]) -> String {
+    render(diagnostics, limit: Self.defaultLimit)
+  }
 
   /// Every diagnostic in order up to `limit`, then a line counting the rest.
   public func render(_ diagnostics: [Diagnostic], limit: Int) -> String {
@@ -43,7 +45,9 @@ public struct DiagnosticRenderer: Sendable {
     return text
   }
 
-  private func entry(_ severity: Diagnostic.Severity, _ message: String, _ span: SourceSpan?) -> String {
+  private func entry(_ severity: Diagnostic.Severity, _ message: String, _ span: SourceSpan?)
+    -> String
+  {
     guard let span else { return "\(severity.rawValue): \(message)\n" }
     var text = "\(span.start): \(severity.rawValue): \(message)\n"
     if let snippet = files[span.start.file]?.snippet(for: span) { text += snippet + "\n" }

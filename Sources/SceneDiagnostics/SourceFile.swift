@@ -95,7 +95,8 @@ public struct SourceFile: Sendable {
     let caretColumn = column - 1 - first + (first > 0 ? 1 : 0)
     let available = max(count - (column - 1 - first), 1)
     let width = min(max(span.length, 1), available)
-    let caret = String(repeating: " ", count: caretColumn) + "^" + String(repeating: "~", count: width - 1)
+    let caret =
+      String(repeating: " ", count: caretColumn) + "^" + String(repeating: "~", count: width - 1)
     return "    " + shown + "\n    " + caret
   }
 

@@ -70,7 +70,8 @@ extension CubicBezier {
     var lo = t0
     var hi = t1
     var t = Self.interpolatedParameter(
-      atLength: length, from: t0, to: t1, spanLength: spanLength, startSpeed: speed(at: t0), endSpeed: speed(at: t1))
+      atLength: length, from: t0, to: t1, spanLength: spanLength, startSpeed: speed(at: t0),
+      endSpeed: speed(at: t1))
     var s = integrator.length(from: t0, to: t)
     for _ in 0..<60 {
       let error = s - length
@@ -106,7 +107,8 @@ extension CubicBezier {
     let h10 = u3 - 2 * u2 + u
     let h01 = -2 * u3 + 3 * u2
     let h11 = u3 - u2
-    let guess = h00 * t0 + h10 * (spanLength / startSpeed) + h01 * t1 + h11 * (spanLength / endSpeed)
+    let guess =
+      h00 * t0 + h10 * (spanLength / startSpeed) + h01 * t1 + h11 * (spanLength / endSpeed)
     return guess > t0 && guess < t1 && guess.isFinite ? guess : proportional
   }
 }

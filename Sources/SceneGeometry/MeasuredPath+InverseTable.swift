@@ -90,13 +90,16 @@ extension MeasuredPath.InverseTable {
       let bound = Self.tolerance * piece.length
       for j in 0..<n {
         let t0 = Double(j) / Double(n)
-        guard slopes[base + j] > 0, slopes[base + j + 1] > 0, lengths[base + j + 1] > lengths[base + j] else {
+        guard slopes[base + j] > 0, slopes[base + j + 1] > 0,
+          lengths[base + j + 1] > lengths[base + j]
+        else {
           continue
         }
         var accurate = true
         for u in [0.25, 0.5, 0.75] {
           let local = lengths[base + j] + u * (lengths[base + j + 1] - lengths[base + j])
-          let t = Self.interpolate(lengths, slopes, curvatures, base: base, stretch: j, local: local)
+          let t = Self.interpolate(
+            lengths, slopes, curvatures, base: base, stretch: j, local: local)
           let exact = lengths[base + j] + piece.integrator.length(from: t0, to: t)
           if !(abs(exact - local) <= bound) {
             accurate = false
@@ -134,7 +137,8 @@ extension MeasuredPath.InverseTable {
   /// The quintic Hermite interpolant of t(s) on stretch `j`, kept inside the stretch.
   @inline(__always)
   static func interpolate(
-    _ lengths: [Double], _ slopes: [Double], _ curvatures: [Double], base: Int, stretch j: Int, local: Double
+    _ lengths: [Double], _ slopes: [Double], _ curvatures: [Double], base: Int, stretch j: Int,
+    local: Double
   ) -> Double {
     let n = Double(Self.stretchesPerPiece)
     let t0 = Double(j) / n

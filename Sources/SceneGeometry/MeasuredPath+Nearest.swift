@@ -14,9 +14,13 @@ extension MeasuredPath {
   ///
   /// - Complexity: O(n) bound checks plus one exact solve per segment that survives them.
   public func nearest(to point: Point) -> PathProjection {
-    let found = nearestPiece(to: point, below: .infinity) ?? (0, 0, (pieces[0].cubic.p0 - point).lengthSquared)
+    let found =
+      nearestPiece(to: point, below: .infinity) ?? (
+        0, 0, (pieces[0].cubic.p0 - point).lengthSquared
+      )
     return PathProjection(
-      position: position(segment: found.index, t: found.t), distance: found.distanceSquared.squareRoot())
+      position: position(segment: found.index, t: found.t),
+      distance: found.distanceSquared.squareRoot())
   }
 
   /// The nearest point among the pieces that hold a point nearer than `bound` (a squared
@@ -81,7 +85,8 @@ extension MeasuredPath {
     to point: Point, continuingFrom previousLength: Double,
     hysteresis: Double = MeasuredPath.defaultTrackingHysteresis, wraps: Bool = true
   ) -> PathProjection {
-    let (index, t) = localMinimum(of: point, from: normalizedLength(previousLength, wraps: wraps), wraps: wraps)
+    let (index, t) = localMinimum(
+      of: point, from: normalizedLength(previousLength, wraps: wraps), wraps: wraps)
     let trackedDistance = pieces[index].cubic.point(at: t).distance(to: point)
     // Only a part nearer by more than the hysteresis can take over; ties stay on the
     // tracked part, since at a self-crossing both parts hold the same point.
@@ -108,7 +113,9 @@ extension MeasuredPath {
 
   /// The local minimum of the distance from `point` reached by walking downhill from
   /// arc length `start`, as a piece index and parameter.
-  func localMinimum(of point: Point, from start: Double, wraps: Bool = true) -> (index: Int, t: Double) {
+  func localMinimum(of point: Point, from start: Double, wraps: Bool = true) -> (
+    index: Int, t: Double
+  ) {
     var (index, t) = location(atNormalizedLength: start)
     let initialSlope = pieces[index].cubic.distanceSlope(at: t, from: point)
     // Downhill is towards larger t when the distance shrinks as t grows.

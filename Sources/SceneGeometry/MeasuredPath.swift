@@ -119,7 +119,8 @@ public struct MeasuredPath: Sendable {
   public var bounds: Rect {
     var rect = pieces[0].isLine ? Rect(point: pieces[0].cubic.p0) : pieces[0].cubic.bounds
     for piece in pieces {
-      rect = rect.union(piece.isLine ? Rect(point: piece.cubic.p0).including(piece.cubic.p3) : piece.cubic.bounds)
+      rect = rect.union(
+        piece.isLine ? Rect(point: piece.cubic.p0).including(piece.cubic.p3) : piece.cubic.bounds)
     }
     return rect
   }

@@ -3,11 +3,21 @@ import Foundation
 // MARK: - Arithmetic
 
 extension Vector {
-  @inlinable public static func + (a: Vector, b: Vector) -> Vector { Vector(x: a.x + b.x, y: a.y + b.y) }
-  @inlinable public static func - (a: Vector, b: Vector) -> Vector { Vector(x: a.x - b.x, y: a.y - b.y) }
-  @inlinable public static func * (a: Vector, k: Double) -> Vector { Vector(x: a.x * k, y: a.y * k) }
-  @inlinable public static func * (k: Double, a: Vector) -> Vector { Vector(x: a.x * k, y: a.y * k) }
-  @inlinable public static func / (a: Vector, k: Double) -> Vector { Vector(x: a.x / k, y: a.y / k) }
+  @inlinable public static func + (a: Vector, b: Vector) -> Vector {
+    Vector(x: a.x + b.x, y: a.y + b.y)
+  }
+  @inlinable public static func - (a: Vector, b: Vector) -> Vector {
+    Vector(x: a.x - b.x, y: a.y - b.y)
+  }
+  @inlinable public static func * (a: Vector, k: Double) -> Vector {
+    Vector(x: a.x * k, y: a.y * k)
+  }
+  @inlinable public static func * (k: Double, a: Vector) -> Vector {
+    Vector(x: a.x * k, y: a.y * k)
+  }
+  @inlinable public static func / (a: Vector, k: Double) -> Vector {
+    Vector(x: a.x / k, y: a.y / k)
+  }
   @inlinable public static prefix func - (a: Vector) -> Vector { Vector(x: -a.x, y: -a.y) }
   @inlinable public static func += (a: inout Vector, b: Vector) { a = a + b }
   @inlinable public static func -= (a: inout Vector, b: Vector) { a = a - b }

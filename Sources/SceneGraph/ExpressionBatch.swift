@@ -44,8 +44,10 @@ public struct ExpressionBatch: Sendable {
     guard state.count >= requiredSlots else { return (.nan, .nan) }
     let range = starts[index]..<starts[index + 1]
     return code.withUnsafeBufferPointer { code in
-      withUnsafeTemporaryAllocation(of: Double.self, capacity: CompiledExpression.maximumStackDepth) { stack in
-        CompiledExpression.run(UnsafeBufferPointer(rebasing: code[range]), state: state, stack: stack)
+      withUnsafeTemporaryAllocation(of: Double.self, capacity: CompiledExpression.maximumStackDepth)
+      { stack in
+        CompiledExpression.run(
+          UnsafeBufferPointer(rebasing: code[range]), state: state, stack: stack)
       }
     }
   }

@@ -8,7 +8,9 @@ extension SceneGraph {
   public struct Expectation: Sendable {
     public enum Kind: Sendable {
       /// A comparison at a moment, with an optional tolerance.
-      case value(at: ExpectationSpec.Moment, CompiledExpression, ExpectationSpec.Comparison, CompiledExpression, tolerance: CompiledExpression?)
+      case value(
+        at: ExpectationSpec.Moment, CompiledExpression, ExpectationSpec.Comparison,
+        CompiledExpression, tolerance: CompiledExpression?)
       /// An event happens, optionally before or after a time or another event.
       case event(ExpectationSpec.EventPattern, ExpectationSpec.Timing?)
       /// An event never happens.

@@ -111,10 +111,16 @@ public struct SceneGraph: Sendable {
 
   public struct Constraint: Sendable {
     public enum Kind: Sendable {
-      case follow(handle: Int, path: Int, orient: Bool, wrap: Bool, spring: Int?, rest: Double?, hysteresis: Double)
+      case follow(
+        handle: Int, path: Int, orient: Bool, wrap: Bool, spring: Int?, rest: Double?,
+        hysteresis: Double)
       case elastic(handle: Int, resistance: ElasticSpec.Resistance, returnMotion: Return)
-      case gooey(anchor: Int, ball: Int, viscosity: Double, maxDistance: Double, minRadius: Double, spring: Int?, style: GooeySpec.Style, bridgeStyle: Style)
-      case animate(handle: Int, path: Int, duration: Double, repeatMode: AnimateSpec.Repeat, easing: Easing, orient: Bool, delay: Double)
+      case gooey(
+        anchor: Int, ball: Int, viscosity: Double, maxDistance: Double, minRadius: Double,
+        spring: Int?, style: GooeySpec.Style, bridgeStyle: Style)
+      case animate(
+        handle: Int, path: Int, duration: Double, repeatMode: AnimateSpec.Repeat, easing: Easing,
+        orient: Bool, delay: Double)
     }
 
     public enum Return: Hashable, Sendable {

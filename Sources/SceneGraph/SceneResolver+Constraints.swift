@@ -15,15 +15,19 @@ extension SceneResolver {
       let handle = lookup(f.handle, in: handleIndex, kind: "handle")
       let path = lookup(f.path, in: pathIndex, kind: "path")
       let spring = f.spring.flatMap { lookup($0, in: springIndex, kind: "spring") }
-      let rest = f.rest.map { Located(checked($0, default: 0, "\(what): rest", in: 0...1), at: $0.source) }
-      let hysteresis = nonNegative(f.hysteresis, default: MeasuredPath.defaultTrackingHysteresis, "\(what): hysteresis")
+      let rest = f.rest.map {
+        Located(checked($0, default: 0, "\(what): rest", in: 0...1), at: $0.source)
+      }
+      let hysteresis = nonNegative(
+        f.hysteresis, default: MeasuredPath.defaultTrackingHysteresis, "\(what): hysteresis")
       guard let handle, let path else { return nil }
       let closed = paths[path].measured?.isClosed ?? false
       var wrap = closed
       if let ends = f.ends {
         wrap = ends.value == .wrap
         if wrap && !closed {
-          error("'ends: wrap' needs a closed path, and path '\(f.path.value)' is open", at: ends.source)
+          error(
+            "'ends: wrap' needs a closed path, and path '\(f.path.value)' is open", at: ends.source)
         }
       }
       kind = .follow(
@@ -34,7 +38,8 @@ extension SceneResolver {
       var resistance = e.resistance ?? .factor(Located(0.7))
       switch resistance {
       case .factor(let factor):
-        resistance = .factor(Located(checked(factor, default: 0.7, "\(what): factor", in: 0...1), at: factor.source))
+        resistance = .factor(
+          Located(checked(factor, default: 0.7, "\(what): factor", in: 0...1), at: factor.source))
       case .rubberband(let c, let d):
         _ = positive(c, default: 0.55, "\(what): rubberband coefficient")
         _ = positive(d, default: 1, "\(what): dimension")
@@ -51,7 +56,8 @@ extension SceneResolver {
       case .speed(let speed, let easing)?:
         motion = .speed(positive(speed, default: 900, "\(what): speed"), easing?.value ?? .easeOut)
       case .duration(let duration, let easing)?:
-        motion = .duration(seconds(duration, default: 0.3, "\(what): duration"), easing?.value ?? .easeOut)
+        motion = .duration(
+          seconds(duration, default: 0.3, "\(what): duration"), easing?.value ?? .easeOut)
       }
       kind = .elastic(handle: handle, resistance: resistance, returnMotion: motion)
     case .gooey(let g):
@@ -62,18 +68,25 @@ extension SceneResolver {
       let maxDistance = positive(g.maxDistance, default: 200, "\(what): maxDistance")
       let minRadius = nonNegative(g.minRadius, default: 6, "\(what): minRadius")
       guard let anchor, let ball else { return nil }
-      for (index, reference) in [(anchor, g.anchor), (ball, g.ball)] where handles[index].shape != .circle {
+      for (index, reference) in [(anchor, g.anchor), (ball, g.ball)]
+      where handles[index].shape != .circle {
         error(
           "gooey needs two circles, but handle '\(reference.value)' is \(handles[index].shape == .rect ? "a rect" : "not drawn (shape none)")",
           at: reference.source,
-          notes: [Diagnostic.Note("'\(reference.value)' is defined here", at: handles[index].spec.name.source.span)])
+          notes: [
+            Diagnostic.Note(
+              "'\(reference.value)' is defined here", at: handles[index].spec.name.source.span)
+          ])
       }
       if anchor == ball {
-        error("gooey needs two different handles, but 'anchor' and 'ball' are both '\(g.ball.value)'", at: g.ball.source)
+        error(
+          "gooey needs two different handles, but 'anchor' and 'ball' are both '\(g.ball.value)'",
+          at: g.ball.source)
       }
       let bridge = style(g.bridgeStyle, defaultFill: handles[anchor].style.fill, what: what)
       kind = .gooey(
-        anchor: anchor, ball: ball, viscosity: viscosity, maxDistance: maxDistance, minRadius: minRadius,
+        anchor: anchor, ball: ball, viscosity: viscosity, maxDistance: maxDistance,
+        minRadius: minRadius,
         spring: spring, style: g.style?.value ?? .sticky, bridgeStyle: bridge)
     case .animate(let a):
       let handle = lookup(a.handle, in: handleIndex, kind: "handle")
@@ -85,7 +98,8 @@ extension SceneResolver {
         handle: handle, path: path, duration: duration, repeatMode: a.repeatMode?.value ?? .once,
         easing: a.easing?.value ?? .linear, orient: a.orient?.value ?? false, delay: delay)
     }
-    return SceneGraph.Constraint(name: constraint.name?.value, kind: kind, source: constraint.source)
+    return SceneGraph.Constraint(
+      name: constraint.name?.value, kind: kind, source: constraint.source)
   }
 
   /// A handle can be positioned by at most one of follow, animate and elastic: two
@@ -105,7 +119,9 @@ extension SceneResolver {
           error(
             "handle '\(handle.value)' is already moved by \(first.keyword == "elastic" || first.keyword == "animate" ? "an" : "a") \(first.keyword) constraint; a handle can be moved by only one follow, elastic, gooey or animate",
             at: handle.source,
-            notes: [Diagnostic.Note("the \(first.keyword) constraint is here", at: first.source.span)])
+            notes: [
+              Diagnostic.Note("the \(first.keyword) constraint is here", at: first.source.span)
+            ])
         } else {
           mover[handle.value] = constraint
         }

@@ -10,7 +10,8 @@ extension SceneResolver {
   /// Compiles every `expect:` line against the scene, so that `scenec check` reports a bad
   /// name, member, event subject or moment at its place, before anything runs.
   mutating func resolveExpectations(
-    symbols: [String: Symbol], slots: SceneGraph.ExpectationSlots, constraints: [SceneGraph.Constraint]
+    symbols: [String: Symbol], slots: SceneGraph.ExpectationSlots,
+    constraints: [SceneGraph.Constraint]
   ) -> [SceneGraph.Expectation] {
     guard !spec.expectations.isEmpty else { return [] }
     let table = expectationSymbols(symbols, slots: slots)
@@ -33,8 +34,12 @@ extension SceneResolver {
         kind = .value(at: moment, left, comparison, right, tolerance: tol)
       case .event(let pattern, let timing):
         checkSubject(pattern, handles: handleNames, links: linkNames)
-        if case .before(.event(let reference))? = timing { checkSubject(reference, handles: handleNames, links: linkNames) }
-        if case .after(.event(let reference))? = timing { checkSubject(reference, handles: handleNames, links: linkNames) }
+        if case .before(.event(let reference))? = timing {
+          checkSubject(reference, handles: handleNames, links: linkNames)
+        }
+        if case .after(.event(let reference))? = timing {
+          checkSubject(reference, handles: handleNames, links: linkNames)
+        }
         kind = .event(pattern, timing)
       case .noEvent(let pattern):
         checkSubject(pattern, handles: handleNames, links: linkNames)
@@ -44,14 +49,17 @@ extension SceneResolver {
         kind = .allAtRest(at: moment)
       }
       guard errors.count == errorsBefore else { continue }
-      result.append(SceneGraph.Expectation(kind: kind, text: expectation.text, source: expectation.source))
+      result.append(
+        SceneGraph.Expectation(kind: kind, text: expectation.text, source: expectation.source))
     }
     return result
   }
 
   /// The scene's names, with each handle's expectation-only members (`r`, `vx`, `vy`,
   /// `speed`, `state`) and the state names as numbers, unless the scene uses the name.
-  func expectationSymbols(_ symbols: [String: Symbol], slots: SceneGraph.ExpectationSlots) -> [String: Symbol] {
+  func expectationSymbols(_ symbols: [String: Symbol], slots: SceneGraph.ExpectationSlots)
+    -> [String: Symbol]
+  {
     var table = symbols
     for (i, handle) in spec.handles.enumerated() {
       guard case .object(var members, let value)? = table[handle.name.value] else { continue }
@@ -60,13 +68,16 @@ extension SceneResolver {
       }
       table[handle.name.value] = .object(members: members, value: value)
     }
-    for (i, state) in SceneGraph.ExpectationSlots.stateNames.enumerated() where table[state] == nil {
+    for (i, state) in SceneGraph.ExpectationSlots.stateNames.enumerated() where table[state] == nil
+    {
       table[state] = .number(slot: slots.stateSlot(i))
     }
     return table
   }
 
-  mutating func compileNumber(_ expression: Expression, _ symbols: [String: Symbol]) -> CompiledExpression? {
+  mutating func compileNumber(_ expression: Expression, _ symbols: [String: Symbol])
+    -> CompiledExpression?
+  {
     do {
       let compiled = try ExpressionCompiler.compile(expression, symbols: SymbolTable(symbols))
       guard compiled.resultType == .number else {
@@ -90,14 +101,18 @@ extension SceneResolver {
 
   /// The subject of an event pattern must be a handle (`grab`, `release`, `rest`, `loop`)
   /// or a `gooey` link (`link.broke`, `link.restored`, `dismissed`) of the scene.
-  mutating func checkSubject(_ pattern: ExpectationSpec.EventPattern, handles: [String], links: [String]) {
+  mutating func checkSubject(
+    _ pattern: ExpectationSpec.EventPattern, handles: [String], links: [String]
+  ) {
     guard let subject = pattern.subject else { return }
     let isLinkEvent = ExpectationSpec.constraintEventNames.contains(pattern.name)
     let candidates = isLinkEvent ? links : handles
     guard !candidates.contains(subject) else { return }
     let what = isLinkEvent ? "gooey link" : "handle"
     if candidates.isEmpty {
-      error("'\(pattern.name)' is an event of a \(what), and the scene has none named '\(subject)'", at: pattern.subjectSource)
+      error(
+        "'\(pattern.name)' is an event of a \(what), and the scene has none named '\(subject)'",
+        at: pattern.subjectSource)
     } else {
       error(
         "unknown \(what) '\(subject)' in '\(pattern.name) of \(subject)'\(Suggestion.didYouMean(subject, among: candidates))",

@@ -22,9 +22,12 @@ extension SceneResolver {
           "down": .number(slot: SlotLayout.pointerDown),
         ], value: nil),
       "drag": .object(
-        members: ["dx": .number(slot: SlotLayout.dragX), "dy": .number(slot: SlotLayout.dragY)], value: nil),
+        members: ["dx": .number(slot: SlotLayout.dragX), "dy": .number(slot: SlotLayout.dragY)],
+        value: nil),
       "velocity": .object(
-        members: ["x": .number(slot: SlotLayout.velocityX), "y": .number(slot: SlotLayout.velocityY)],
+        members: [
+          "x": .number(slot: SlotLayout.velocityX), "y": .number(slot: SlotLayout.velocityY),
+        ],
         value: nil),
     ]
     for (i, handle) in spec.handles.enumerated() {
@@ -44,7 +47,8 @@ extension SceneResolver {
   /// input; a let or handle changes as what it reads does, and a handle that can be
   /// dragged or is moved by a constraint changes too.
   func markBoundHandles(
-    _ handles: inout [SceneGraph.Handle], lets: [SceneGraph.Let?], constraints: [SceneGraph.Constraint],
+    _ handles: inout [SceneGraph.Handle], lets: [SceneGraph.Let?],
+    constraints: [SceneGraph.Constraint],
     order: [NodeID], layout: SlotLayout
   ) {
     enum Change: Int, Comparable {
@@ -117,7 +121,8 @@ extension SceneResolver {
   /// The evaluation order of lets, handles and segment paths, or the errors for every
   /// dependency cycle (each reported once, with the whole cycle and where each part is).
   mutating func evaluationOrder(constraints: [SceneGraph.Constraint]) -> [NodeID] {
-    let letIndex = Dictionary(spec.lets.enumerated().map { ($1.name.value, $0) }, uniquingKeysWith: { a, _ in a })
+    let letIndex = Dictionary(
+      spec.lets.enumerated().map { ($1.name.value, $0) }, uniquingKeysWith: { a, _ in a })
     func nodes(reading names: [String]) -> [NodeID] {
       names.compactMap { name in
         if let i = letIndex[name] { return .letNode(i) }
@@ -126,7 +131,9 @@ extension SceneResolver {
       }
     }
     var edges: [NodeID: [NodeID]] = [:]
-    for (i, value) in spec.lets.enumerated() { edges[.letNode(i)] = nodes(reading: Self.names(in: value.value)) }
+    for (i, value) in spec.lets.enumerated() {
+      edges[.letNode(i)] = nodes(reading: Self.names(in: value.value))
+    }
     for (i, handle) in spec.handles.enumerated() {
       var reads = nodes(reading: Self.names(in: handle.position)).filter { $0 != .handle(i) }
       if let rest = handle.rest { reads += nodes(reading: Self.names(in: rest)) }
@@ -134,7 +141,8 @@ extension SceneResolver {
     }
     for constraint in constraints {
       switch constraint.kind {
-      case .follow(let handle, let path, _, _, _, _, _), .animate(let handle, let path, _, _, _, _, _):
+      case .follow(let handle, let path, _, _, _, _, _),
+        .animate(let handle, let path, _, _, _, _, _):
         edges[.handle(handle), default: []].append(.path(path))
       default: break
       }
@@ -145,7 +153,8 @@ extension SceneResolver {
       for segment in segments {
         switch segment.kind {
         case .move(let p), .line(let p): reads += nodes(reading: Self.names(in: p))
-        case .quadratic(let c, let p): reads += nodes(reading: Self.names(in: c) + Self.names(in: p))
+        case .quadratic(let c, let p):
+          reads += nodes(reading: Self.names(in: c) + Self.names(in: p))
         case .cubic(let c1, let c2, let p):
           reads += nodes(reading: Self.names(in: c1) + Self.names(in: c2) + Self.names(in: p))
         case .close: break
@@ -231,7 +240,10 @@ extension SceneResolver {
   }
 
   /// Compiles `expression`, reporting a type or name error; `nil` on error.
-  mutating func compile(_ expression: Expression, _ symbols: [String: Symbol], expect type: CompiledExpression.ValueType?, what: String)
+  mutating func compile(
+    _ expression: Expression, _ symbols: [String: Symbol],
+    expect type: CompiledExpression.ValueType?, what: String
+  )
     -> CompiledExpression?
   {
     do {

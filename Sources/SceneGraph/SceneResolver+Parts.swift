@@ -38,29 +38,39 @@ extension SceneResolver {
   static let durationRange = 0.001...3600.0
 
   /// A duration in seconds, within ``durationRange``, else an error naming the range.
-  mutating func seconds(_ value: Located<Double>?, default fallback: Double, _ what: String) -> Double {
+  mutating func seconds(_ value: Located<Double>?, default fallback: Double, _ what: String)
+    -> Double
+  {
     guard let value else { return fallback }
     guard Self.durationRange.contains(value.value) else {
       error(
-        "\(what) must be between 1ms and 3600s, found \(value.value.shortestDescription)s", at: value.source)
+        "\(what) must be between 1ms and 3600s, found \(value.value.shortestDescription)s",
+        at: value.source)
       return fallback
     }
     return value.value
   }
 
-  mutating func positive(_ value: Located<Double>?, default fallback: Double, _ what: String) -> Double {
+  mutating func positive(_ value: Located<Double>?, default fallback: Double, _ what: String)
+    -> Double
+  {
     guard let value else { return fallback }
     guard value.value > 0 else {
-      error("\(what) must be greater than 0, found \(value.value.shortestDescription)", at: value.source)
+      error(
+        "\(what) must be greater than 0, found \(value.value.shortestDescription)", at: value.source
+      )
       return fallback
     }
     return value.value
   }
 
-  mutating func nonNegative(_ value: Located<Double>?, default fallback: Double, _ what: String) -> Double {
+  mutating func nonNegative(_ value: Located<Double>?, default fallback: Double, _ what: String)
+    -> Double
+  {
     guard let value else { return fallback }
     guard value.value >= 0 else {
-      error("\(what) must not be negative, found \(value.value.shortestDescription)", at: value.source)
+      error(
+        "\(what) must not be negative, found \(value.value.shortestDescription)", at: value.source)
       return fallback
     }
     return value.value
@@ -77,25 +87,33 @@ extension SceneResolver {
       error("\(what) is a circle but has no 'r'", at: handle.shape?.source ?? handle.name.source)
     }
     if shape == .rect && (handle.width == nil || handle.height == nil) {
-      error("\(what) is a rect but lacks 'width' or 'height'", at: handle.shape?.source ?? handle.name.source)
+      error(
+        "\(what) is a rect but lacks 'width' or 'height'",
+        at: handle.shape?.source ?? handle.name.source)
     }
     let hitRadius = nonNegative(handle.hitRadius, default: max(radius, 22), "\(what): hitRadius")
     let spring = handle.spring.flatMap { lookup($0, in: springIndex, kind: "spring") }
     return SceneGraph.Handle(
       name: handle.name.value, shape: shape, radius: radius, width: width, height: height,
       draggable: handle.draggable?.value ?? false, hitRadius: hitRadius, spring: spring,
-      style: style(handle.style, defaultFill: shape == .none ? nil : Color(red: 255, green: 255, blue: 255), what: what),
+      style: style(
+        handle.style, defaultFill: shape == .none ? nil : Color(red: 255, green: 255, blue: 255),
+        what: what),
       spec: handle)
   }
 
-  mutating func style(_ style: Style, defaultFill: Color?, defaultStroke: Color? = nil, defaultWidth: Double = 1, what: String)
+  mutating func style(
+    _ style: Style, defaultFill: Color?, defaultStroke: Color? = nil, defaultWidth: Double = 1,
+    what: String
+  )
     -> SceneGraph.Style
   {
     let opacity = checked(style.opacity, default: 1, "\(what): opacity", in: 0...1)
     let width = nonNegative(style.strokeWidth, default: defaultWidth, "\(what): strokeWidth")
     let fill = style.fill?.value ?? (style.stroke == nil ? defaultFill : nil)
     return SceneGraph.Style(
-      fill: fill, stroke: style.stroke?.value ?? (style.fill == nil ? defaultStroke : nil), strokeWidth: width,
+      fill: fill, stroke: style.stroke?.value ?? (style.fill == nil ? defaultStroke : nil),
+      strokeWidth: width,
       opacity: opacity)
   }
 
@@ -105,13 +123,17 @@ extension SceneResolver {
     if case .data(let data) = path.geometry {
       let measure = MeasuredPath(data)
       if !(measure.length > 0) || !measure.length.isFinite {
-        error("\(what) has zero length; a path needs at least one segment that goes somewhere", at: path.geometrySource)
+        error(
+          "\(what) has zero length; a path needs at least one segment that goes somewhere",
+          at: path.geometrySource)
       }
       measured = measure
     }
     return SceneGraph.PathNode(
       name: path.name.value, geometry: path.geometry, segments: [], measured: measured,
-      style: style(path.style, defaultFill: nil, defaultStroke: Color(red: 255, green: 255, blue: 255), defaultWidth: 2, what: what),
+      style: style(
+        path.style, defaultFill: nil, defaultStroke: Color(red: 255, green: 255, blue: 255),
+        defaultWidth: 2, what: what),
       source: path.name.source)
   }
 }

@@ -14,7 +14,9 @@ public struct SceneResolver {
   }
 
   /// Names an expression reads without their being defined in the scene.
-  public static let builtinNames = ["width", "height", "time", "frame", "pointer", "drag", "velocity"]
+  public static let builtinNames = [
+    "width", "height", "time", "frame", "pointer", "drag", "velocity",
+  ]
 
   var errors: [ResolveError] = []
   var handleIndex: [String: Int] = [:]
@@ -40,13 +42,18 @@ public struct SceneResolver {
 
   mutating func resolveScene() -> SceneGraph {
     let header = spec.header
-    let width = checked(header.size.map { Located($0.value.width, at: $0.source) }, default: 400, "scene width", in: 1...100_000)
-    let height = checked(header.size.map { Located($0.value.height, at: $0.source) }, default: 300, "scene height", in: 1...100_000)
+    let width = checked(
+      header.size.map { Located($0.value.width, at: $0.source) }, default: 400, "scene width",
+      in: 1...100_000)
+    let height = checked(
+      header.size.map { Located($0.value.height, at: $0.source) }, default: 300, "scene height",
+      in: 1...100_000)
     let fps = checked(header.fps, default: 60, "fps", in: 1...1000)
     let limit = checked(header.maxDuration, default: 30, "maxDuration", in: 0.001...3600)
     var duration = SceneGraph.Duration.untilRest(limit: limit)
     if let given = header.duration, case .seconds(let seconds) = given.value {
-      duration = .seconds(checked(Located(seconds, at: given.source), default: 1, "duration", in: 0.001...3600))
+      duration = .seconds(
+        checked(Located(seconds, at: given.source), default: 1, "duration", in: 0.001...3600))
     }
     checkNames()
     let springs = spec.springs.map { resolveSpring($0) }
@@ -55,7 +62,9 @@ public struct SceneResolver {
     for (i, path) in spec.paths.enumerated() { pathIndex[path.name.value] = i }
     var handles = spec.handles.map { resolveHandle($0) }
     var paths = spec.paths.map { resolvePath($0) }
-    var constraints = spec.constraints.compactMap { resolveConstraint($0, handles: handles, paths: paths) }
+    var constraints = spec.constraints.compactMap {
+      resolveConstraint($0, handles: handles, paths: paths)
+    }
     var gooeyCount = 0
     for c in constraints.indices {
       guard case .gooey = constraints[c].kind else {
@@ -91,12 +100,17 @@ public struct SceneResolver {
     var lets: [SceneGraph.Let?] = Array(repeating: nil, count: spec.lets.count)
     for case .letNode(let i) in order {
       let definition = spec.lets[i]
-      guard let compiled = compile(definition.value, symbols, expect: nil, what: "let '\(definition.name.value)'") else {
+      guard
+        let compiled = compile(
+          definition.value, symbols, expect: nil, what: "let '\(definition.name.value)'")
+      else {
         continue
       }
       let slot = layout.letSlot(i)
-      symbols[definition.name.value] = compiled.resultType == .point ? .point(x: slot, y: slot + 1) : .number(slot: slot)
-      lets[i] = SceneGraph.Let(name: definition.name.value, value: compiled, source: definition.name.source)
+      symbols[definition.name.value] =
+        compiled.resultType == .point ? .point(x: slot, y: slot + 1) : .number(slot: slot)
+      lets[i] = SceneGraph.Let(
+        name: definition.name.value, value: compiled, source: definition.name.source)
     }
     for (i, handle) in spec.handles.enumerated() {
       let what = "the position of handle '\(handle.name.value)'"
@@ -115,8 +129,10 @@ public struct SceneResolver {
         switch segment.kind {
         case .move(let p): return SceneGraph.Segment(kind: .move, points: points([p]))
         case .line(let p): return SceneGraph.Segment(kind: .line, points: points([p]))
-        case .quadratic(let c, let p): return SceneGraph.Segment(kind: .quadratic, points: points([c, p]))
-        case .cubic(let c1, let c2, let p): return SceneGraph.Segment(kind: .cubic, points: points([c1, c2, p]))
+        case .quadratic(let c, let p):
+          return SceneGraph.Segment(kind: .quadratic, points: points([c, p]))
+        case .cubic(let c1, let c2, let p):
+          return SceneGraph.Segment(kind: .cubic, points: points([c1, c2, p]))
         case .close: return SceneGraph.Segment(kind: .close, points: [])
         }
       }
@@ -130,24 +146,35 @@ public struct SceneResolver {
         switch step.kind {
         case .press(let p), .tap(let p): points = [p]
         case .drag(let motion, _, _), .move(let motion, _, _):
-          if case .to(let p) = motion { points = [p] } else if case .by(let v) = motion { points = [v] }
+          if case .to(let p) = motion {
+            points = [p]
+          } else if case .by(let v) = motion {
+            points = [v]
+          }
         case .fling(let motion, _, let velocity):
-          if case .to(let p) = motion { points = [p] } else if case .by(let v) = motion { points = [v] }
+          if case .to(let p) = motion {
+            points = [p]
+          } else if case .by(let v) = motion {
+            points = [v]
+          }
           if let velocity { points.append(velocity) }
         case .release(let velocity?): points = [velocity]
         case .release(nil), .wait, .replay: break
         }
         for point in points where gestureExpressions[point] == nil {
-          if let compiled = compile(point, symbols, expect: .point, what: "a point of the gesture") {
+          if let compiled = compile(point, symbols, expect: .point, what: "a point of the gesture")
+          {
             gestureExpressions[point] = compiled
           }
         }
       }
     }
     let expectationSlots = SceneGraph.ExpectationSlots(layout: layout)
-    let expectations = resolveExpectations(symbols: symbols, slots: expectationSlots, constraints: constraints)
+    let expectations = resolveExpectations(
+      symbols: symbols, slots: expectationSlots, constraints: constraints)
     var graph = SceneGraph(
-      name: header.name?.value ?? "scene", width: width, height: height, fps: fps, duration: duration,
+      name: header.name?.value ?? "scene", width: width, height: height, fps: fps,
+      duration: duration,
       background: header.background?.value, springs: springs, handles: handles, paths: paths,
       constraints: constraints, gesture: spec.gesture, expectations: expectations, layout: layout,
       lets: lets.compactMap { $0 },
@@ -166,7 +193,8 @@ public struct SceneResolver {
 
   /// `value` if given and within `range`, else an error (and `fallback` to keep going).
   mutating func checked(
-    _ value: Located<Double>?, default fallback: Double, _ what: String, in range: ClosedRange<Double>
+    _ value: Located<Double>?, default fallback: Double, _ what: String,
+    in range: ClosedRange<Double>
   ) -> Double {
     guard let value else { return fallback }
     guard range.contains(value.value) else {
@@ -201,11 +229,16 @@ public struct SceneResolver {
       spec.lets.map { ("let", $0.name) } + spec.handles.map { ("handle", $0.name) }
     for (kind, name) in named {
       if Self.builtinNames.contains(name.value) {
-        error("\(kind) '\(name.value)' hides the built-in name '\(name.value)'; choose another name", at: name.source)
+        error(
+          "\(kind) '\(name.value)' hides the built-in name '\(name.value)'; choose another name",
+          at: name.source)
       } else if let (otherKind, otherSource) = seen[name.value] {
         error(
           "'\(name.value)' names both a \(otherKind) and a \(kind)", at: name.source,
-          notes: [Diagnostic.Note("the \(otherKind) '\(name.value)' is defined here", at: otherSource.span)])
+          notes: [
+            Diagnostic.Note(
+              "the \(otherKind) '\(name.value)' is defined here", at: otherSource.span)
+          ])
       } else {
         seen[name.value] = (kind, name.source)
       }

@@ -8,7 +8,8 @@ extension FrameOutput {
   /// 0,0,ball,120.5,80,0,dragging
   /// ```
   public static let csv = FrameOutput(
-    name: "csv", fileExtensions: ["csv"], summary: "per-frame handle trajectories (frame, time, handle, x, y, angle, state)",
+    name: "csv", fileExtensions: ["csv"],
+    summary: "per-frame handle trajectories (frame, time, handle, x, y, angle, state)",
     begin: { _ in "frame,time,handle,x,y,angle,state\n" },
     frame: { context, frame in
       let p = context.precision

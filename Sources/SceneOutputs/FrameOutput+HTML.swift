@@ -163,7 +163,9 @@ enum HTMLPlayer {
 
   /// Absolute SVG path data like ``SceneGeometry/Path/svgPathData`` but with numbers at
   /// `precision`: `M0 0C30 80 70 -40 100 0Z`.
-  static func pathData(_ path: Path, precision: Int) -> String { PathText.data(path, precision: precision) }
+  static func pathData(_ path: Path, precision: Int) -> String {
+    PathText.data(path, precision: precision)
+  }
 
   // MARK: - Escaping
 

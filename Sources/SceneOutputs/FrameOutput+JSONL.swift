@@ -39,7 +39,9 @@ enum JSONLines {
 
   /// One frame's object, without the line break; `sceneText`, when it describes the
   /// frame's handles, saves sorting and escaping their names.
-  static func write(_ frame: Frame, precision p: Int, sceneText: SceneText?, to text: inout TextBytes) {
+  static func write(
+    _ frame: Frame, precision p: Int, sceneText: SceneText?, to text: inout TextBytes
+  ) {
     text.append("{\"events\":[")
     for i in frame.events.indices {
       let event = frame.events[i]
@@ -63,7 +65,9 @@ enum JSONLines {
         let end = sceneText.handleKeyEnds[k]
         text.append(sceneText.handleKeys, start..<end)
         start = end
-        writeFields(handles[i].angle, handles[i].radius, handles[i].state, handles[i].x, handles[i].y, precision: p, to: &text)
+        writeFields(
+          handles[i].angle, handles[i].radius, handles[i].state, handles[i].x, handles[i].y,
+          precision: p, to: &text)
       }
     } else {
       // The same sort as the scene's, for handles it does not describe.
@@ -73,7 +77,9 @@ enum JSONLines {
         if k > 0 { text.append(UInt8(ascii: ",")) }
         text.appendQuoted(handles[i].name)
         text.append(":{\"angle\":")
-        writeFields(handles[i].angle, handles[i].radius, handles[i].state, handles[i].x, handles[i].y, precision: p, to: &text)
+        writeFields(
+          handles[i].angle, handles[i].radius, handles[i].state, handles[i].x, handles[i].y,
+          precision: p, to: &text)
       }
     }
     text.append("},\"paths\":{")
@@ -111,7 +117,8 @@ enum JSONLines {
   /// A handle's values after its `{"angle":` key: `0,"r":20,"state":"idle","x":1,"y":2}`.
   @inline(__always)
   static func writeFields(
-    _ angle: Double, _ radius: Double, _ state: HandleState, _ x: Double, _ y: Double, precision p: Int,
+    _ angle: Double, _ radius: Double, _ state: HandleState, _ x: Double, _ y: Double,
+    precision p: Int,
     to text: inout TextBytes
   ) {
     text.append(angle, precision: p)

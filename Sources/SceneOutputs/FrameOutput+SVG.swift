@@ -20,7 +20,8 @@ extension FrameOutput {
   /// </svg>
   /// ```
   public static let svg = FrameOutput(
-    name: "svg", fileExtensions: ["svg"], summary: "one frame as a standalone SVG (--frame N or --at T)",
+    name: "svg", fileExtensions: ["svg"],
+    summary: "one frame as a standalone SVG (--frame N or --at T)",
     needsAllFrames: true,
     end: { context, frames in SVGText.still(frames.last, context: context) })
 
@@ -113,7 +114,8 @@ enum SVGText {
           out.append(h.radius, precision: p)
           out.append("\"")
         } else {
-          let width = handles[j].width, height = handles[j].height
+          let width = handles[j].width
+          let height = handles[j].height
           let rotation = degrees(h.angle, precision: p)
           out.append("  <rect")
           ids.append(idFor: h.name, at: i, takenByPath: takenByPath, to: &out)
@@ -176,9 +178,11 @@ enum SVGText {
       guard let d = filled(data) else { continue }  // Hidden throughout.
       let paint = styles.path(at: track.firstIndex, named: track.name)
       let visibility = data.map { $0 == nil ? "hidden" : "visible" }
-      out += "  <path\(ids.attribute(for: track.name)) d=\"\(d[0])\"" + paint.attributes(precision: p)
+      out +=
+        "  <path\(ids.attribute(for: track.name)) d=\"\(d[0])\"" + paint.attributes(precision: p)
       out += visibility[0] == "hidden" ? " visibility=\"hidden\"" : ""
-      out += body([timing.animate("d", d), timing.animate("visibility", visibility)], closing: "path")
+      out += body(
+        [timing.animate("d", d), timing.animate("visibility", visibility)], closing: "path")
     }
 
     // Handles, in declaration order.
@@ -197,18 +201,23 @@ enum SVGText {
       let hiddenAttribute = visibility[0] == "hidden" ? " visibility=\"hidden\"" : ""
       let id = ids.attribute(for: track.name)
       if handle.shape == .circle {
-        let cx = states.map { n($0.x) }, cy = states.map { n($0.y) }, r = states.map { n($0.radius) }
-        out += "  <circle\(id) cx=\"\(cx[0])\" cy=\"\(cy[0])\" r=\"\(r[0])\"" + paint + hiddenAttribute
+        let cx = states.map { n($0.x) }
+        let cy = states.map { n($0.y) }
+        let r = states.map { n($0.radius) }
+        out +=
+          "  <circle\(id) cx=\"\(cx[0])\" cy=\"\(cy[0])\" r=\"\(r[0])\"" + paint + hiddenAttribute
         out += body(
           [
             timing.animate("cx", cx), timing.animate("cy", cy), timing.animate("r", r),
             timing.animate("visibility", visibility),
           ], closing: "circle")
       } else {
-        let x = states.map { n($0.x - handle.width / 2) }, y = states.map { n($0.y - handle.height / 2) }
+        let x = states.map { n($0.x - handle.width / 2) }
+        let y = states.map { n($0.y - handle.height / 2) }
         let rotations = states.map { degrees($0.angle, precision: p) }
         let rotate = states.indices.map { "\(rotations[$0]) \(n(states[$0].x)) \(n(states[$0].y))" }
-        out += "  <rect\(id) x=\"\(x[0])\" y=\"\(y[0])\" width=\"\(n(handle.width))\" height=\"\(n(handle.height))\""
+        out +=
+          "  <rect\(id) x=\"\(x[0])\" y=\"\(y[0])\" width=\"\(n(handle.width))\" height=\"\(n(handle.height))\""
         // Without a turn in any frame, no transform at all.
         if rotations.contains(where: { $0 != "0" }) { out += " transform=\"rotate(\(rotate[0]))\"" }
         out += paint + hiddenAttribute
@@ -263,7 +272,9 @@ enum SVGText {
         } else {
           t = tracks.count
           trackOf[key] = t
-          tracks.append(Track(name: elementName, firstIndex: i, items: Array(repeating: nil, count: frames.count)))
+          tracks.append(
+            Track(
+              name: elementName, firstIndex: i, items: Array(repeating: nil, count: frames.count)))
         }
         tracks[t].items[f] = element
       }
@@ -297,7 +308,9 @@ enum SVGText {
       var total = span + step
       var fractions = frames.map { ($0.time - start) / total }
       let increasing = zip(fractions, fractions.dropFirst()).allSatisfy { $0 < $1 }
-      if !(total > 0) || !total.isFinite || !increasing || fractions.contains(where: { !$0.isFinite }) {
+      if !(total > 0) || !total.isFinite || !increasing
+        || fractions.contains(where: { !$0.isFinite })
+      {
         // Times that do not increase: show the frames one after the other instead.
         total = Double(frames.count) * step
         fractions = frames.indices.map { Double($0) / Double(frames.count) }
@@ -325,7 +338,8 @@ enum SVGText {
     /// An `<animate>` of `attribute` through `values`, one per frame; `nil` when they never change.
     func animate(_ attribute: String, _ values: [String]) -> String? {
       guard let first = values.first, values.contains(where: { $0 != first }) else { return nil }
-      return "<animate attributeName=\"\(attribute)\" values=\"\(values.joined(separator: ";"))\" \(attributes)/>"
+      return
+        "<animate attributeName=\"\(attribute)\" values=\"\(values.joined(separator: ";"))\" \(attributes)/>"
     }
 
     /// An `<animateTransform>` of a rotation through `values` (`degrees cx cy`), one per frame.
@@ -344,9 +358,12 @@ enum SVGText {
     let w = NumberText.format(graph.width, precision: context.precision)
     let h = NumberText.format(graph.height, precision: context.precision)
     var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-    out += "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(w)\" height=\"\(h)\" viewBox=\"0 0 \(w) \(h)\">\n"
+    out +=
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(w)\" height=\"\(h)\" viewBox=\"0 0 \(w) \(h)\">\n"
     if !graph.name.isEmpty { out += "  <title>\(escaped(graph.name))</title>\n" }
-    if let background = graph.background.map({ RGBA(red: $0.red, green: $0.green, blue: $0.blue, alpha: $0.alpha) }) {
+    if let background = graph.background.map({
+      RGBA(red: $0.red, green: $0.green, blue: $0.blue, alpha: $0.alpha)
+    }) {
       out += "  <rect width=\"\(w)\" height=\"\(h)\" fill=\"\(background.hex)\""
       if let alpha = background.opacity { out += " fill-opacity=\"\(alpha)\"" }
       out += "/>\n"
@@ -406,7 +423,9 @@ enum SVGText {
     /// when there is one, which handles' names a path took (and that no two handles
     /// share a name).
     @inline(__always)
-    mutating func append(idFor name: String, at index: Int, takenByPath: [Bool]?, to text: inout TextBytes) {
+    mutating func append(
+      idFor name: String, at index: Int, takenByPath: [Bool]?, to text: inout TextBytes
+    ) {
       guard let takenByPath else { return append(idFor: name, to: &text) }
       guard !takenByPath[index], IDs.isValid(name) else { return }
       text.append(" id=\"")
@@ -421,7 +440,9 @@ enum SVGText {
       return name.withUTF8 { bytes in
         guard let first = bytes.first, isLetterOrUnderscore(first) else { return false }
         for byte in bytes {
-          guard isLetterOrUnderscore(byte) || (byte >= 0x30 && byte <= 0x39) || byte == 0x2D || byte == 0x2E
+          guard
+            isLetterOrUnderscore(byte) || (byte >= 0x30 && byte <= 0x39) || byte == 0x2D
+              || byte == 0x2E
           else { return false }
         }
         return true
@@ -443,7 +464,8 @@ enum SVGText {
 
     init(_ graph: SceneGraph) {
       self.graph = graph
-      pathStyles = Dictionary(graph.paths.map { ($0.name, $0.style) }, uniquingKeysWith: { first, _ in first })
+      pathStyles = Dictionary(
+        graph.paths.map { ($0.name, $0.style) }, uniquingKeysWith: { first, _ in first })
       var bridges: [(String, SceneGraph.Style)] = []
       for constraint in graph.constraints {
         guard case .gooey(_, _, _, _, _, _, _, let bridgeStyle) = constraint.kind else { continue }
@@ -455,9 +477,13 @@ enum SVGText {
     /// The paint of the frame's path `index`, called `name`: the scene's path at the same
     /// place, else a gooey bridge, else a path, of that name; else a path's default paint.
     func path(at index: Int, named name: String) -> Paint {
-      if index < graph.paths.count, graph.paths[index].name == name { return Paint(graph.paths[index].style) }
+      if index < graph.paths.count, graph.paths[index].name == name {
+        return Paint(graph.paths[index].style)
+      }
       if let style = bridgeStyles[name] ?? pathStyles[name] { return Paint(style) }
-      return Paint(fill: nil, stroke: RGBA(red: 255, green: 255, blue: 255, alpha: 255), strokeWidth: 2, opacity: 1)
+      return Paint(
+        fill: nil, stroke: RGBA(red: 255, green: 255, blue: 255, alpha: 255), strokeWidth: 2,
+        opacity: 1)
     }
 
     /// The scene's handle for the frame's handle `index`, called `name`.
@@ -470,7 +496,8 @@ enum SVGText {
       if index < graph.handles.count, graph.handles[index].name == name { return index }
       if handleIndexStorage == nil {
         handleIndexStorage = Dictionary(
-          graph.handles.indices.map { (graph.handles[$0].name, $0) }, uniquingKeysWith: { first, _ in first })
+          graph.handles.indices.map { (graph.handles[$0].name, $0) },
+          uniquingKeysWith: { first, _ in first })
       }
       return handleIndexStorage?[name]
     }
@@ -493,7 +520,9 @@ enum SVGText {
     init(_ style: SceneGraph.Style) {
       self.init(
         fill: style.fill.map { RGBA(red: $0.red, green: $0.green, blue: $0.blue, alpha: $0.alpha) },
-        stroke: style.stroke.map { RGBA(red: $0.red, green: $0.green, blue: $0.blue, alpha: $0.alpha) },
+        stroke: style.stroke.map {
+          RGBA(red: $0.red, green: $0.green, blue: $0.blue, alpha: $0.alpha)
+        },
         strokeWidth: style.strokeWidth, opacity: style.opacity)
     }
 
@@ -507,7 +536,9 @@ enum SVGText {
         if let alpha = stroke.opacity { out += " stroke-opacity=\"\(alpha)\"" }
         out += " stroke-width=\"\(NumberText.format(strokeWidth, precision: precision))\""
       }
-      if opacity != 1 { out += " opacity=\"\(NumberText.format(opacity, precision: max(precision, 3)))\"" }
+      if opacity != 1 {
+        out += " opacity=\"\(NumberText.format(opacity, precision: max(precision, 3)))\""
+      }
       return out
     }
   }

@@ -96,7 +96,9 @@ struct SceneText: Sendable {
     }
     handleKeys = Array(keys.bytes)
     handleKeyEnds = ends
-    handleNamesAreDistinct = zip(sortedHandles, sortedHandles.dropFirst()).allSatisfy { names[$0] != names[$1] }
+    handleNamesAreDistinct = zip(sortedHandles, sortedHandles.dropFirst()).allSatisfy {
+      names[$0] != names[$1]
+    }
     let bridges = graph.constraints.compactMap { constraint -> String? in
       guard case .gooey = constraint.kind else { return nil }
       return constraint.reportedName

@@ -74,7 +74,9 @@ enum NumberText {
       integer = truncated
     } else {
       let rounded = scaled.rounded(.toNearestOrAwayFromZero)
-      guard abs(rounded) < 9e15 else { return Parts(magnitude: 0, fractionDigits: -1, negative: false) }
+      guard abs(rounded) < 9e15 else {
+        return Parts(magnitude: 0, fractionDigits: -1, negative: false)
+      }
       integer = Int64(rounded)
     }
     // Zero, negative zero and whatever rounds to either print as `0`.
@@ -105,7 +107,9 @@ enum NumberText {
 
   /// Past what the fixed-point digits can hold: the shortest round-trip text.
   @inline(never)
-  static func shortest<Result>(_ value: Double, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+  static func shortest<Result>(_ value: Double, _ body: (UnsafeBufferPointer<UInt8>) -> Result)
+    -> Result
+  {
     var text = value.shortestDescription
     return text.withUTF8 { body($0) }
   }

@@ -66,7 +66,9 @@ struct TextBytes: ~Copyable {
     guard n > 0 else { return }
     reserve(n)
     let destination = UnsafeMutableRawPointer(base + count)
-    bytes.withUnsafeBytes { TextBytes.copy($0.baseAddress! + range.lowerBound, to: destination, count: n) }
+    bytes.withUnsafeBytes {
+      TextBytes.copy($0.baseAddress! + range.lowerBound, to: destination, count: n)
+    }
     count &+= n
   }
 
@@ -82,7 +84,9 @@ struct TextBytes: ~Copyable {
   /// pieces of a frame's text are that short, and a call to `memmove` costs more. The
   /// ranges may overlap: every load comes before the stores, and `copyMemory` is a move.
   @inline(__always)
-  static func copy(_ source: UnsafeRawPointer, to destination: UnsafeMutableRawPointer, count n: Int) {
+  static func copy(
+    _ source: UnsafeRawPointer, to destination: UnsafeMutableRawPointer, count n: Int
+  ) {
     if n > 16 {
       destination.copyMemory(from: source, byteCount: n)
     } else if n >= 8 {
@@ -122,7 +126,9 @@ struct TextBytes: ~Copyable {
     reserve(n)
     let destination = UnsafeMutableRawPointer(base + count)
     // The closure only sees the destination, never `self`.
-    text.withUTF8 { source in TextBytes.copy(UnsafeRawPointer(source.baseAddress!), to: destination, count: n) }
+    text.withUTF8 { source in
+      TextBytes.copy(UnsafeRawPointer(source.baseAddress!), to: destination, count: n)
+    }
     count &+= n
   }
 
@@ -172,7 +178,8 @@ struct TextBytes: ~Copyable {
     let end = base + (count &+ 24)
     let start = parts.write(endingAt: end)
     let length = end - start
-    TextBytes.copy(UnsafeRawPointer(start), to: UnsafeMutableRawPointer(base + count), count: length)
+    TextBytes.copy(
+      UnsafeRawPointer(start), to: UnsafeMutableRawPointer(base + count), count: length)
     count &+= length
   }
 
@@ -200,7 +207,9 @@ struct TextBytes: ~Copyable {
   static func needsJSONEscapes(_ value: String) -> Bool {
     var value = value
     return value.withUTF8 { bytes in
-      for byte in bytes where byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0xE2 { return true }
+      for byte in bytes where byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0xE2 {
+        return true
+      }
       return false
     }
   }

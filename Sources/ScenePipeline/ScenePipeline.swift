@@ -5,9 +5,9 @@ import SceneRuntime
 import SceneSyntax
 
 #if canImport(Glibc)
-  import Glibc
+import Glibc
 #elseif canImport(Darwin)
-  import Darwin
+import Darwin
 #endif
 
 /// The one way a scene file becomes something to run: read it through its front end
@@ -47,19 +47,25 @@ public enum ScenePipeline {
   ///
   /// - Throws: ``SceneLoader/ReadError`` when the file cannot be read at all (missing, a
   ///   directory, a FIFO); everything wrong inside it is a diagnostic.
-  public static func load(path: String, options: Options = Options()) throws(SceneLoader.ReadError) -> Loaded {
+  public static func load(path: String, options: Options = Options()) throws(SceneLoader.ReadError)
+    -> Loaded
+  {
     let read = try SceneLoader.load(path: path)
     return resolve(read, sceneFile: path, options: options)
   }
 
   /// Resolves a scene already read, reading its traces relative to `sceneFile`.
-  public static func resolve(_ read: SceneLoader.Result, sceneFile: String, options: Options = Options()) -> Loaded {
-    var loaded = Loaded(graph: nil, traces: [:], files: read.file.map { [$0] } ?? [], diagnostics: read.diagnostics)
+  public static func resolve(
+    _ read: SceneLoader.Result, sceneFile: String, options: Options = Options()
+  ) -> Loaded {
+    var loaded = Loaded(
+      graph: nil, traces: [:], files: read.file.map { [$0] } ?? [], diagnostics: read.diagnostics)
     guard let spec = read.spec else { return loaded }
     let resolved = SceneResolver.resolve(spec)
     loaded.diagnostics += resolved.errors.map(\.diagnostic)
     // Traces are checked even when the scene has other errors: `check` reports them all.
-    let traces = TraceLoader.load(for: spec.gesture, sceneFile: sceneFile, folders: options.traceFolders)
+    let traces = TraceLoader.load(
+      for: spec.gesture, sceneFile: sceneFile, folders: options.traceFolders)
     loaded.files += traces.files
     loaded.diagnostics += traces.diagnostics
     loaded.traces = traces.traces

@@ -16,10 +16,14 @@ enum AnimateConstraint: ConstraintBehavior {
   }
 
   static func parameters(of kind: SceneGraph.Constraint.Kind) -> Parameters? {
-    guard case .animate(let handle, let path, let duration, let repeatMode, let easing, let orient, let delay) = kind
+    guard
+      case .animate(
+        let handle, let path, let duration, let repeatMode, let easing, let orient, let delay) =
+        kind
     else { return nil }
     return Parameters(
-      handle: handle, path: path, duration: duration, repeatMode: repeatMode, curve: TimingCurve(easing),
+      handle: handle, path: path, duration: duration, repeatMode: repeatMode,
+      curve: TimingCurve(easing),
       orient: orient, delay: delay)
   }
 
@@ -28,7 +32,9 @@ enum AnimateConstraint: ConstraintBehavior {
     step(c, p, dt: 0, in: &sim)
   }
 
-  static func release(_ c: Int, _ p: Parameters, handle h: Int, velocity: Vector, in sim: inout Simulation) {
+  static func release(
+    _ c: Int, _ p: Parameters, handle h: Int, velocity: Vector, in sim: inout Simulation
+  ) {
     sim.handles[h].mode = .animating
   }
 
@@ -49,14 +55,16 @@ enum AnimateConstraint: ConstraintBehavior {
       fraction = passes - whole
     case .pingPong:
       // Parity of a Double: no Int conversion to trap however long a simulation runs.
-      fraction = whole.truncatingRemainder(dividingBy: 2) == 0 ? passes - whole : 1 - (passes - whole)
+      fraction =
+        whole.truncatingRemainder(dividingBy: 2) == 0 ? passes - whole : 1 - (passes - whole)
     }
     if p.repeatMode != .once && whole > sim.constraints[c].passes {
       sim.constraints[c].passes = whole
       sim.events.append(SceneEvent("loop", sim.handleNames[h]))
     }
     guard let total = sim.measured(p.path, { $0.length }),
-      let position = sim.measured(p.path, { $0.position(atLength: p.curve.value(at: fraction) * total) })
+      let position = sim.measured(
+        p.path, { $0.position(atLength: p.curve.value(at: fraction) * total) })
     else { return }
     sim.handles[h].position = position.point
     if p.orient { sim.handles[h].angle = position.angle }

@@ -20,9 +20,12 @@ protocol ConstraintBehavior {
   /// Puts the constraint's handles where the constraint says they start.
   static func setUp(_ c: Int, _ p: Parameters, in simulation: inout Simulation)
   /// Places a held handle for a drag target; `false` to let it go exactly to the target.
-  static func drag(_ c: Int, _ p: Parameters, handle: Int, to target: Vector, in simulation: inout Simulation) -> Bool
+  static func drag(
+    _ c: Int, _ p: Parameters, handle: Int, to target: Vector, in simulation: inout Simulation
+  ) -> Bool
   /// The handle was released with a velocity in points per second.
-  static func release(_ c: Int, _ p: Parameters, handle: Int, velocity: Vector, in simulation: inout Simulation)
+  static func release(
+    _ c: Int, _ p: Parameters, handle: Int, velocity: Vector, in simulation: inout Simulation)
   /// Advances the constraint by `dt` seconds (0 applies new input in no time).
   static func step(_ c: Int, _ p: Parameters, dt: Double, in simulation: inout Simulation)
   /// A path the constraint draws, if any (the gooey bridge).
@@ -31,10 +34,14 @@ protocol ConstraintBehavior {
 
 extension ConstraintBehavior {
   static func setUp(_ c: Int, _ p: Parameters, in simulation: inout Simulation) {}
-  static func drag(_ c: Int, _ p: Parameters, handle: Int, to target: Vector, in simulation: inout Simulation) -> Bool {
+  static func drag(
+    _ c: Int, _ p: Parameters, handle: Int, to target: Vector, in simulation: inout Simulation
+  ) -> Bool {
     false
   }
-  static func release(_ c: Int, _ p: Parameters, handle: Int, velocity: Vector, in simulation: inout Simulation) {
+  static func release(
+    _ c: Int, _ p: Parameters, handle: Int, velocity: Vector, in simulation: inout Simulation
+  ) {
     simulation.handles[handle].mode = .idle
   }
   static func step(_ c: Int, _ p: Parameters, dt: Double, in simulation: inout Simulation) {}
@@ -86,10 +93,13 @@ extension Simulation {
 
   mutating func releaseConstraint(_ c: Int, handle: Int, velocity: Vector) {
     switch parameters[c] {
-    case .follow(let p): FollowConstraint.release(c, p, handle: handle, velocity: velocity, in: &self)
-    case .elastic(let p): ElasticConstraint.release(c, p, handle: handle, velocity: velocity, in: &self)
+    case .follow(let p):
+      FollowConstraint.release(c, p, handle: handle, velocity: velocity, in: &self)
+    case .elastic(let p):
+      ElasticConstraint.release(c, p, handle: handle, velocity: velocity, in: &self)
     case .gooey(let p): GooeyConstraint.release(c, p, handle: handle, velocity: velocity, in: &self)
-    case .animate(let p): AnimateConstraint.release(c, p, handle: handle, velocity: velocity, in: &self)
+    case .animate(let p):
+      AnimateConstraint.release(c, p, handle: handle, velocity: velocity, in: &self)
     }
   }
 

@@ -30,7 +30,8 @@ enum ElasticConstraint: ConstraintBehavior {
       switch resistance {
       case .none: .none
       case .factor(let factor): .factor(factor.value)
-      case .rubberband(let coefficient, let dimension): .rubberband(coefficient: coefficient.value, dimension: dimension?.value)
+      case .rubberband(let coefficient, let dimension):
+        .rubberband(coefficient: coefficient.value, dimension: dimension?.value)
       }
     let motion: Parameters.Return =
       switch returnMotion {
@@ -41,7 +42,9 @@ enum ElasticConstraint: ConstraintBehavior {
     return Parameters(handle: handle, resistance: plain, returnMotion: motion)
   }
 
-  static func drag(_ c: Int, _ p: Parameters, handle h: Int, to target: Vector, in sim: inout Simulation) -> Bool {
+  static func drag(
+    _ c: Int, _ p: Parameters, handle h: Int, to target: Vector, in sim: inout Simulation
+  ) -> Bool {
     let rest = sim.handles[h].rest
     let offset = target - rest
     switch p.resistance {
@@ -62,7 +65,9 @@ enum ElasticConstraint: ConstraintBehavior {
     return true
   }
 
-  static func release(_ c: Int, _ p: Parameters, handle h: Int, velocity: Vector, in sim: inout Simulation) {
+  static func release(
+    _ c: Int, _ p: Parameters, handle h: Int, velocity: Vector, in sim: inout Simulation
+  ) {
     sim.handles[h].rest = sim.restPosition(of: h) ?? sim.handles[h].rest
     let from = sim.handles[h].position
     let to = sim.handles[h].rest

@@ -17,15 +17,21 @@ enum FollowConstraint: ConstraintBehavior {
   }
 
   static func parameters(of kind: SceneGraph.Constraint.Kind) -> Parameters? {
-    guard case .follow(let handle, let path, let orient, let wrap, let spring, let rest, let hysteresis) = kind else {
+    guard
+      case .follow(
+        let handle, let path, let orient, let wrap, let spring, let rest, let hysteresis) = kind
+    else {
       return nil
     }
     return Parameters(
-      handle: handle, path: path, orient: orient, wrap: wrap, spring: spring, rest: rest, hysteresis: hysteresis)
+      handle: handle, path: path, orient: orient, wrap: wrap, spring: spring, rest: rest,
+      hysteresis: hysteresis)
   }
 
   static func setUp(_ c: Int, _ p: Parameters, in sim: inout Simulation) {
-    guard let start = sim.measured(p.path, { [point = sim.handles[p.handle].position] in $0.nearest(to: point) }),
+    guard
+      let start = sim.measured(
+        p.path, { [point = sim.handles[p.handle].position] in $0.nearest(to: point) }),
       let total = sim.measured(p.path, { $0.length })
     else { return }
     sim.constraints[c].length = start.length
@@ -34,11 +40,17 @@ enum FollowConstraint: ConstraintBehavior {
     if p.orient { sim.handles[p.handle].angle = start.position.angle }
   }
 
-  static func drag(_ c: Int, _ p: Parameters, handle h: Int, to target: Vector, in sim: inout Simulation) -> Bool {
+  static func drag(
+    _ c: Int, _ p: Parameters, handle h: Int, to target: Vector, in sim: inout Simulation
+  ) -> Bool {
     let continuing = sim.constraints[c].length
     guard
       let answer = sim.measured(
-        p.path, { $0.nearest(to: target, continuingFrom: continuing, hysteresis: p.hysteresis, wraps: p.wrap) })
+        p.path,
+        {
+          $0.nearest(
+            to: target, continuingFrom: continuing, hysteresis: p.hysteresis, wraps: p.wrap)
+        })
     else { return false }
     sim.constraints[c].springingAlongPath = false
     sim.constraints[c].length = answer.length
@@ -48,9 +60,12 @@ enum FollowConstraint: ConstraintBehavior {
     return true
   }
 
-  static func release(_ c: Int, _ p: Parameters, handle h: Int, velocity: Vector, in sim: inout Simulation) {
+  static func release(
+    _ c: Int, _ p: Parameters, handle h: Int, velocity: Vector, in sim: inout Simulation
+  ) {
     guard let spring = p.spring,
-      let tangent = sim.measured(p.path, { [length = sim.constraints[c].length] in $0.position(atLength: length).tangent })
+      let tangent = sim.measured(
+        p.path, { [length = sim.constraints[c].length] in $0.position(atLength: length).tangent })
     else {
       sim.handles[h].mode = .idle
       return
@@ -67,7 +82,8 @@ enum FollowConstraint: ConstraintBehavior {
     // A handle at rest on a path that does not change stays where it was placed: the
     // inverse arc length, the costly part, runs only when something moved.
     if !pathMoves && !sim.constraints[c].springingAlongPath && sim.constraints[c].restPlaced
-      && (sim.handles[h].mode == .dragging || sim.constraints[c].placedLength == sim.constraints[c].length)
+      && (sim.handles[h].mode == .dragging
+        || sim.constraints[c].placedLength == sim.constraints[c].length)
     {
       return
     }
@@ -83,7 +99,11 @@ enum FollowConstraint: ConstraintBehavior {
       var velocity = sim.constraints[c].lengthVelocity
       sim.propagators[spring].step(&displacement, &velocity)
       sim.constraints[c].length =
-        sim.measured(p.path, { [target = sim.constraints[c].restLength + displacement] in $0.normalizedLength(target, wraps: p.wrap) })
+        sim.measured(
+          p.path,
+          { [target = sim.constraints[c].restLength + displacement] in
+            $0.normalizedLength(target, wraps: p.wrap)
+          })
         ?? sim.constraints[c].length
       sim.constraints[c].lengthVelocity = velocity
       if sim.springModels[spring].isAtRest(displacement: displacement, velocity: velocity) {
@@ -94,7 +114,9 @@ enum FollowConstraint: ConstraintBehavior {
         sim.events.append(SceneEvent("rest", sim.handleNames[h]))
       }
     }
-    if sim.handles[h].mode != .dragging && (pathMoves || sim.constraints[c].placedLength != sim.constraints[c].length) {
+    if sim.handles[h].mode != .dragging
+      && (pathMoves || sim.constraints[c].placedLength != sim.constraints[c].length)
+    {
       let length = sim.constraints[c].length
       if let position = sim.measured(p.path, { $0.position(atLength: length) }) {
         sim.handles[h].position = position.point

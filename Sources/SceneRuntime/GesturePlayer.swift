@@ -220,7 +220,8 @@ extension GesturePlayer {
         case .replay(let file):
           let replay = Replay(traces[file.value])
           // Rounded up, so the trace's last sample is inside the step.
-          let length = min((replay.duration * 1e6).rounded(.up), Double(GesturePlayer.longestStepMicroseconds))
+          let length = min(
+            (replay.duration * 1e6).rounded(.up), Double(GesturePlayer.longestStepMicroseconds))
           next = Step(.replay(replay), start: time, duration: Int64(length))
         }
         steps.append(next)
@@ -258,7 +259,9 @@ extension GesturePlayer {
             finishStep()
             continue
           case .release(let velocity):
-            emit(step.start, .up(velocity: velocity.map(evaluate) ?? path?.velocity(at: step.start)), position)
+            emit(
+              step.start, .up(velocity: velocity.map(evaluate) ?? path?.velocity(at: step.start)),
+              position)
             path = nil
             finishStep()
             continue

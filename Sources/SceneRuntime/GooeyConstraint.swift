@@ -17,10 +17,14 @@ enum GooeyConstraint: ConstraintBehavior {
   }
 
   static func parameters(of kind: SceneGraph.Constraint.Kind) -> Parameters? {
-    guard case .gooey(let anchor, let ball, let viscosity, let maxDistance, let minRadius, let spring, let style, _) = kind
+    guard
+      case .gooey(
+        let anchor, let ball, let viscosity, let maxDistance, let minRadius, let spring, let style,
+        _) = kind
     else { return nil }
     return Parameters(
-      anchor: anchor, ball: ball, viscosity: viscosity, maxDistance: maxDistance, minRadius: minRadius, spring: spring,
+      anchor: anchor, ball: ball, viscosity: viscosity, maxDistance: maxDistance,
+      minRadius: minRadius, spring: spring,
       style: style == .metaball ? .metaball(maxDistance: maxDistance) : .sticky)
   }
 
@@ -28,7 +32,9 @@ enum GooeyConstraint: ConstraintBehavior {
     sim.constraints[c].anchorRadius = sim.handles[p.anchor].radius
   }
 
-  static func release(_ c: Int, _ p: Parameters, handle h: Int, velocity: Vector, in sim: inout Simulation) {
+  static func release(
+    _ c: Int, _ p: Parameters, handle h: Int, velocity: Vector, in sim: inout Simulation
+  ) {
     if sim.constraints[c].broken {
       sim.events.append(SceneEvent("dismissed", sim.constraintNames[c]))
       sim.handles[h].mode = .idle

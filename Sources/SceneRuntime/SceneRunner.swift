@@ -32,7 +32,8 @@ public struct SceneRunner: Sendable {
   /// - Throws: ``RuntimeError`` when the run would exceed `maxFrames`, or the scene's
   ///   initial state is not finite.
   public init(
-    graph: SceneGraph, traces: [String: TraceFile] = [:], fps: Double? = nil, duration: Double? = nil,
+    graph: SceneGraph, traces: [String: TraceFile] = [:], fps: Double? = nil,
+    duration: Double? = nil,
     maxFrames: Int = SceneRunner.defaultMaxFrames
   ) throws(RuntimeError) {
     simulation = try Simulation(graph: graph)
@@ -93,7 +94,8 @@ public struct SceneRunner: Sendable {
 
   /// Every frame of the run.
   public static func frames(
-    of graph: SceneGraph, traces: [String: TraceFile] = [:], fps: Double? = nil, duration: Double? = nil
+    of graph: SceneGraph, traces: [String: TraceFile] = [:], fps: Double? = nil,
+    duration: Double? = nil
   ) throws(RuntimeError) -> [Frame] {
     var runner = try SceneRunner(graph: graph, traces: traces, fps: fps, duration: duration)
     var frames: [Frame] = []

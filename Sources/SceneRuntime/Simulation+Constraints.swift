@@ -23,7 +23,9 @@ extension Simulation {
           state: handles[i].state)
       },
       paths: paths,
-      pointers: pointers.map { PointerFrame(id: $0.id, x: $0.position.x, y: $0.position.y, isDown: $0.isDown) },
+      pointers: pointers.map {
+        PointerFrame(id: $0.id, x: $0.position.x, y: $0.position.y, isDown: $0.isDown)
+      },
       events: events)
     events.removeAll(keepingCapacity: true)
     return frame
@@ -54,7 +56,8 @@ extension Simulation {
         at: graph.handles[i].spec.position.source.span)
     }
     for (i, path) in currentPaths.enumerated() where pathIsDynamic[i] {
-      guard !path.subpaths.allSatisfy({ $0.start.isFinite && $0.segments.allSatisfy(\.isFinite) }) else { continue }
+      guard !path.subpaths.allSatisfy({ $0.start.isFinite && $0.segments.allSatisfy(\.isFinite) })
+      else { continue }
       throw RuntimeError(
         "path '\(graph.paths[i].name)' got a point that is not a finite number at t = \(now)",
         at: graph.paths[i].source.span)

@@ -134,7 +134,8 @@ extension Simulation {
 
   /// When the last pointer lifts, bound handles with a rest and a spring spring to rest.
   mutating func releaseBoundHandles() {
-    for i in handles.indices where handleIsBound[i] && mover[i] == nil && handles[i].mode == .following {
+    for i in handles.indices
+    where handleIsBound[i] && mover[i] == nil && handles[i].mode == .following {
       guard let spring = handleSprings[i], restPrograms[i] != nil else { continue }
       // Like the seed's UIView spring: it leaves at rest speed, so where it goes does not
       // depend on how often the finger was sampled.
@@ -167,7 +168,8 @@ extension Simulation {
     writeBuiltinSlots()
     // Bound handles follow their expression while a pointer is down.
     if pointers.contains(where: { $0.isDown }) {
-      for i in handles.indices where handleIsBound[i] && mover[i] == nil && handles[i].mode != .following {
+      for i in handles.indices
+      where handleIsBound[i] && mover[i] == nil && handles[i].mode != .following {
         handles[i].mode = .following
       }
     }

@@ -75,12 +75,15 @@ public struct Simulation: Sendable {
     slots[SlotLayout.width] = graph.width
     slots[SlotLayout.height] = graph.height
     springModels = graph.springs.map {
-      SpringModel(stiffness: $0.stiffness, damping: $0.damping, mass: $0.mass, restThreshold: $0.restThreshold)
+      SpringModel(
+        stiffness: $0.stiffness, damping: $0.damping, mass: $0.mass, restThreshold: $0.restThreshold
+      )
     }
     var mover = [Int?](repeating: nil, count: graph.handles.count)
     for (i, constraint) in graph.constraints.enumerated() {
       switch constraint.kind {
-      case .follow(let h, _, _, _, _, _, _), .elastic(let h, _, _), .animate(let h, _, _, _, _, _, _):
+      case .follow(let h, _, _, _, _, _, _), .elastic(let h, _, _),
+        .animate(let h, _, _, _, _, _, _):
         mover[h] = i
       case .gooey(_, let ball, _, _, _, _, _, _):
         mover[ball] = i
@@ -135,11 +138,15 @@ public struct Simulation: Sendable {
     // Fixed paths come measured from the resolver (with the dense inverse table where a
     // constraint reads them every frame); segment paths are measured as they are evaluated.
     let placeholder = MeasuredPath(Path())
-    measuredPaths = graph.paths.map { $0.segments.isEmpty ? $0.measured ?? placeholder : placeholder }
+    measuredPaths = graph.paths.map {
+      $0.segments.isEmpty ? $0.measured ?? placeholder : placeholder
+    }
     hasMeasurement = graph.paths.map { $0.segments.isEmpty && $0.measured != nil }
     // Initial positions: evaluate every node once, in order.
     for i in graph.handles.indices {
-      if let position = graph.handles[i].position, position.isConstant, let value = position.constantValue {
+      if let position = graph.handles[i].position, position.isConstant,
+        let value = position.constantValue
+      {
         handles[i].position = Vector(value.x, value.y)
       }
     }
@@ -184,7 +191,8 @@ public struct Simulation: Sendable {
     guard point.isFinite else { return }
     var pointer = PointerRuntime(id: id, position: point, pressPosition: point, isDown: true)
     pointer.record(time: time, position: point)
-    for i in handles.indices.reversed() where graph.handles[i].draggable && handles[i].state != .hidden {
+    for i in handles.indices.reversed()
+    where graph.handles[i].draggable && handles[i].state != .hidden {
       if handles[i].position.distance(to: point) <= graph.handles[i].hitRadius
         && !pointers.contains(where: { $0.grabbed == i })
       {
@@ -219,8 +227,11 @@ public struct Simulation: Sendable {
   /// A pointer lifts. Without a `velocity` (points per second), it is estimated from the
   /// last 100 ms of motion, as a pan gesture recogniser does.
   public mutating func pointerUp(id: Int, velocity: Vector? = nil) {
-    guard let index = pointers.firstIndex(where: { $0.id == id }), pointers[index].isDown else { return }
-    let released = velocity.flatMap { $0.isFinite ? $0 : nil } ?? pointers[index].estimatedVelocity(at: time)
+    guard let index = pointers.firstIndex(where: { $0.id == id }), pointers[index].isDown else {
+      return
+    }
+    let released =
+      velocity.flatMap { $0.isFinite ? $0 : nil } ?? pointers[index].estimatedVelocity(at: time)
     // Bound handles leave from where the finger is now, not from the last frame.
     writeBuiltinSlots()
     evaluateNodes(initial: false)

@@ -4,9 +4,9 @@ import SceneGraph
 import SceneSyntax
 
 #if canImport(Glibc)
-  import Glibc
+import Glibc
 #elseif canImport(Darwin)
-  import Darwin
+import Darwin
 #endif
 
 /// Reads the trace files a scene's gesture replays, relative to the scene file.
@@ -39,12 +39,20 @@ public enum TraceLoader {
     for track in gesture {
       for step in track.steps {
         guard case .replay(let name) = step.kind, seen.insert(name.value).inserted else { continue }
-        let path = name.value.hasPrefix("/") ? name.value : (folder.isEmpty ? name.value : folder + "/" + name.value)
+        let path =
+          name.value.hasPrefix("/")
+          ? name.value : (folder.isEmpty ? name.value : folder + "/" + name.value)
         guard let real = realPath(path) else {
-          diagnostics.append(.error("cannot read the trace '\(name.value)' (looked for \(path))", at: name.source.span))
+          diagnostics.append(
+            .error(
+              "cannot read the trace '\(name.value)' (looked for \(path))", at: name.source.span))
           continue
         }
-        guard allowed.contains(where: { real == $0 || real.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }) else {
+        guard
+          allowed.contains(where: {
+            real == $0 || real.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/")
+          })
+        else {
           diagnostics.append(
             .error(
               "the trace '\(name.value)' is outside the scene's folder; a scene may replay only traces beside it (allow a folder with --trace-folder)",
@@ -53,25 +61,32 @@ public enum TraceLoader {
         }
         var status = stat()
         guard stat(real, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
-          diagnostics.append(.error("the trace '\(name.value)' is not a regular file", at: name.source.span))
+          diagnostics.append(
+            .error("the trace '\(name.value)' is not a regular file", at: name.source.span))
           continue
         }
         guard status.st_size <= maximumBytes else {
           diagnostics.append(
-            .error("the trace '\(name.value)' is larger than the limit of \(maximumBytes) bytes (64 MiB)", at: name.source.span))
+            .error(
+              "the trace '\(name.value)' is larger than the limit of \(maximumBytes) bytes (64 MiB)",
+              at: name.source.span))
           continue
         }
-        guard let data = FileManager.default.contents(atPath: real), let text = String(data: data, encoding: .utf8)
+        guard let data = FileManager.default.contents(atPath: real),
+          let text = String(data: data, encoding: .utf8)
         else {
           diagnostics.append(
-            .error("cannot read the trace '\(name.value)' as UTF-8 text (looked for \(path))", at: name.source.span))
+            .error(
+              "cannot read the trace '\(name.value)' as UTF-8 text (looked for \(path))",
+              at: name.source.span))
           continue
         }
         let file = SourceFile(name: path, text: text)
         do {
           traces[name.value] = try TraceFile.parse(text, name: path)
         } catch {
-          let looksLikeTrace = ["csv", "jsonl", "ndjson"].contains((path as NSString).pathExtension.lowercased())
+          let looksLikeTrace = ["csv", "jsonl", "ndjson"].contains(
+            (path as NSString).pathExtension.lowercased())
           if looksLikeTrace || error.span.start.line > 1 {
             files.append(file)
             diagnostics.append(error.diagnostic)

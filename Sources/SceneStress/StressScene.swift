@@ -152,7 +152,9 @@ public struct StressScene: Sendable, Equatable {
       guard fullCells > 0 else { continue }
       // A different cell each round, spread over the grid.
       let k = round * fullCells / rounds
-      for (finger, handle, by) in [(1, "f\(k)", "[40, 30]"), (2, "e\(k)", "[-40, -30]"), (3, "b\(k)", "[50, 0]")] {
+      for (finger, handle, by) in [
+        (1, "f\(k)", "[40, 30]"), (2, "e\(k)", "[-40, -30]"), (3, "b\(k)", "[50, 0]"),
+      ] {
         fingers[finger] += """
               - press: \(handle)
               - drag: { by: \(by), over: 0.5s }

@@ -39,11 +39,15 @@ public struct Color: Hashable, Sendable, CustomStringConvertible {
         value = value << 4 | UInt32(digit)
         count += 1
       }
-      func digit(_ i: Int) -> UInt8 { UInt8(truncatingIfNeeded: value >> UInt32(4 * (count - 1 - i))) & 0xF }
+      func digit(_ i: Int) -> UInt8 {
+        UInt8(truncatingIfNeeded: value >> UInt32(4 * (count - 1 - i))) & 0xF
+      }
       func pair(_ i: Int) -> UInt8 { digit(2 * i) << 4 | digit(2 * i + 1) }
       switch count {
       case 3, 4:
-        self.init(red: digit(0) * 17, green: digit(1) * 17, blue: digit(2) * 17, alpha: count == 4 ? digit(3) * 17 : 255)
+        self.init(
+          red: digit(0) * 17, green: digit(1) * 17, blue: digit(2) * 17,
+          alpha: count == 4 ? digit(3) * 17 : 255)
       case 6, 8:
         self.init(red: pair(0), green: pair(1), blue: pair(2), alpha: count == 8 ? pair(3) : 255)
       default:

@@ -93,7 +93,8 @@ public enum DSLEmitter {
   }
 
   /// `line` after the comment lines written before `node`, at `indent`.
-  private static func commented(_ node: DocumentNode, _ line: String, indent: String = "") -> String {
+  private static func commented(_ node: DocumentNode, _ line: String, indent: String = "") -> String
+  {
     guard !node.comments.isEmpty else { return line }
     let comments = node.comments.map { $0.isEmpty ? indent + "#" : indent + "# " + $0 }
     return (comments + [line]).joined(separator: "\n")

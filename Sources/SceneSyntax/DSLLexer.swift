@@ -121,7 +121,8 @@ enum DSLLexer {
       let tokenStart = index
       if tokens.count == maximumTokensPerLine {
         throw DSLLexError(
-          message: "more than \(maximumTokensPerLine) words on one line; split it into several statements",
+          message:
+            "more than \(maximumTokensPerLine) words on one line; split it into several statements",
           start: tokenStart, length: 1)
       }
       openers.removeAll(keepingCapacity: true)

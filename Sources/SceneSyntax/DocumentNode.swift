@@ -38,7 +38,9 @@ public struct DocumentNode: Hashable, Sendable {
 
     // `isVerbatim` says how the text maps onto source columns, like a `SourceRef`; it
     // is not part of what the scalar means, so equality ignores it.
-    public static func == (a: Scalar, b: Scalar) -> Bool { a.text == b.text && a.isQuoted == b.isQuoted }
+    public static func == (a: Scalar, b: Scalar) -> Bool {
+      a.text == b.text && a.isQuoted == b.isQuoted
+    }
     public func hash(into hasher: inout Hasher) {
       hasher.combine(text)
       hasher.combine(isQuoted)

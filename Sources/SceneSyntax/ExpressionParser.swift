@@ -57,7 +57,8 @@ public enum ExpressionParser {
     // Expressions are nearly always ASCII, where each byte is a scalar: copied straight
     // from the bytes, without decoding the text twice (to count, then to copy).
     let scalars =
-      text.utf8.allSatisfy { $0 < 0x80 } ? text.utf8.map { Unicode.Scalar($0) } : Array(text.unicodeScalars)
+      text.utf8.allSatisfy { $0 < 0x80 }
+      ? text.utf8.map { Unicode.Scalar($0) } : Array(text.unicodeScalars)
     let spans = Spans(origin: origin, verbatim: verbatim)
     if scalars.allSatisfy(isSpace) { throw ExpressionError("empty expression", at: origin) }
     return try parse(scalars, in: 0..<scalars.count, spans: spans)
@@ -68,7 +69,8 @@ public enum ExpressionParser {
   static func tokenCount(parsing text: String) -> Int {
     let scalars = Array(text.unicodeScalars)
     let origin = SourceSpan(SourceLocation(file: "", line: 1, column: 1))
-    var machine = Machine(scalars: scalars, range: 0..<scalars.count, spans: Spans(origin: origin, verbatim: true))
+    var machine = Machine(
+      scalars: scalars, range: 0..<scalars.count, spans: Spans(origin: origin, verbatim: true))
     _ = try? machine.parseWhole()
     return machine.tokensLexed
   }
@@ -347,7 +349,9 @@ public enum ExpressionParser {
       // the string rather than appended scalar by scalar.
       if slice.allSatisfy(\.isASCII) {
         return String(unsafeUninitializedCapacity: slice.count) { buffer in
-          for (i, scalar) in zip(buffer.indices, slice) { buffer[i] = UInt8(truncatingIfNeeded: scalar.value) }
+          for (i, scalar) in zip(buffer.indices, slice) {
+            buffer[i] = UInt8(truncatingIfNeeded: scalar.value)
+          }
           return slice.count
         }
       }

@@ -143,7 +143,8 @@ final class LibYAMLParser {
     case YAML_SCALAR_EVENT:
       let scalar = event.data.scalar
       // The value may hold NUL (from a "\0" escape), so copy by length, not as a C string.
-      let bytes = UnsafeBufferPointer(start: scalar.value, count: scalar.value == nil ? 0 : scalar.length)
+      let bytes = UnsafeBufferPointer(
+        start: scalar.value, count: scalar.value == nil ? 0 : scalar.length)
       let text = String(decoding: bytes, as: UTF8.self)
       // Nearly always ASCII, one scalar per byte: cheaper to see on the bytes at hand
       // than to count in the string.
@@ -156,16 +157,19 @@ final class LibYAMLParser {
       case YAML_FOLDED_SCALAR_STYLE: style = .folded
       default: style = .plain
       }
-      let node = Node(anchor: string(scalar.anchor), tag: string(scalar.tag), start: start, end: end)
+      let node = Node(
+        anchor: string(scalar.anchor), tag: string(scalar.tag), start: start, end: end)
       return .scalar(text, scalarCount: scalarCount, style: style, node: node)
     case YAML_SEQUENCE_START_EVENT:
       let data = event.data.sequence_start
-      return .sequenceStart(Node(anchor: string(data.anchor), tag: string(data.tag), start: start, end: end))
+      return .sequenceStart(
+        Node(anchor: string(data.anchor), tag: string(data.tag), start: start, end: end))
     case YAML_SEQUENCE_END_EVENT:
       return .sequenceEnd
     case YAML_MAPPING_START_EVENT:
       let data = event.data.mapping_start
-      return .mappingStart(Node(anchor: string(data.anchor), tag: string(data.tag), start: start, end: end))
+      return .mappingStart(
+        Node(anchor: string(data.anchor), tag: string(data.tag), start: start, end: end))
     case YAML_MAPPING_END_EVENT:
       return .mappingEnd
     default:

@@ -19,7 +19,8 @@ public struct PathSpec: Hashable, Sendable {
   public var writtenData: WrittenText?
 
   public init(
-    name: Located<String>, geometry: Geometry, geometrySource: SourceRef = .synthesized, style: Style = Style(),
+    name: Located<String>, geometry: Geometry, geometrySource: SourceRef = .synthesized,
+    style: Style = Style(),
     writtenData: String? = nil
   ) {
     self.name = name

@@ -18,7 +18,9 @@ public struct SceneComments: Sendable {
     var pending: [String] = []
     var inHeader = true
     var lineNumber = 0
-    for rawLine in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
+    for rawLine in text.split(
+      omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
+    {
       lineNumber += 1
       let line = rawLine.hasSuffix("\r") ? rawLine.dropLast() : rawLine[...]
       let trimmed = line.drop { $0 == " " || $0 == "\t" }

@@ -4,11 +4,16 @@ import SceneDiagnostics
 
 extension SceneDecoder {
   static let constraintKinds = ["follow", "elastic", "gooey", "animate"]
-  static let followKeys = ["name", "handle", "path", "orient", "ends", "spring", "rest", "hysteresis"]
+  static let followKeys = [
+    "name", "handle", "path", "orient", "ends", "spring", "rest", "hysteresis",
+  ]
   static let elasticKeys = ["name", "handle", "resistance", "return"]
   static let gooeyKeys =
-    ["name", "anchor", "ball", "viscosity", "maxDistance", "minRadius", "spring", "style"] + styleKeys
-  static let animateKeys = ["name", "handle", "path", "duration", "repeat", "ease", "orient", "delay"]
+    ["name", "anchor", "ball", "viscosity", "maxDistance", "minRadius", "spring", "style"]
+    + styleKeys
+  static let animateKeys = [
+    "name", "handle", "path", "duration", "repeat", "ease", "orient", "delay",
+  ]
 
   mutating func decodeConstraints(_ node: DocumentNode) -> [ConstraintSpec] {
     guard let items = sequence(node, what: "'constraints'") else { return [] }
@@ -22,8 +27,10 @@ extension SceneDecoder {
       switch kind {
       case "follow":
         guard let f = fields(of: value, what: what, allowed: Self.followKeys),
-          let handle = required(f, "handle", of: what, at: keySource, { $0.reference($1, what: "'handle'") }),
-          let path = required(f, "path", of: what, at: keySource, { $0.reference($1, what: "'path'") })
+          let handle = required(
+            f, "handle", of: what, at: keySource, { $0.reference($1, what: "'handle'") }),
+          let path = required(
+            f, "path", of: what, at: keySource, { $0.reference($1, what: "'path'") })
         else { continue }
         let spec = FollowSpec(
           handle: handle, path: path,
@@ -35,7 +42,8 @@ extension SceneDecoder {
         result.append(ConstraintSpec(name: name(f), kind: .follow(spec), at: keySource))
       case "elastic":
         guard let f = fields(of: value, what: what, allowed: Self.elasticKeys),
-          let handle = required(f, "handle", of: what, at: keySource, { $0.reference($1, what: "'handle'") })
+          let handle = required(
+            f, "handle", of: what, at: keySource, { $0.reference($1, what: "'handle'") })
         else { continue }
         let spec = ElasticSpec(
           handle: handle, resistance: f["resistance"].flatMap { resistance($0) },
@@ -43,8 +51,10 @@ extension SceneDecoder {
         result.append(ConstraintSpec(name: name(f), kind: .elastic(spec), at: keySource))
       case "gooey":
         guard let f = fields(of: value, what: what, allowed: Self.gooeyKeys),
-          let anchor = required(f, "anchor", of: what, at: keySource, { $0.reference($1, what: "'anchor'") }),
-          let ball = required(f, "ball", of: what, at: keySource, { $0.reference($1, what: "'ball'") })
+          let anchor = required(
+            f, "anchor", of: what, at: keySource, { $0.reference($1, what: "'anchor'") }),
+          let ball = required(
+            f, "ball", of: what, at: keySource, { $0.reference($1, what: "'ball'") })
         else { continue }
         let spec = GooeySpec(
           anchor: anchor, ball: ball,
@@ -57,13 +67,18 @@ extension SceneDecoder {
         result.append(ConstraintSpec(name: name(f), kind: .gooey(spec), at: keySource))
       case "animate":
         guard let f = fields(of: value, what: what, allowed: Self.animateKeys),
-          let handle = required(f, "handle", of: what, at: keySource, { $0.reference($1, what: "'handle'") }),
-          let path = required(f, "path", of: what, at: keySource, { $0.reference($1, what: "'path'") }),
-          let duration = required(f, "duration", of: what, at: keySource, { $0.time($1, what: "'duration'") })
+          let handle = required(
+            f, "handle", of: what, at: keySource, { $0.reference($1, what: "'handle'") }),
+          let path = required(
+            f, "path", of: what, at: keySource, { $0.reference($1, what: "'path'") }),
+          let duration = required(
+            f, "duration", of: what, at: keySource, { $0.time($1, what: "'duration'") })
         else { continue }
         let spec = AnimateSpec(
           handle: handle, path: path, duration: duration,
-          repeatMode: f["repeat"].flatMap { choice($0, what: "'repeat'", as: AnimateSpec.Repeat.self) },
+          repeatMode: f["repeat"].flatMap {
+            choice($0, what: "'repeat'", as: AnimateSpec.Repeat.self)
+          },
           easing: f["ease"].flatMap { easing($0, what: "'ease'") },
           orient: f["orient"].flatMap { bool($0, what: "'orient'") },
           delay: f["delay"].flatMap { time($0, what: "'delay'") })
@@ -71,7 +86,8 @@ extension SceneDecoder {
       default:
         error(
           "unknown constraint '\(kind)'"
-            + Self.suggestionOrList(kind, among: Self.constraintKinds, list: "follow, elastic, gooey or animate"),
+            + Self.suggestionOrList(
+              kind, among: Self.constraintKinds, list: "follow, elastic, gooey or animate"),
           at: keySource)
       }
     }
@@ -103,7 +119,8 @@ extension SceneDecoder {
     if case .scalar(let s) = node.value {
       switch s.text {
       case "none": return ElasticSpec.Resistance.none
-      case "rubberband": return .rubberband(coefficient: Located(0.55, at: node.source), dimension: nil)
+      case "rubberband":
+        return .rubberband(coefficient: Located(0.55, at: node.source), dimension: nil)
       default:
         error(
           "expected none, rubberband, { factor: 0.7 } or { rubberband: 0.55, dimension: 300 } for 'resistance', found '\(s.text)'",
@@ -111,7 +128,10 @@ extension SceneDecoder {
         return nil
       }
     }
-    guard let f = fields(of: node, what: "'resistance'", allowed: ["factor", "rubberband", "dimension"]) else {
+    guard
+      let f = fields(
+        of: node, what: "'resistance'", allowed: ["factor", "rubberband", "dimension"])
+    else {
       return nil
     }
     if let factor = f["factor"] {
@@ -135,7 +155,9 @@ extension SceneDecoder {
     if case .scalar = node.value {
       return reference(node, what: "'return' (a spring)").map { .spring($0) }
     }
-    guard let f = fields(of: node, what: "'return'", allowed: ["spring", "speed", "duration", "ease"]) else {
+    guard
+      let f = fields(of: node, what: "'return'", allowed: ["spring", "speed", "duration", "ease"])
+    else {
       return nil
     }
     let given = ["spring", "speed", "duration"].filter { f[$0] != nil }
@@ -146,10 +168,16 @@ extension SceneDecoder {
     let ease = f["ease"].flatMap { easing($0, what: "'ease'") }
     switch given[0] {
     case "spring":
-      if f["ease"] != nil { error("a spring return takes no 'ease'", at: f.keySource("ease") ?? node.source) }
+      if f["ease"] != nil {
+        error("a spring return takes no 'ease'", at: f.keySource("ease") ?? node.source)
+      }
       return f["spring"].flatMap { reference($0, what: "'spring'") }.map { .spring($0) }
-    case "speed": return f["speed"].flatMap { number($0, what: "'speed'") }.map { .speed($0, easing: ease) }
-    default: return f["duration"].flatMap { time($0, what: "'duration'") }.map { .duration($0, easing: ease) }
+    case "speed":
+      return f["speed"].flatMap { number($0, what: "'speed'") }.map { .speed($0, easing: ease) }
+    default:
+      return f["duration"].flatMap { time($0, what: "'duration'") }.map {
+        .duration($0, easing: ease)
+      }
     }
   }
 }

@@ -3,7 +3,9 @@ import SceneDiagnostics
 // MARK: - Gesture and expectations
 
 extension SceneDecoder {
-  static let stepKinds = ["press", "drag", "move", "wait", "hold", "release", "tap", "fling", "replay"]
+  static let stepKinds = [
+    "press", "drag", "move", "wait", "hold", "release", "tap", "fling", "replay",
+  ]
 
   mutating func decodeGesture(_ node: DocumentNode) -> [GestureTrack] {
     switch node.value {
@@ -19,7 +21,8 @@ extension SceneDecoder {
           continue
         }
         tracks.append(
-          GestureTrack(pointer: Located(pointer, at: entry.keySource), steps: decodeSteps(entry.value)))
+          GestureTrack(
+            pointer: Located(pointer, at: entry.keySource), steps: decodeSteps(entry.value)))
       }
       return tracks
     case .scalar:
@@ -38,13 +41,17 @@ extension SceneDecoder {
         steps.append(GestureStep(.release(velocity: nil), at: item.source))
         continue
       }
-      guard let (kind, keySource, value) = singleEntry(item, what: "a gesture step") else { continue }
+      guard let (kind, keySource, value) = singleEntry(item, what: "a gesture step") else {
+        continue
+      }
       if let step = decodeStep(kind, keySource, value) { steps.append(step) }
     }
     return steps
   }
 
-  mutating func decodeStep(_ kind: String, _ keySource: SourceRef, _ value: DocumentNode) -> GestureStep? {
+  mutating func decodeStep(_ kind: String, _ keySource: SourceRef, _ value: DocumentNode)
+    -> GestureStep?
+  {
     func at(_ what: String) -> Expression? {
       if case .mapping = value.value {
         guard let f = fields(of: value, what: "'\(kind)'", allowed: ["at"]) else { return nil }
@@ -75,7 +82,9 @@ extension SceneDecoder {
       let over = f["over"].flatMap { time($0, what: "'over'") }
       let ease = f["ease"].flatMap { easing($0, what: "'ease'") }
       return GestureStep(
-        kind == "drag" ? .drag(motion, duration: over, easing: ease) : .move(motion, duration: over, easing: ease),
+        kind == "drag"
+          ? .drag(motion, duration: over, easing: ease)
+          : .move(motion, duration: over, easing: ease),
         at: keySource)
     case "fling":
       guard let f = fields(of: value, what: "'fling'", allowed: ["to", "by", "over", "velocity"]),
@@ -94,14 +103,18 @@ extension SceneDecoder {
       }
       guard let f = fields(of: value, what: "'release'", allowed: ["velocity"]) else { return nil }
       return GestureStep(
-        .release(velocity: f["velocity"].flatMap { expression($0, what: "'velocity'") }), at: keySource)
+        .release(velocity: f["velocity"].flatMap { expression($0, what: "'velocity'") }),
+        at: keySource)
     case "replay":
-      return string(value, what: "'replay' (a trace file)").map { GestureStep(.replay($0), at: keySource) }
+      return string(value, what: "'replay' (a trace file)").map {
+        GestureStep(.replay($0), at: keySource)
+      }
     default:
       error(
         "unknown gesture step '\(kind)'"
           + Self.suggestionOrList(
-            kind, among: Self.stepKinds, list: "press, drag, move, wait, hold, release, tap, fling or replay"),
+            kind, among: Self.stepKinds,
+            list: "press, drag, move, wait, hold, release, tap, fling or replay"),
         at: keySource)
       return nil
     }
@@ -137,7 +150,9 @@ extension SceneDecoder {
         && valueStart.column == keyStart.column + key.key.unicodeScalars.count + 2
       return (text, SourceSpan(keyStart, length: text.unicodeScalars.count), verbatim)
     }
-    guard let s = scalar(item, what: "an expectation such as 'at 1s: ball.y < 300'") else { return nil }
+    guard let s = scalar(item, what: "an expectation such as 'at 1s: ball.y < 300'") else {
+      return nil
+    }
     return (s.text, item.source.span, s.isVerbatim)
   }
 }

@@ -4,7 +4,9 @@ import SceneGeometry
 // MARK: - Springs, handles, paths
 
 extension SceneDecoder {
-  static let springKeys = ["dampingRatio", "duration", "bounce", "stiffness", "damping", "mass", "restThreshold"]
+  static let springKeys = [
+    "dampingRatio", "duration", "bounce", "stiffness", "damping", "mass", "restThreshold",
+  ]
 
   mutating func decodeSpring(_ name: Located<String>, _ node: DocumentNode) -> SpringSpec? {
     let errorsBefore = diagnostics.count
@@ -26,7 +28,8 @@ extension SceneDecoder {
       return nil
     }
     if f["dampingRatio"] != nil && f["bounce"] != nil {
-      error("spring '\(name.value)' gives both 'dampingRatio' and 'bounce'; use one", at: name.source)
+      error(
+        "spring '\(name.value)' gives both 'dampingRatio' and 'bounce'; use one", at: name.source)
       return nil
     }
     let parameters: SpringSpec.Parameters
@@ -58,7 +61,8 @@ extension SceneDecoder {
   }
 
   static let handleKeys =
-    ["position", "shape", "r", "width", "height", "draggable", "hitRadius", "rest", "spring"] + styleKeys
+    ["position", "shape", "r", "width", "height", "draggable", "hitRadius", "rest", "spring"]
+    + styleKeys
 
   mutating func decodeHandle(_ name: Located<String>, _ node: DocumentNode) -> HandleSpec? {
     guard let f = fields(of: node, what: "handle '\(name.value)'", allowed: Self.handleKeys) else {
@@ -95,7 +99,9 @@ extension SceneDecoder {
       guard let s = scalar(d, what: "SVG path data for 'd'") else { return nil }
       do {
         let path = try Path(svgPathData: s.text)
-        return PathSpec(name: name, geometry: .data(path), geometrySource: d.source, style: style, writtenData: s.text)
+        return PathSpec(
+          name: name, geometry: .data(path), geometrySource: d.source, style: style,
+          writtenData: s.text)
       } catch {
         let span =
           s.isVerbatim
@@ -118,9 +124,12 @@ extension SceneDecoder {
         return nil
       }
       guard result.count == items.count else { return nil }
-      return PathSpec(name: name, geometry: .segments(result), geometrySource: segments.source, style: style)
+      return PathSpec(
+        name: name, geometry: .segments(result), geometrySource: segments.source, style: style)
     case (.some, .some):
-      error("path '\(name.value)' gives both 'd' and 'segments'; use one", at: f.keySource("segments") ?? name.source)
+      error(
+        "path '\(name.value)' gives both 'd' and 'segments'; use one",
+        at: f.keySource("segments") ?? name.source)
       return nil
     case (nil, nil):
       error("path '\(name.value)' needs 'd' (SVG path data) or 'segments'", at: name.source)
@@ -131,8 +140,12 @@ extension SceneDecoder {
   static let segmentKinds = ["move", "line", "quad", "cubic", "close"]
 
   mutating func decodeSegment(_ node: DocumentNode) -> PathSegmentSpec? {
-    if case .scalar(let s) = node.value, s.text == "close" { return PathSegmentSpec(.close, at: node.source) }
-    guard let (key, keySource, value) = singleEntry(node, what: "a segment (move, line, quad, cubic or close)")
+    if case .scalar(let s) = node.value, s.text == "close" {
+      return PathSegmentSpec(.close, at: node.source)
+    }
+    guard
+      let (key, keySource, value) = singleEntry(
+        node, what: "a segment (move, line, quad, cubic or close)")
     else { return nil }
     func points(_ count: Int) -> [Expression]? {
       if count == 1 { return expression(value, what: "'\(key)'").map { [$0] } }
@@ -148,23 +161,31 @@ extension SceneDecoder {
     switch key {
     case "move": return points(1).map { PathSegmentSpec(.move($0[0]), at: keySource) }
     case "line": return points(1).map { PathSegmentSpec(.line($0[0]), at: keySource) }
-    case "quad": return points(2).map { PathSegmentSpec(.quadratic(control: $0[0], $0[1]), at: keySource) }
+    case "quad":
+      return points(2).map { PathSegmentSpec(.quadratic(control: $0[0], $0[1]), at: keySource) }
     case "cubic":
-      return points(3).map { PathSegmentSpec(.cubic(control1: $0[0], control2: $0[1], $0[2]), at: keySource) }
+      return points(3).map {
+        PathSegmentSpec(.cubic(control1: $0[0], control2: $0[1], $0[2]), at: keySource)
+      }
     default:
       error(
         "unknown segment '\(key)'"
-          + Self.suggestionOrList(key, among: Self.segmentKinds, list: "move, line, quad, cubic or close"),
+          + Self.suggestionOrList(
+            key, among: Self.segmentKinds, list: "move, line, quad, cubic or close"),
         at: keySource)
       return nil
     }
   }
 
   /// The one `key: value` of a single-key mapping (a list item such as `- follow: {…}`).
-  mutating func singleEntry(_ node: DocumentNode, what: @autoclosure () -> String) -> (String, SourceRef, DocumentNode)? {
+  mutating func singleEntry(_ node: DocumentNode, what: @autoclosure () -> String) -> (
+    String, SourceRef, DocumentNode
+  )? {
     guard case .mapping(let entries) = node.value, entries.count == 1 else {
       if case .mapping(let entries) = node.value, entries.count > 1 {
-        error("expected \(what()) with one key, found \(entries.count) keys; start a new list item for each", at: entries[1].keySource)
+        error(
+          "expected \(what()) with one key, found \(entries.count) keys; start a new list item for each",
+          at: entries[1].keySource)
       } else {
         error("expected \(what()), found \(node.kindDescription)", at: node.source)
       }

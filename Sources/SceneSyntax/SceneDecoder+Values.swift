@@ -5,7 +5,9 @@ import SceneGeometry
 
 extension SceneDecoder {
   /// The entries of a mapping, or an error saying what was expected instead.
-  mutating func mapping(_ node: DocumentNode, what: @autoclosure () -> String) -> [DocumentNode.Entry]? {
+  mutating func mapping(_ node: DocumentNode, what: @autoclosure () -> String) -> [DocumentNode
+    .Entry]?
+  {
     if case .mapping(let entries) = node.value { return entries }
     error("expected a mapping for \(what()), found \(node.kindDescription)", at: node.source)
     return nil
@@ -19,11 +21,15 @@ extension SceneDecoder {
   }
 
   /// The entries with each key once; a repeated key is reported with a note at the first.
-  mutating func unique(_ entries: [DocumentNode.Entry], what: @autoclosure () -> String) -> [DocumentNode.Entry] {
+  mutating func unique(_ entries: [DocumentNode.Entry], what: @autoclosure () -> String)
+    -> [DocumentNode.Entry]
+  {
     // Most mappings are small and, coming from YAML, already free of duplicates: check
     // by comparing keys pairwise, which costs less than hashing them, and hand the
     // entries back as they are.
-    if keysAreUnique || (entries.count <= Self.pairwiseLimit && !Self.hasRepeatedKey(entries)) { return entries }
+    if keysAreUnique || (entries.count <= Self.pairwiseLimit && !Self.hasRepeatedKey(entries)) {
+      return entries
+    }
     var seen: [String: SourceRef] = [:]
     var result: [DocumentNode.Entry] = []
     for entry in entries {
@@ -51,7 +57,9 @@ extension SceneDecoder {
 
   /// The fields of a mapping by key, after reporting keys that are not `allowed`
   /// (with a suggestion) and repeated keys.
-  mutating func fields(of node: DocumentNode, what: @autoclosure () -> String, allowed: [String]) -> Fields? {
+  mutating func fields(of node: DocumentNode, what: @autoclosure () -> String, allowed: [String])
+    -> Fields?
+  {
     guard let mapping = mapping(node, what: what()) else { return nil }
     var fields = Fields(node: node)
     let entries = unique(mapping, what: "key")
@@ -95,7 +103,9 @@ extension SceneDecoder {
   }
 
   /// Checks that a name is an identifier: a letter or `_`, then letters, digits or `_`.
-  mutating func identifier(_ name: String, at source: SourceRef, what: @autoclosure () -> String) -> Bool {
+  mutating func identifier(_ name: String, at source: SourceRef, what: @autoclosure () -> String)
+    -> Bool
+  {
     if Self.isIdentifier(name) { return true }
     error(
       "\(what()) name '\(name)' is not a valid name; use letters, digits and '_', starting with a letter",
@@ -104,8 +114,12 @@ extension SceneDecoder {
   }
 
   static func isIdentifier(_ name: String) -> Bool {
-    guard let first = name.unicodeScalars.first, first == "_" || isAlphabetic(first) else { return false }
-    return name.unicodeScalars.allSatisfy { $0 == "_" || isAlphabetic($0) || ("0"..."9").contains($0) }
+    guard let first = name.unicodeScalars.first, first == "_" || isAlphabetic(first) else {
+      return false
+    }
+    return name.unicodeScalars.allSatisfy {
+      $0 == "_" || isAlphabetic($0) || ("0"..."9").contains($0)
+    }
   }
 
   /// Unicode's Alphabetic property, answered without a table lookup for ASCII, where
@@ -119,7 +133,9 @@ extension SceneDecoder {
 
 extension SceneDecoder {
   /// The scalar of a node, or an error (a list or mapping where a value was expected).
-  mutating func scalar(_ node: DocumentNode, what: @autoclosure () -> String) -> DocumentNode.Scalar? {
+  mutating func scalar(_ node: DocumentNode, what: @autoclosure () -> String) -> DocumentNode
+    .Scalar?
+  {
     if case .scalar(let s) = node.value, !s.isNull { return s }
     error("expected \(what()), found \(node.kindDescription)", at: node.source)
     return nil
@@ -171,17 +187,18 @@ extension SceneDecoder {
   mutating func time(_ node: DocumentNode, what: @autoclosure () -> String) -> Located<Double>? {
     guard let s = scalar(node, what: "a time for \(what())") else { return nil }
     if let seconds = Self.seconds(s.text), !s.isQuoted { return Located(seconds, at: node.source) }
-    error("expected a time for \(what()) (such as 0.9s or 900ms), found '\(s.text)'", at: node.source)
+    error(
+      "expected a time for \(what()) (such as 0.9s or 900ms), found '\(s.text)'", at: node.source)
     return nil
   }
 
   static func seconds(_ text: String) -> Double? { TimeText.seconds(text) }
 
-
   mutating func color(_ node: DocumentNode, what: @autoclosure () -> String) -> Located<Color>? {
     guard let s = scalar(node, what: "a color for \(what())") else { return nil }
     if let color = Color(parsing: s.text) { return Located(color, at: node.source) }
-    let suggestion = s.text.hasPrefix("#") ? "" : Suggestion.didYouMean(s.text, among: Color.named.keys.sorted())
+    let suggestion =
+      s.text.hasPrefix("#") ? "" : Suggestion.didYouMean(s.text, among: Color.named.keys.sorted())
     error(
       "expected a color for \(what()) (#rgb, #rrggbb, #rrggbbaa or a name such as white), found '\(s.text)'\(suggestion)",
       at: node.source)
@@ -196,7 +213,8 @@ extension SceneDecoder {
       let values = inner.split(separator: ",", omittingEmptySubsequences: false).map {
         Double($0.trimmingCharacters(in: " "))
       }
-      if values.count == 4, let a = values[0], let b = values[1], let c = values[2], let d = values[3],
+      if values.count == 4, let a = values[0], let b = values[1], let c = values[2],
+        let d = values[3],
         [a, b, c, d].allSatisfy(\.isFinite)
       {
         guard (0...1).contains(a) && (0...1).contains(c) else {
@@ -205,13 +223,17 @@ extension SceneDecoder {
         }
         return Located(.cubicBezier(a, b, c, d), at: node.source)
       }
-      error("expected cubic-bezier(x1, y1, x2, y2) with four numbers, found '\(s.text)'", at: node.source)
+      error(
+        "expected cubic-bezier(x1, y1, x2, y2) with four numbers, found '\(s.text)'",
+        at: node.source)
       return nil
     }
     let names = Easing.names.keys.sorted() + ["cubic-bezier"]
     error(
       "unknown easing '\(s.text)' for \(what())"
-        + Self.suggestionOrList(s.text, among: names, list: "linear, ease-in, ease-out, ease-in-out or cubic-bezier(x1, y1, x2, y2)"),
+        + Self.suggestionOrList(
+          s.text, among: names,
+          list: "linear, ease-in, ease-out, ease-in-out or cubic-bezier(x1, y1, x2, y2)"),
       at: node.source)
     return nil
   }
@@ -224,14 +246,17 @@ extension SceneDecoder {
     if let value = T(rawValue: s.text) { return Located(value, at: node.source) }
     let names = T.allCases.map(\.rawValue)
     error(
-      "unknown value '\(s.text)' for \(what())" + Self.suggestionOrList(s.text, among: names, list: Self.list(names)),
+      "unknown value '\(s.text)' for \(what())"
+        + Self.suggestionOrList(s.text, among: names, list: Self.list(names)),
       at: node.source)
     return nil
   }
 
   /// `; did you mean 'x'?` when a candidate is close, else `; expected <list>`.
   static func suggestionOrList(_ word: String, among names: [String], list: String) -> String {
-    if let close = Suggestion.closest(to: word, among: names) { return "; did you mean '\(close)'?" }
+    if let close = Suggestion.closest(to: word, among: names) {
+      return "; did you mean '\(close)'?"
+    }
     return "; expected \(list)"
   }
 
@@ -244,7 +269,9 @@ extension SceneDecoder {
     switch node.value {
     case .scalar(let s):
       let parts = s.text.split(separator: "x", omittingEmptySubsequences: false)
-      if parts.count == 2, let w = Double(parts[0]), let h = Double(parts[1]), w.isFinite, h.isFinite {
+      if parts.count == 2, let w = Double(parts[0]), let h = Double(parts[1]), w.isFinite,
+        h.isFinite
+      {
         return Located(SceneSpec.Size(width: w, height: h), at: node.source)
       }
     case .sequence(let items) where items.count == 2:
@@ -254,7 +281,9 @@ extension SceneDecoder {
       return nil
     default: break
     }
-    error("expected a size for 'size' such as 375x300 or [375, 300], found \(node.kindDescription)", at: node.source)
+    error(
+      "expected a size for 'size' such as 375x300 or [375, 300], found \(node.kindDescription)",
+      at: node.source)
     return nil
   }
 
@@ -283,9 +312,13 @@ extension SceneDecoder {
               Diagnostic.Note(
                 "in a YAML { } or [ ] a comma ends the value; quote the point, \"(60, 200)\", or write it as a list, [60, 200]"
               ))
-          } else if !diagnostic.message.contains("'('"), let open = Self.unclosedParenthesis(in: s.text) {
+          } else if !diagnostic.message.contains("'('"),
+            let open = Self.unclosedParenthesis(in: s.text)
+          {
             // `c: sqrt(`: say which parenthesis is left open.
-            let at = s.isVerbatim ? SourceSpan(node.source.span.start.advanced(by: open), length: 1) : node.source.span
+            let at =
+              s.isVerbatim
+              ? SourceSpan(node.source.span.start.advanced(by: open), length: 1) : node.source.span
             diagnostic.notes.append(Diagnostic.Note("this '(' is never closed", at: at))
           }
         }
@@ -293,7 +326,8 @@ extension SceneDecoder {
         return nil
       }
     case .sequence(let items) where items.count == 2:
-      guard let x = expression(items[0], what: what()), let y = expression(items[1], what: what()) else {
+      guard let x = expression(items[0], what: what()), let y = expression(items[1], what: what())
+      else {
         return nil
       }
       return Expression(.point(x, y), at: node.source)

@@ -72,9 +72,13 @@ public struct SceneDecoder {
 
   mutating func decodeHeader(_ node: DocumentNode) -> SceneSpec.Header {
     var header = SceneSpec.Header(source: node.source)
-    guard let fields = fields(of: node, what: "the scene header", allowed: [
-      "name", "size", "fps", "duration", "maxDuration", "background",
-    ]) else { return header }
+    guard
+      let fields = fields(
+        of: node, what: "the scene header",
+        allowed: [
+          "name", "size", "fps", "duration", "maxDuration", "background",
+        ])
+    else { return header }
     if let node = fields["name"] { header.name = string(node, what: "'name'") }
     if let node = fields["size"] { header.size = size(node) }
     if let node = fields["fps"] { header.fps = number(node, what: "'fps'") }

@@ -7,7 +7,9 @@ import SceneGeometry
 /// seconds (`0.9s`), colours as `#rrggbb`, expressions and expectations in their canonical
 /// text. Decoding the result gives back an equal spec.
 public enum SceneEncoder {
-  public static func encode(_ spec: SceneSpec) -> DocumentNode { encode(spec, comments: SceneComments()) }
+  public static func encode(_ spec: SceneSpec) -> DocumentNode {
+    encode(spec, comments: SceneComments())
+  }
 
   /// The tree of `spec`, with `comments` placed before the items they were written before.
   public static func encode(_ spec: SceneSpec, comments: SceneComments) -> DocumentNode {
@@ -29,34 +31,52 @@ public enum SceneEncoder {
 
     var top: [DocumentNode.Entry] = []
     let header = encodeHeader(spec.header)
-    if !header.isEmpty { top.append(entry("scene", commented(mapping(header), spec.header.source))) }
+    if !header.isEmpty {
+      top.append(entry("scene", commented(mapping(header), spec.header.source)))
+    }
     if !spec.lets.isEmpty {
       top.append(
-        entry("let", mapping(spec.lets.map { entry($0.name.value, commented(scalar($0.value.text), $0.name.source)) })))
+        entry(
+          "let",
+          mapping(
+            spec.lets.map { entry($0.name.value, commented(scalar($0.value.text), $0.name.source)) }
+          )))
     }
     if !spec.springs.isEmpty {
       top.append(
         entry(
           "springs",
-          mapping(spec.springs.map { entry($0.name.value, commented(mapping(encodeSpring($0)), $0.name.source)) })))
+          mapping(
+            spec.springs.map {
+              entry($0.name.value, commented(mapping(encodeSpring($0)), $0.name.source))
+            })))
     }
     if !spec.handles.isEmpty {
       top.append(
         entry(
           "handles",
-          mapping(spec.handles.map { entry($0.name.value, commented(mapping(encodeHandle($0)), $0.name.source)) })))
+          mapping(
+            spec.handles.map {
+              entry($0.name.value, commented(mapping(encodeHandle($0)), $0.name.source))
+            })))
     }
     if !spec.paths.isEmpty {
       top.append(
         entry(
-          "paths", mapping(spec.paths.map { entry($0.name.value, commented(mapping(encodePath($0)), $0.name.source)) })))
+          "paths",
+          mapping(
+            spec.paths.map {
+              entry($0.name.value, commented(mapping(encodePath($0)), $0.name.source))
+            })))
     }
     if !spec.constraints.isEmpty {
       top.append(
         entry(
           "constraints",
           sequence(
-            spec.constraints.map { commented(mapping([entry($0.keyword, mapping(encodeConstraint($0)))]), $0.source) })))
+            spec.constraints.map {
+              commented(mapping([entry($0.keyword, mapping(encodeConstraint($0)))]), $0.source)
+            })))
     }
     func steps(_ track: GestureTrack) -> DocumentNode {
       sequence(track.steps.map { commented(encodeStep($0), $0.source) })
@@ -65,11 +85,14 @@ public enum SceneEncoder {
       if spec.gesture.count == 1 && spec.gesture[0].pointer.value == 0 {
         top.append(entry("gesture", steps(spec.gesture[0])))
       } else {
-        top.append(entry("gesture", mapping(spec.gesture.map { entry(String($0.pointer.value), steps($0)) })))
+        top.append(
+          entry("gesture", mapping(spec.gesture.map { entry(String($0.pointer.value), steps($0)) }))
+        )
       }
     }
     if !spec.expectations.isEmpty {
-      top.append(entry("expect", sequence(spec.expectations.map { commented(scalar($0.text), $0.source) })))
+      top.append(
+        entry("expect", sequence(spec.expectations.map { commented(scalar($0.text), $0.source) })))
     }
     return mapping(top)
   }
@@ -80,7 +103,8 @@ public enum SceneEncoder {
     var fields: [DocumentNode.Entry] = []
     if let name = header.name { fields.append(entry("name", quoted(name.value))) }
     if let size = header.size {
-      fields.append(entry("size", scalar("\(number(size.value.width))x\(number(size.value.height))")))
+      fields.append(
+        entry("size", scalar("\(number(size.value.width))x\(number(size.value.height))")))
     }
     if let fps = header.fps { fields.append(entry("fps", scalar(number(fps.value)))) }
     if let duration = header.duration {
@@ -119,9 +143,15 @@ public enum SceneEncoder {
   static func encodeStyle(_ style: Style) -> [DocumentNode.Entry] {
     var fields: [DocumentNode.Entry] = []
     if let fill = style.fill { fields.append(entry("fill", scalar(fill.value.description))) }
-    if let stroke = style.stroke { fields.append(entry("stroke", scalar(stroke.value.description))) }
-    if let width = style.strokeWidth { fields.append(entry("strokeWidth", scalar(number(width.value)))) }
-    if let opacity = style.opacity { fields.append(entry("opacity", scalar(number(opacity.value)))) }
+    if let stroke = style.stroke {
+      fields.append(entry("stroke", scalar(stroke.value.description)))
+    }
+    if let width = style.strokeWidth {
+      fields.append(entry("strokeWidth", scalar(number(width.value))))
+    }
+    if let opacity = style.opacity {
+      fields.append(entry("opacity", scalar(number(opacity.value))))
+    }
     return fields
   }
 
@@ -131,7 +161,9 @@ public enum SceneEncoder {
     if let r = handle.radius { fields.append(entry("r", scalar(number(r.value)))) }
     if let width = handle.width { fields.append(entry("width", scalar(number(width.value)))) }
     if let height = handle.height { fields.append(entry("height", scalar(number(height.value)))) }
-    if let draggable = handle.draggable { fields.append(entry("draggable", scalar(String(draggable.value)))) }
+    if let draggable = handle.draggable {
+      fields.append(entry("draggable", scalar(String(draggable.value))))
+    }
     if let hit = handle.hitRadius { fields.append(entry("hitRadius", scalar(number(hit.value)))) }
     if let rest = handle.rest { fields.append(entry("rest", scalar(rest.text))) }
     if let spring = handle.spring { fields.append(entry("spring", scalar(spring.value))) }
@@ -153,7 +185,8 @@ public enum SceneEncoder {
     switch segment.kind {
     case .move(let p): return mapping([entry("move", scalar(p.text))])
     case .line(let p): return mapping([entry("line", scalar(p.text))])
-    case .quadratic(let c, let p): return mapping([entry("quad", sequence([scalar(c.text), scalar(p.text)]))])
+    case .quadratic(let c, let p):
+      return mapping([entry("quad", sequence([scalar(c.text), scalar(p.text)]))])
     case .cubic(let c1, let c2, let p):
       return mapping([entry("cubic", sequence([scalar(c1.text), scalar(c2.text), scalar(p.text)]))])
     case .close: return scalar("close")
@@ -162,7 +195,9 @@ public enum SceneEncoder {
 
   static func encodeConstraint(_ constraint: ConstraintSpec) -> [DocumentNode.Entry] {
     var fields: [DocumentNode.Entry] = []
-    func add(_ key: String, _ value: String?) { if let value { fields.append(entry(key, scalar(value))) } }
+    func add(_ key: String, _ value: String?) {
+      if let value { fields.append(entry(key, scalar(value))) }
+    }
     switch constraint.kind {
     case .follow(let f):
       add("handle", f.handle.value)
@@ -255,12 +290,15 @@ public enum SceneEncoder {
   }
   static func scalar(_ text: String) -> DocumentNode { .scalar(text) }
   static func quoted(_ text: String) -> DocumentNode {
-    DocumentNode(.scalar(DocumentNode.Scalar(text, isQuoted: true, isVerbatim: false)), at: .synthesized)
+    DocumentNode(
+      .scalar(DocumentNode.Scalar(text, isQuoted: true, isVerbatim: false)), at: .synthesized)
   }
   static func mapping(_ entries: [DocumentNode.Entry]) -> DocumentNode {
     DocumentNode(.mapping(entries), at: .synthesized)
   }
-  static func sequence(_ items: [DocumentNode]) -> DocumentNode { DocumentNode(.sequence(items), at: .synthesized) }
+  static func sequence(_ items: [DocumentNode]) -> DocumentNode {
+    DocumentNode(.sequence(items), at: .synthesized)
+  }
   static func number(_ value: Double) -> String { value.shortestDescription }
   static func time(_ seconds: Double) -> String { seconds.shortestDescription + "s" }
 }

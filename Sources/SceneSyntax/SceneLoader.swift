@@ -1,11 +1,11 @@
 import Foundation
+import SceneDiagnostics
 
 #if canImport(Glibc)
-  import Glibc
+import Glibc
 #elseif canImport(Darwin)
-  import Darwin
+import Darwin
 #endif
-import SceneDiagnostics
 
 /// Reads a scene file in either syntax into a ``SceneSpec``: the front door of the
 /// syntax stage.
@@ -61,7 +61,9 @@ public enum SceneLoader {
     guard !isDirectory.boolValue else { throw ReadError(path: path, reason: "it is a directory") }
     // A FIFO or device would block in `open` or never end: only regular files are read.
     var status = stat()
-    guard stat(path, &status) == 0 else { throw ReadError(path: path, reason: String(cString: strerror(errno))) }
+    guard stat(path, &status) == 0 else {
+      throw ReadError(path: path, reason: String(cString: strerror(errno)))
+    }
     guard status.st_mode & S_IFMT == S_IFREG else {
       throw ReadError(path: path, reason: "not a regular file (a FIFO, socket or device)")
     }
@@ -105,10 +107,13 @@ public enum SceneLoader {
       let prefix = String(decoding: data.prefix(bad.offset), as: UTF8.self)
       let file = SourceFile(name: name, text: String(decoding: data, as: UTF8.self))
       let line = prefix.reduce(1) { $1 == "\n" ? $0 + 1 : $0 }
-      let column = (prefix.split(separator: "\n", omittingEmptySubsequences: false).last?.unicodeScalars.count ?? 0) + 1
+      let column =
+        (prefix.split(separator: "\n", omittingEmptySubsequences: false).last?.unicodeScalars.count
+          ?? 0) + 1
       let message =
         bad.byte == 0
-        ? "the file contains a NUL byte" : "the file is not valid UTF-8 (byte 0x\(String(bad.byte, radix: 16)))"
+        ? "the file contains a NUL byte"
+        : "the file is not valid UTF-8 (byte 0x\(String(bad.byte, radix: 16)))"
       return Result(
         file: file, spec: nil,
         diagnostics: [.error(message, at: SourceSpan(file.location(line: line, column: column)))])
@@ -118,14 +123,17 @@ public enum SceneLoader {
   }
 
   /// Loads scene text already in memory.
-  public static func load(_ file: SourceFile, syntax: Syntax, limits: YAMLReader.Limits = YAMLReader.Limits())
+  public static func load(
+    _ file: SourceFile, syntax: Syntax, limits: YAMLReader.Limits = YAMLReader.Limits()
+  )
     -> Result
   {
     // A byte-order mark is not text: editors do not show it, so columns count from after
     // it (and libyaml, told the encoding, would read it as content).
     if file.text.unicodeScalars.first == "\u{FEFF}" {
       return load(
-        SourceFile(name: file.name, text: String(file.text.unicodeScalars.dropFirst())), syntax: syntax, limits: limits)
+        SourceFile(name: file.name, text: String(file.text.unicodeScalars.dropFirst())),
+        syntax: syntax, limits: limits)
     }
     var diagnostics: [Diagnostic] = []
     let document: DocumentNode?
@@ -134,7 +142,8 @@ public enum SceneLoader {
       do {
         document = try YAMLReader.read(file, limits: limits)
       } catch {
-        return Result(file: file, spec: nil, diagnostics: [error.diagnostic], header: header(of: file.text))
+        return Result(
+          file: file, spec: nil, diagnostics: [error.diagnostic], header: header(of: file.text))
       }
     case .dsl:
       let parsed = DSLParser.parse(file)
@@ -157,8 +166,9 @@ public enum SceneLoader {
   }
 
   /// Diagnostics in file order (those without a place first), stable otherwise.
-  static func sorted(_ diagnostics: [Diagnostic]) -> [Diagnostic] { SourceOrder.sorted(diagnostics, by: \.span) }
-
+  static func sorted(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
+    SourceOrder.sorted(diagnostics, by: \.span)
+  }
 
   /// The comment lines at the very top of `text` (each starting with `#`), without a
   /// trailing blank line; `nil` if the file does not start with a comment.
@@ -194,9 +204,15 @@ public enum SceneLoader {
       let length: Int
       let minimum: UInt32
       switch b {
-      case 0xC2...0xDF: length = 2; minimum = 0x80
-      case 0xE0...0xEF: length = 3; minimum = 0x800
-      case 0xF0...0xF4: length = 4; minimum = 0x10000
+      case 0xC2...0xDF:
+        length = 2
+        minimum = 0x80
+      case 0xE0...0xEF:
+        length = 3
+        minimum = 0x800
+      case 0xF0...0xF4:
+        length = 4
+        minimum = 0x10000
       default: return (i, b)
       }
       guard i + length <= bytes.count else { return (i, b) }
@@ -206,7 +222,9 @@ public enum SceneLoader {
         guard c & 0xC0 == 0x80 else { return (i, b) }
         scalar = scalar << 6 | UInt32(c & 0x3F)
       }
-      if scalar < minimum || scalar > 0x10FFFF || (0xD800...0xDFFF).contains(scalar) { return (i, b) }
+      if scalar < minimum || scalar > 0x10FFFF || (0xD800...0xDFFF).contains(scalar) {
+        return (i, b)
+      }
       i += length
     }
     return nil

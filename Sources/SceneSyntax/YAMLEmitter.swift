@@ -95,7 +95,9 @@ public enum YAMLEmitter {
 
   /// Appends the comment lines written before `node`, at `pad`.
   private static func comments(of node: DocumentNode, pad: String, into lines: inout [String]) {
-    for comment in node.comments { lines.append(comment.isEmpty ? pad + "#" : pad + "# " + comment) }
+    for comment in node.comments {
+      lines.append(comment.isEmpty ? pad + "#" : pad + "# " + comment)
+    }
   }
 
   /// Appends `node` as the value after `prefix` (`key:` or `-`), at `indent`: on the
@@ -114,7 +116,9 @@ public enum YAMLEmitter {
     case .mapping(let entries) where entries.isEmpty:
       lines.append(prefix + " {}")
     case .sequence, .mapping:
-      if let flow = flow(node), prefix.unicodeScalars.count + 1 + flow.unicodeScalars.count <= maxWidth {
+      if let flow = flow(node),
+        prefix.unicodeScalars.count + 1 + flow.unicodeScalars.count <= maxWidth
+      {
         lines.append(prefix + " " + flow)
       } else if inList {
         // A list in a list: `- - a`, its other items under the first.
@@ -165,8 +169,11 @@ public enum YAMLEmitter {
   // MARK: - Scalars
 
   /// A value scalar as written: plain if that reads back as the same text, else quoted.
-  private static func write(_ scalar: DocumentNode.Scalar, flow: Bool, atLineStart: Bool) -> String {
-    if scalar.isQuoted || !isPlainSafe(scalar.text, flow: flow) || (atLineStart && isDocumentMarker(scalar.text)) {
+  private static func write(_ scalar: DocumentNode.Scalar, flow: Bool, atLineStart: Bool) -> String
+  {
+    if scalar.isQuoted || !isPlainSafe(scalar.text, flow: flow)
+      || (atLineStart && isDocumentMarker(scalar.text))
+    {
       return quoted(scalar.text)
     }
     return scalar.text
@@ -217,7 +224,8 @@ public enum YAMLEmitter {
   /// libyaml's reader refuses or skips.
   private static func needsEscape(_ c: Unicode.Scalar) -> Bool {
     let v = c.value
-    return v < 0x20 || (0x7F...0x9F).contains(v) || v == 0x2028 || v == 0x2029 || v == 0xFEFF || v == 0xFFFE
+    return v < 0x20 || (0x7F...0x9F).contains(v) || v == 0x2028 || v == 0x2029 || v == 0xFEFF
+      || v == 0xFFFE
       || v == 0xFFFF
   }
 
@@ -235,7 +243,8 @@ public enum YAMLEmitter {
       default:
         if needsEscape(c) {
           let digits = String(c.value, radix: 16, uppercase: true)
-          out += c.value <= 0xFF
+          out +=
+            c.value <= 0xFF
             ? "\\x" + String(repeating: "0", count: 2 - digits.count) + digits
             : "\\u" + String(repeating: "0", count: 4 - digits.count) + digits
         } else {
@@ -247,6 +256,8 @@ public enum YAMLEmitter {
   }
 
   private static func isLineBreak(_ c: Character) -> Bool {
-    c.unicodeScalars.contains { $0 == "\n" || $0 == "\r" || $0 == "\u{85}" || $0 == "\u{2028}" || $0 == "\u{2029}" }
+    c.unicodeScalars.contains {
+      $0 == "\n" || $0 == "\r" || $0 == "\u{85}" || $0 == "\u{2028}" || $0 == "\u{2029}"
+    }
   }
 }

@@ -52,7 +52,8 @@ public enum YAMLError: DiagnosticConvertible, Hashable, Sendable {
       let octet = byte.map { " 0x" + hex($0, width: 2) } ?? ""
       return .error("\(problem)\(octet); scene files must be UTF-8", at: span)
     case .controlCharacter(let value, let span):
-      return .error("control character U+\(hex(Int(value), width: 4)) is not allowed in YAML", at: span)
+      return .error(
+        "control character U+\(hex(Int(value), width: 4)) is not allowed in YAML", at: span)
     case .tooLarge(let bytes, let limit):
       return .error("input is \(bytes) bytes; the limit is \(limit)\(sizeInUnits(limit))", at: nil)
     case .tooDeep(let limit, let span):
@@ -62,7 +63,9 @@ public enum YAMLError: DiagnosticConvertible, Hashable, Sendable {
         "alias expansion exceeds the budget of \(limit) nodes (a \"billion laughs\" document?)",
         at: span)
     case .duplicateKey(let key, let span, let first):
-      return .error("duplicate key '\(key)'", at: span, notes: [Diagnostic.Note("first defined here", at: first)])
+      return .error(
+        "duplicate key '\(key)'", at: span,
+        notes: [Diagnostic.Note("first defined here", at: first)])
     case .complexKey(let span):
       return .error("keys must be scalars, not lists or mappings", at: span)
     case .multipleDocuments(let span):
@@ -73,7 +76,8 @@ public enum YAMLError: DiagnosticConvertible, Hashable, Sendable {
     case .recursiveAlias(let name, let span):
       return .error("alias '*\(name)' refers to a node that contains it", at: span)
     case .invalidMerge(let span):
-      return .error("the value of a merge key '<<' must be a mapping or a list of mappings", at: span)
+      return .error(
+        "the value of a merge key '<<' must be a mapping or a list of mappings", at: span)
     }
   }
 }

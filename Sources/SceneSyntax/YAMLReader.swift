@@ -37,9 +37,13 @@ public struct YAMLReader {
   }
 
   /// The document in `file`, or `nil` when it holds none (empty, or only comments).
-  public static func read(_ file: SourceFile, limits: Limits = Limits()) throws(YAMLError) -> DocumentNode? {
+  public static func read(_ file: SourceFile, limits: Limits = Limits()) throws(YAMLError)
+    -> DocumentNode?
+  {
     let utf8 = file.text.utf8
-    guard utf8.count <= limits.maxBytes else { throw .tooLarge(bytes: utf8.count, limit: limits.maxBytes) }
+    guard utf8.count <= limits.maxBytes else {
+      throw .tooLarge(bytes: utf8.count, limit: limits.maxBytes)
+    }
     let bytes = Array(utf8)
     let text = YAMLSourceText(name: file.name, bytes: bytes, utf8: bytes)
     var builder = Builder(text: text, limits: limits)
@@ -56,7 +60,9 @@ public struct YAMLReader {
   public static func read(
     bytes: some Collection<UInt8>, name: String, limits: Limits = Limits()
   ) throws(YAMLError) -> DocumentNode? {
-    guard bytes.count <= limits.maxBytes else { throw .tooLarge(bytes: bytes.count, limit: limits.maxBytes) }
+    guard bytes.count <= limits.maxBytes else {
+      throw .tooLarge(bytes: bytes.count, limit: limits.maxBytes)
+    }
     let array = Array(bytes)
     let decoded = String(decoding: array, as: UTF8.self)
     let text = YAMLSourceText(name: name, bytes: array, utf8: Array(decoded.utf8))
@@ -125,7 +131,8 @@ private struct YAMLSourceText {
         count += 1
         // Same rule as SourceFile: \n, \r\n (one break) and a lone \r.
         if byte == UInt8(ascii: "\n")
-          || (byte == UInt8(ascii: "\r") && (offset + 1 == buffer.count || buffer[offset + 1] != UInt8(ascii: "\n")))
+          || (byte == UInt8(ascii: "\r")
+            && (offset + 1 == buffer.count || buffer[offset + 1] != UInt8(ascii: "\n")))
         {
           starts.append(count)
         }
@@ -152,7 +159,9 @@ private struct YAMLSourceText {
   /// The 0-based line of scalar `index`: the last line start at or before it, looked
   /// for on line `hint` and the next before searching all lines.
   private func line(containing index: Int, near hint: Int) -> Int {
-    func startsAfter(_ line: Int) -> Bool { line + 1 == lineStarts.count || lineStarts[line + 1] > index }
+    func startsAfter(_ line: Int) -> Bool {
+      line + 1 == lineStarts.count || lineStarts[line + 1] > index
+    }
     if lineStarts[hint] <= index {
       if startsAfter(hint) { return hint }
       if startsAfter(hint + 1) { return hint + 1 }  // Line `hint + 1` exists and starts at or before `index`.
@@ -285,7 +294,9 @@ private struct YAMLSourceText {
           while i < scalars.count && scalars[i] != ">" { i += 1 }
           i += 1
         } else {
-          while let c = scalar(at: i), !Self.isBlank(c), !Self.isBreak(c), !",[]{}".unicodeScalars.contains(c) {
+          while let c = scalar(at: i), !Self.isBlank(c), !Self.isBreak(c),
+            !",[]{}".unicodeScalars.contains(c)
+          {
             i += 1
           }
         }
@@ -307,7 +318,8 @@ private struct YAMLSourceText {
   }
 
   private static func isAnchorCharacter(_ c: Unicode.Scalar) -> Bool {
-    ("a"..."z").contains(c) || ("A"..."Z").contains(c) || ("0"..."9").contains(c) || c == "_" || c == "-"
+    ("a"..."z").contains(c) || ("A"..."Z").contains(c) || ("0"..."9").contains(c) || c == "_"
+      || c == "-"
   }
 }
 
@@ -371,7 +383,9 @@ private struct Builder {
 
     /// Records the explicit key `key` written at `span`, or returns where it was
     /// written first; `comparisons` counts the keys it compared or hashed.
-    mutating func insertKey(_ key: String, at span: SourceSpan, comparisons: inout Int) -> SourceSpan? {
+    mutating func insertKey(_ key: String, at span: SourceSpan, comparisons: inout Int)
+      -> SourceSpan?
+    {
       if keyIndex.isEmpty {
         comparisons += entries.count
         if let first = entries.first(where: { $0.key == key }) { return first.keySource.span }
@@ -447,7 +461,8 @@ private struct Builder {
       case .documentStart(let start, let end):
         documents += 1
         if documents > 1 {
-          throw .multipleDocuments(at: text.span(start.index, length: max(end.index - start.index, 1)))
+          throw .multipleDocuments(
+            at: text.span(start.index, length: max(end.index - start.index, 1)))
         }
       case .alias(let name, let start, let end):
         let span = text.span(start.index, length: max(end.index - start.index, 1))
@@ -525,8 +540,11 @@ private struct Builder {
           // An upper bound: keys the mapping overrides are counted all the same.
           stack[top].size += sized.size
         } else {
-          if stack[top].entries.isEmpty { stack[top].entries.reserveCapacity(Frame.initialCapacity) }
-          stack[top].entries.append(DocumentNode.Entry(key: key.text, keySource: key.source, value: sized.node))
+          if stack[top].entries.isEmpty {
+            stack[top].entries.reserveCapacity(Frame.initialCapacity)
+          }
+          stack[top].entries.append(
+            DocumentNode.Entry(key: key.text, keySource: key.source, value: sized.node))
           stack[top].size += 1 + sized.size
         }
       } else {
@@ -537,24 +555,30 @@ private struct Builder {
         if isMergeKey {
           if let first = stack[top].mergeKey { throw .duplicateKey("<<", at: span, first: first) }
           stack[top].mergeKey = span
-        } else if let first = stack[top].insertKey(scalar.text, at: span, comparisons: &statistics.keyComparisons) {
+        } else if let first = stack[top].insertKey(
+          scalar.text, at: span, comparisons: &statistics.keyComparisons)
+        {
           throw .duplicateKey(scalar.text, at: span, first: first)
         }
-        stack[top].pendingKey = Frame.Key(text: scalar.text, source: sized.node.source, isMerge: isMergeKey)
+        stack[top].pendingKey = Frame.Key(
+          text: scalar.text, source: sized.node.source, isMerge: isMergeKey)
       }
     }
   }
 
   /// The entries a merge key's value contributes: a mapping's, or those of a list of
   /// mappings in order.
-  private static func mergedEntries(_ node: DocumentNode) throws(YAMLError) -> [DocumentNode.Entry] {
+  private static func mergedEntries(_ node: DocumentNode) throws(YAMLError) -> [DocumentNode.Entry]
+  {
     switch node.value {
     case .mapping(let entries):
       return entries
     case .sequence(let items):
       var entries: [DocumentNode.Entry] = []
       for item in items {
-        guard case .mapping(let more) = item.value else { throw .invalidMerge(at: item.source.span) }
+        guard case .mapping(let more) = item.value else {
+          throw .invalidMerge(at: item.source.span)
+        }
         entries += more
       }
       return entries
@@ -566,7 +590,8 @@ private struct Builder {
   /// A scalar node with its span, quotedness and verbatimness, and whether it is a
   /// merge key (`<<`, plain, or tagged `!!merge`).
   private mutating func makeScalar(
-    _ value: String, scalarCount count: Int, style: LibYAMLParser.ScalarStyle, node: LibYAMLParser.Node
+    _ value: String, scalarCount count: Int, style: LibYAMLParser.ScalarStyle,
+    node: LibYAMLParser.Node
   ) -> (DocumentNode, isMergeKey: Bool) {
     let start = contentStart(node)
     let end = node.end.index
@@ -585,7 +610,9 @@ private struct Builder {
         length = text.firstLineLength(from: start)
       }
     case .singleQuoted, .doubleQuoted:
-      if singleLine && isUnescaped(value, from: start, to: end, quote: style == .singleQuoted ? "'" : "\"") {
+      if singleLine
+        && isUnescaped(value, from: start, to: end, quote: style == .singleQuoted ? "'" : "\"")
+      {
         isVerbatim = true
         spanStart = start + 1
         length = count
@@ -597,18 +624,25 @@ private struct Builder {
     case .literal, .folded:
       // The header (`|`, `>-`, `|+2`); the text itself starts on the next line.
       var i = start
-      while let c = text.scalar(at: i), !YAMLSourceText.isBlank(c), !YAMLSourceText.isBreak(c) { i += 1 }
+      while let c = text.scalar(at: i), !YAMLSourceText.isBlank(c), !YAMLSourceText.isBreak(c) {
+        i += 1
+      }
       length = max(i - start, 1)
     }
-    let scalar = DocumentNode.Scalar(value, isQuoted: style != .plain || isString, isVerbatim: isVerbatim)
+    let scalar = DocumentNode.Scalar(
+      value, isQuoted: style != .plain || isString, isVerbatim: isVerbatim)
     let isMergeKey =
       node.tag == "tag:yaml.org,2002:merge" || (style == .plain && node.tag == nil && value == "<<")
-    return (DocumentNode(.scalar(scalar), at: SourceRef(text.span(spanStart, length: length))), isMergeKey)
+    return (
+      DocumentNode(.scalar(scalar), at: SourceRef(text.span(spanStart, length: length))), isMergeKey
+    )
   }
 
   /// Whether the quoted scalar from `start` to `end` (quotes included) holds `value`
   /// exactly, with no escapes (`\"`, `''`) between its quotes.
-  private func isUnescaped(_ value: String, from start: Int, to end: Int, quote: Unicode.Scalar) -> Bool {
+  private func isUnescaped(_ value: String, from start: Int, to end: Int, quote: Unicode.Scalar)
+    -> Bool
+  {
     guard start >= 0, end <= text.scalarCount, end - start >= 2, text.scalar(at: start) == quote,
       text.scalar(at: end - 1) == quote
     else { return false }
@@ -623,13 +657,16 @@ private struct Builder {
       if failure.problem == "control characters are not allowed", failure.problemValue >= 0 {
         return .controlCharacter(UInt32(failure.problemValue), at: span)
       }
-      let byte = failure.problem.contains("octet") && (0...0xFF).contains(failure.problemValue) ? failure.problemValue : nil
+      let byte =
+        failure.problem.contains("octet") && (0...0xFF).contains(failure.problemValue)
+        ? failure.problemValue : nil
       return .invalidUTF8(problem: failure.problem, byte: byte, at: span)
     case .scanner, .parser, .memory, .other:
       let index = failure.problemMark.index
       var problem = failure.problem
       // libyaml's message for a tab where indentation is expected says nothing of tabs.
-      if problem == "found character that cannot start any token" && text.scalar(at: index) == "\t" {
+      if problem == "found character that cannot start any token" && text.scalar(at: index) == "\t"
+      {
         problem += ", tabs are not allowed for indentation in YAML"
       }
       return .syntax(

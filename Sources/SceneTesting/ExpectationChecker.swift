@@ -54,12 +54,20 @@ struct ExpectationChecker {
         case .greaterOrEqual: passed = a >= b - allowed
         case .equal, .approximately: passed = abs(a - b) <= allowed
         }
-        outcomes[index] = passed ? .some(nil) : .some("was \(a.shortestDescription) at t = \(frame.time.shortestDescription)")
+        outcomes[index] =
+          passed
+          ? .some(nil)
+          : .some("was \(a.shortestDescription) at t = \(frame.time.shortestDescription)")
       case .allAtRest(let moment):
         guard matches(moment, frame) else { continue }
         // The same test that ends an until-rest run, so the two never disagree.
         let moving = simulation.movingHandleNames
-        outcomes[index] = moving.isEmpty ? .some(nil) : .some("still moving at t = \(frame.time.shortestDescription): \(moving.joined(separator: ", "))")
+        outcomes[index] =
+          moving.isEmpty
+          ? .some(nil)
+          : .some(
+            "still moving at t = \(frame.time.shortestDescription): \(moving.joined(separator: ", "))"
+          )
       case .event, .noEvent:
         continue
       }
@@ -75,7 +83,10 @@ struct ExpectationChecker {
       let velocity =
         simulation.integratedVelocity(ofHandle: i)
         ?? previous.map { (positions[i] - $0[i]) * fps } ?? .zero
-      state += [handle.radius, velocity.x, velocity.y, velocity.length, Double(HandleState.allCases.firstIndex(of: handle.state) ?? 0)]
+      state += [
+        handle.radius, velocity.x, velocity.y, velocity.length,
+        Double(HandleState.allCases.firstIndex(of: handle.state) ?? 0),
+      ]
     }
     state += HandleState.allCases.indices.map(Double.init)
     return state
@@ -101,7 +112,8 @@ struct ExpectationChecker {
         switch outcomes[index] {
         case nil: failure = "its moment is past the end of the run"
         case .some(let outcome?):
-          failure = stoppedAtLimit && { if case .allAtRest = expectation.kind { true } else { false } }()
+          failure =
+            stoppedAtLimit && { if case .allAtRest = expectation.kind { true } else { false } }()
             ? outcome + " (the run stopped at its maxDuration)" : outcome
         case .some(nil): failure = nil
         }
@@ -114,25 +126,35 @@ struct ExpectationChecker {
           case .failure(let error): failure = error.reason
           case .success(let (isBefore, reference)):
             let ok = times.contains { isBefore ? $0 < reference : $0 > reference }
-            failure = ok ? nil : "'\(describe(pattern))' happened at \(times.map(\.shortestDescription).joined(separator: ", ")) s"
+            failure =
+              ok
+              ? nil
+              : "'\(describe(pattern))' happened at \(times.map(\.shortestDescription).joined(separator: ", ")) s"
           }
         } else {
           failure = nil
         }
       case .noEvent(let pattern):
         let times = occurrences(pattern)
-        failure = times.isEmpty ? nil : "'\(describe(pattern))' happened at t = \(times[0].shortestDescription)"
+        failure =
+          times.isEmpty
+          ? nil : "'\(describe(pattern))' happened at t = \(times[0].shortestDescription)"
       }
       if let failure {
-        result.append(.error("expectation failed: \(expectation.text): \(failure)", at: expectation.source.span))
+        result.append(
+          .error("expectation failed: \(expectation.text): \(failure)", at: expectation.source.span)
+        )
       }
     }
     return result
   }
 
   func occurrences(_ pattern: ExpectationSpec.EventPattern) -> [Double] {
-    events.filter { $0.event.type == pattern.name && (pattern.subject == nil || $0.event.subject == pattern.subject) }
-      .map(\.time)
+    events.filter {
+      $0.event.type == pattern.name
+        && (pattern.subject == nil || $0.event.subject == pattern.subject)
+    }
+    .map(\.time)
   }
 
   func describe(_ pattern: ExpectationSpec.EventPattern) -> String {
@@ -149,7 +171,8 @@ struct ExpectationChecker {
     case .time(let t): return .success((isBefore, t))
     case .event(let pattern):
       guard let first = occurrences(pattern).first else {
-        return .failure(ReferenceError(reason: "the reference '\(describe(pattern))' never happened"))
+        return .failure(
+          ReferenceError(reason: "the reference '\(describe(pattern))' never happened"))
       }
       return .success((isBefore, first))
     }
@@ -157,4 +180,3 @@ struct ExpectationChecker {
 
   struct ReferenceError: Error { var reason: String }
 }
-

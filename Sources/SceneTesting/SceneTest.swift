@@ -92,7 +92,9 @@ public struct SceneTest: Sendable {
   }
 
   /// The frame nearest `time` seconds, with the output context to render it.
-  public func frame(at time: Double, fps: Double? = nil) -> Result<(OutputContext, Frame), SceneTestError> {
+  public func frame(at time: Double, fps: Double? = nil) -> Result<
+    (OutputContext, Frame), SceneTestError
+  > {
     let loaded: ScenePipeline.Loaded
     switch self.loaded() {
     case .success(let value): loaded = value
@@ -102,7 +104,11 @@ public struct SceneTest: Sendable {
     do {
       var runner = try SceneRunner(graph: graph, traces: loaded.traces, fps: fps)
       guard time.isFinite, time >= 0, time * runner.fps <= Double(runner.lastFrame) else {
-        return .failure(SceneTestError(text: "error: the scene has frames 0 to \(runner.lastFrame); there is no frame at \(time.shortestDescription) s\n"))
+        return .failure(
+          SceneTestError(
+            text:
+              "error: the scene has frames 0 to \(runner.lastFrame); there is no frame at \(time.shortestDescription) s\n"
+          ))
       }
       let wanted = Int((time * runner.fps).rounded())
       let context = OutputContext(graph: graph, precision: Self.snapshotPrecision, fps: runner.fps)
@@ -111,10 +117,13 @@ public struct SceneTest: Sendable {
         last = frame
         if frame.index == wanted { break }
       }
-      guard let last else { return .failure(SceneTestError(text: "error: the scene has no frames\n")) }
+      guard let last else {
+        return .failure(SceneTestError(text: "error: the scene has no frames\n"))
+      }
       return .success((context, last))
     } catch {
-      return .failure(SceneTestError(text: DiagnosticRenderer(files: loaded.files).render(error.diagnostic)))
+      return .failure(
+        SceneTestError(text: DiagnosticRenderer(files: loaded.files).render(error.diagnostic)))
     }
   }
 
@@ -143,28 +152,38 @@ public struct SceneTest: Sendable {
     }
     let warning = run.stoppedAtLimit.map { moving in
       "warning: \(scene): the run stopped at its maxDuration without coming to rest"
-        + (moving.isEmpty ? " (the gesture was still playing)\n" : "; still moving: \(moving.joined(separator: ", "))\n")
+        + (moving.isEmpty
+          ? " (the gesture was still playing)\n"
+          : "; still moving: \(moving.joined(separator: ", "))\n")
     }
     // A recording is only made of a scene that also meets its own expectations.
     if record && run.failedExpectations != nil {
-      return Report(outcome: .notRecorded, failedExpectations: run.failedExpectations, warning: warning)
+      return Report(
+        outcome: .notRecorded, failedExpectations: run.failedExpectations, warning: warning)
     }
-    return Report(outcome: compare(run.frames, record: record), failedExpectations: run.failedExpectations, warning: warning)
+    return Report(
+      outcome: compare(run.frames, record: record), failedExpectations: run.failedExpectations,
+      warning: warning)
   }
 
   func compare(_ actual: String, record: Bool) -> Outcome {
     if record {
       do {
         try FileManager.default.createDirectory(
-          atPath: (snapshotPath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+          atPath: (snapshotPath as NSString).deletingLastPathComponent,
+          withIntermediateDirectories: true)
         try Data(actual.utf8).write(to: URL(fileURLWithPath: snapshotPath), options: .atomic)
         return .recorded
       } catch {
         return .invalid("error: cannot write '\(snapshotPath)': \(error.localizedDescription)\n")
       }
     }
-    guard let expected = try? String(contentsOfFile: snapshotPath, encoding: .utf8) else { return .missingSnapshot }
-    if let diff = SnapshotDiff.compare(expected: expected, actual: actual) { return .mismatch(diff) }
+    guard let expected = try? String(contentsOfFile: snapshotPath, encoding: .utf8) else {
+      return .missingSnapshot
+    }
+    if let diff = SnapshotDiff.compare(expected: expected, actual: actual) {
+      return .mismatch(diff)
+    }
     return .passed
   }
 
@@ -184,7 +203,8 @@ public struct SceneTest: Sendable {
       }
       let enumerator = FileManager.default.enumerator(atPath: path)
       while let relative = enumerator?.nextObject() as? String {
-        guard !relative.contains("__snapshots__"), SceneLoader.Syntax(fileName: relative) != nil else { continue }
+        guard !relative.contains("__snapshots__"), SceneLoader.Syntax(fileName: relative) != nil
+        else { continue }
         found.append((path as NSString).appendingPathComponent(relative))
       }
     }

@@ -73,7 +73,8 @@ public struct SnapshotDiff: Equatable, Sendable {
   }
 
   static func text(_ value: Any) -> String {
-    if let data = try? JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed, .sortedKeys]),
+    if let data = try? JSONSerialization.data(
+      withJSONObject: value, options: [.fragmentsAllowed, .sortedKeys]),
       let text = String(data: data, encoding: .utf8)
     {
       return text

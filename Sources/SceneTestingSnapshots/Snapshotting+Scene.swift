@@ -22,7 +22,8 @@ extension Snapshotting where Value == SceneFile, Format == String {
   public static var frames: Snapshotting {
     var strategy = Snapshotting<String, String>.lines.pullback { (scene: SceneFile) -> String in
       switch SceneTest(scene: scene.path).frames() {
-      case .success(let run): return run.frames + (run.failedExpectations.map { "# expectations failed:\n" + $0 } ?? "")
+      case .success(let run):
+        return run.frames + (run.failedExpectations.map { "# expectations failed:\n" + $0 } ?? "")
       case .failure(let error): return "# the scene did not run:\n" + error.text
       }
     }

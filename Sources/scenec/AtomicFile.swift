@@ -3,7 +3,9 @@ enum AtomicFile {
   /// Writes `bytes` to `path` through ``OutputFile``: a temporary file beside the real
   /// target, renamed over it; or standard output when `path` is `nil`.
   static func write(_ bytes: some Sequence<UInt8>, to path: String?) throws(OutputFile.WriteError) {
-    var file = try path.map { p throws(OutputFile.WriteError) in try OutputFile(path: p) } ?? .standardOutput()
+    var file =
+      try path.map { p throws(OutputFile.WriteError) in try OutputFile(path: p) }
+      ?? .standardOutput()
     try file.write(bytes)
     try file.commit()
   }

@@ -44,7 +44,8 @@ struct CheckCommand: ParsableCommand {
     for path in files {
       let loaded: ScenePipeline.Loaded
       do {
-        loaded = try ScenePipeline.load(path: path, options: ScenePipeline.Options(traceFolders: traceFolder))
+        loaded = try ScenePipeline.load(
+          path: path, options: ScenePipeline.Options(traceFolders: traceFolder))
       } catch {
         printError("error: \(error.description)")
         unreadable += 1
@@ -62,7 +63,8 @@ struct CheckCommand: ParsableCommand {
     }
     var parts: [String] = []
     if errorCount > 0 {
-      parts.append("\(errorCount) error\(errorCount == 1 ? "" : "s") in \(failedFiles) of \(scenes)")
+      parts.append(
+        "\(errorCount) error\(errorCount == 1 ? "" : "s") in \(failedFiles) of \(scenes)")
     }
     if unreadable > 0 { parts.append("\(unreadable) unreadable") }
     printError(parts.joined(separator: ", "))

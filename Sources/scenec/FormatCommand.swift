@@ -36,7 +36,8 @@ struct FormatCommand: ParsableCommand {
   @Argument(help: "The scene file.")
   var file: String
 
-  @Option(name: .customLong("to"), help: "The syntax to write: yaml or dsl (default: the file's own).")
+  @Option(
+    name: .customLong("to"), help: "The syntax to write: yaml or dsl (default: the file's own).")
   var target: Target?
 
   @Flag(name: .customShort("w"), help: "Write the result to the file instead of standard output.")
@@ -78,7 +79,9 @@ struct FormatCommand: ParsableCommand {
       let base = (file as NSString).deletingPathExtension
       destination = base + (syntax == .yaml ? ".yaml" : ".scene")
       if !force && FileManager.default.fileExists(atPath: destination) {
-        printError("error: '\(destination)' exists; not replacing it with the converted scene (add --force to replace it)")
+        printError(
+          "error: '\(destination)' exists; not replacing it with the converted scene (add --force to replace it)"
+        )
         throw Sysexits.cannotCreate
       }
     }

@@ -34,12 +34,16 @@ struct GenerateCommand: ParsableCommand {
 
   func validate() throws {
     guard (8...60_000).contains(handles) else {
-      throw ValidationError("--handles must be between 8 and 60000, the most that fits the 8 MiB scene limit (got \(handles))")
+      throw ValidationError(
+        "--handles must be between 8 and 60000, the most that fits the 8 MiB scene limit (got \(handles))"
+      )
     }
     guard duration.isFinite, duration > 0, duration <= 3600 else {
       throw ValidationError("--duration must be a number of seconds in 0…3600 (got \(duration))")
     }
-    guard (1...1000).contains(fps) else { throw ValidationError("--fps must be in 1…1000 (got \(fps))") }
+    guard (1...1000).contains(fps) else {
+      throw ValidationError("--fps must be in 1…1000 (got \(fps))")
+    }
   }
 
   func run() throws {

@@ -1,19 +1,19 @@
 import Foundation
 
 #if canImport(Glibc)
-  import Glibc
+import Glibc
 #elseif canImport(Musl)
-  import Musl
+import Musl
 #elseif canImport(Darwin)
-  import Darwin
+import Darwin
 #endif
 
 /// `write(2)`, named apart from ``OutputFile/write(_:)``.
 func systemWrite(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
   #if canImport(Darwin)
-    Darwin.write(fd, bytes, count)
+  Darwin.write(fd, bytes, count)
   #else
-    Glibc.write(fd, bytes, count)
+  Glibc.write(fd, bytes, count)
   #endif
 }
 
@@ -64,11 +64,15 @@ struct OutputFile {
     var status = stat()
     if stat(resolved, &status) == 0 {
       let type = status.st_mode & S_IFMT
-      if type == S_IFDIR { throw WriteError(description: "cannot write '\(path)': it is a directory") }
+      if type == S_IFDIR {
+        throw WriteError(description: "cannot write '\(path)': it is a directory")
+      }
       if type != S_IFREG {
         // A device or FIFO: nothing to replace, and no temporary file could be renamed onto it.
         let fd = open(resolved, O_WRONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw WriteError(description: "cannot write '\(path)': \(Self.reason())") }
+        guard fd >= 0 else {
+          throw WriteError(description: "cannot write '\(path)': \(Self.reason())")
+        }
         self.init(displayName: path, descriptor: fd, temporary: nil, target: nil)
         return
       }
@@ -76,7 +80,8 @@ struct OutputFile {
     let directory = (resolved as NSString).deletingLastPathComponent
     let name = (resolved as NSString).lastPathComponent
     Self.removeStaleTemporaries(of: name, in: directory.isEmpty ? "." : directory)
-    let temporary = (directory.isEmpty ? "" : directory + "/") + Self.temporaryName(for: name, pid: getpid())
+    let temporary =
+      (directory.isEmpty ? "" : directory + "/") + Self.temporaryName(for: name, pid: getpid())
     let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
     guard fd >= 0 else { throw WriteError(description: "cannot write '\(path)': \(Self.reason())") }
     TemporaryFiles.register(temporary)
@@ -156,10 +161,13 @@ struct OutputFile {
       var target = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
       let count = readlink(current, &target, Int(PATH_MAX))
       guard count > 0 else { throw WriteError(description: "cannot write '\(path)': \(reason())") }
-      let destination = String(decoding: target[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      let destination = String(
+        decoding: target[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
       current =
         destination.hasPrefix("/")
-        ? destination : ((current as NSString).deletingLastPathComponent as NSString).appendingPathComponent(destination)
+        ? destination
+        : ((current as NSString).deletingLastPathComponent as NSString).appendingPathComponent(
+          destination)
     }
     throw WriteError(description: "cannot write '\(path)': too many levels of symbolic links")
   }
@@ -167,7 +175,9 @@ struct OutputFile {
   /// Removes `.NAME.scenec-PID.tmp` files beside `name` left by processes that are gone.
   static func removeStaleTemporaries(of name: String, in directory: String) {
     let prefix = ".\(name).scenec-"
-    guard let entries = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+    guard let entries = try? FileManager.default.contentsOfDirectory(atPath: directory) else {
+      return
+    }
     for entry in entries where entry.hasPrefix(prefix) && entry.hasSuffix(".tmp") {
       let digits = entry.dropFirst(prefix.count).dropLast(4)
       guard let pid = pid_t(digits), pid > 0, pid != getpid() else { continue }
@@ -187,7 +197,8 @@ struct OutputFile {
 /// strings in a fixed table the handler reads without allocating.
 enum TemporaryFiles {
   private static let capacity = 8
-  nonisolated(unsafe) private static var paths = [UnsafeMutablePointer<CChar>?](repeating: nil, count: capacity)
+  nonisolated(unsafe) private static var paths = [UnsafeMutablePointer<CChar>?](
+    repeating: nil, count: capacity)
   nonisolated(unsafe) private static var installed = false
 
   static func register(_ path: String) {

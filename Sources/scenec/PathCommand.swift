@@ -28,7 +28,8 @@ struct PathCommand: ParsableCommand {
       """
   )
 
-  @Argument(help: "SVG path data, as in the d attribute of an SVG <path>; - reads it from standard input.")
+  @Argument(
+    help: "SVG path data, as in the d attribute of an SVG <path>; - reads it from standard input.")
   var pathData: String
 
   /// The most path data read from standard input, as for any scene input (DESIGN.md).
@@ -43,7 +44,8 @@ struct PathCommand: ParsableCommand {
 
   @Option(
     name: .customLong("nearest"), parsing: .unconditionalSingleValue,
-    help: ArgumentHelp("A point X,Y to find the nearest point of the path to. Repeatable.", valueName: "X,Y"))
+    help: ArgumentHelp(
+      "A point X,Y to find the nearest point of the path to. Repeatable.", valueName: "X,Y"))
   var nearest: [PointArgument] = []
 
   func run() throws {
@@ -52,12 +54,14 @@ struct PathCommand: ParsableCommand {
     do {
       path = try Path(svgPathData: pathData)
     } catch {
-      printError("error: bad path data at \(error.description)\n\(error.caretSnippet(in: pathData))")
+      printError(
+        "error: bad path data at \(error.description)\n\(error.caretSnippet(in: pathData))")
       throw Sysexits.dataError
     }
     if let extreme = Self.largestCoordinate(of: path), extreme > Self.coordinateLimit {
       printError(
-        "error: path coordinates must lie within ±1e15; this path reaches \(extreme.shortestDescription)")
+        "error: path coordinates must lie within ±1e15; this path reaches \(extreme.shortestDescription)"
+      )
       throw Sysexits.dataError
     }
     let measured = MeasuredPath(path)
@@ -117,8 +121,13 @@ extension PathCommand {
       for segment in subpath.segments {
         switch segment {
         case .line(_, let b): visit(b)
-        case .quadratic(_, let c, let b): visit(c); visit(b)
-        case .cubic(_, let c1, let c2, let b): visit(c1); visit(c2); visit(b)
+        case .quadratic(_, let c, let b):
+          visit(c)
+          visit(b)
+        case .cubic(_, let c1, let c2, let b):
+          visit(c1)
+          visit(c2)
+          visit(b)
         }
       }
     }

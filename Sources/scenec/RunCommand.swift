@@ -8,9 +8,9 @@ import SceneRuntime
 import SceneSyntax
 
 #if canImport(Glibc)
-  import Glibc
+import Glibc
 #elseif canImport(Darwin)
-  import Darwin
+import Darwin
 #endif
 
 /// `scenec run`: plays a scene and writes its frames.
@@ -70,7 +70,9 @@ struct RunCommand: ParsableCommand {
   var quiet = false
 
   func validate() throws {
-    if let fps, !(fps >= 1 && fps <= 1000) { throw ValidationError("--fps must be between 1 and 1000") }
+    if let fps, !(fps >= 1 && fps <= 1000) {
+      throw ValidationError("--fps must be between 1 and 1000")
+    }
     if let duration, Self.seconds(duration).map({ $0 > 0 && $0 <= 3600 }) != true {
       throw ValidationError("--duration must be a time such as 2s or 1500ms, up to 3600s")
     }
@@ -81,11 +83,14 @@ struct RunCommand: ParsableCommand {
     if let frame, frame < 0 || frame > 1_000_000_000 {
       throw ValidationError("--frame must be between 0 and 1000000000")
     }
-    if !(0...15).contains(precision) { throw ValidationError("--precision must be between 0 and 15") }
+    if !(0...15).contains(precision) {
+      throw ValidationError("--precision must be between 0 and 15")
+    }
     if maxFrames < 1 { throw ValidationError("--max-frames must be at least 1") }
     if let format, OutputRegistry.named(format) == nil {
       throw ValidationError(
-        "unknown format '\(format)'; expected \(OutputRegistry.builtIn.map(\.name).joined(separator: ", "))")
+        "unknown format '\(format)'; expected \(OutputRegistry.builtIn.map(\.name).joined(separator: ", "))"
+      )
     }
     if format == nil, let output, Self.hasExtension(output), OutputRegistry.forFile(output) == nil {
       throw ValidationError(
@@ -102,11 +107,11 @@ struct RunCommand: ParsableCommand {
 
   static func seconds(_ text: String) -> Double? { TimeText.seconds(text) }
 
-
   func run() throws {
     let loaded: ScenePipeline.Loaded
     do {
-      loaded = try ScenePipeline.load(path: file, options: ScenePipeline.Options(traceFolders: traceFolder))
+      loaded = try ScenePipeline.load(
+        path: file, options: ScenePipeline.Options(traceFolders: traceFolder))
     } catch {
       printError("error: \(error.description)")
       throw Sysexits.noInput
@@ -116,7 +121,9 @@ struct RunCommand: ParsableCommand {
       printError(loaded.rendered(), terminator: "")
       throw Sysexits.dataError
     }
-    let format = format.flatMap { OutputRegistry.named($0) } ?? output.flatMap { OutputRegistry.forFile($0) } ?? .jsonl
+    let format =
+      format.flatMap { OutputRegistry.named($0) } ?? output.flatMap { OutputRegistry.forFile($0) }
+      ?? .jsonl
     let started = DispatchTime.now()
     var runner: SceneRunner
     do {
@@ -131,12 +138,15 @@ struct RunCommand: ParsableCommand {
     // --at was checked to be within an hour, so the frame number is exact.
     let wanted: Int? = frame ?? at.flatMap(Self.seconds).map { Int(($0 * runner.fps).rounded()) }
     if let wanted, wanted > runner.lastFrame {
-      printError("error: the scene has frames 0 to \(runner.lastFrame); frame \(wanted) does not exist")
+      printError(
+        "error: the scene has frames 0 to \(runner.lastFrame); frame \(wanted) does not exist")
       throw Sysexits.usage
     }
     var sink: OutputFile
     do {
-      sink = try output.map { path throws(OutputFile.WriteError) in try OutputFile(path: path) } ?? .standardOutput()
+      sink =
+        try output.map { path throws(OutputFile.WriteError) in try OutputFile(path: path) }
+        ?? .standardOutput()
     } catch {
       printError("error: \(error.description)")
       throw Sysexits.cannotCreate
@@ -146,7 +156,9 @@ struct RunCommand: ParsableCommand {
     do {
       var kept: [Frame] = []
       var found: Frame?
-      let progress = ProgressBar(limit: Double(runner.lastFrame) / runner.fps, untilRest: graph.duration.isUntilRest && duration == nil)
+      let progress = ProgressBar(
+        limit: Double(runner.lastFrame) / runner.fps,
+        untilRest: graph.duration.isUntilRest && duration == nil)
       // A single frame is written only once found: past the real end of an until-rest
       // scene there is nothing to write, and nothing is.
       if wanted == nil { try sink.write(format.begin(context)) }
@@ -161,18 +173,27 @@ struct RunCommand: ParsableCommand {
           }
           continue
         }
-        if format.needsAllFrames { kept.append(next) } else { try sink.write(format.frame(context, next)) }
+        if format.needsAllFrames {
+          kept.append(next)
+        } else {
+          try sink.write(format.frame(context, next))
+        }
       }
       progress.finish()
       if let wanted {
         guard let found else {
           sink.abandon()
           printError(
-            "error: the scene came to rest after frame \(frames - 1) (t = \(lastTime.shortestDescription) s); it has frames 0 to \(frames - 1), so frame \(wanted) does not exist")
+            "error: the scene came to rest after frame \(frames - 1) (t = \(lastTime.shortestDescription) s); it has frames 0 to \(frames - 1), so frame \(wanted) does not exist"
+          )
           throw Sysexits.usage
         }
         try sink.write(format.begin(context))
-        if format.needsAllFrames { kept = [found] } else { try sink.write(format.frame(context, found)) }
+        if format.needsAllFrames {
+          kept = [found]
+        } else {
+          try sink.write(format.frame(context, found))
+        }
       }
       try sink.write(format.end(context, kept))
       try sink.commit()
@@ -188,7 +209,9 @@ struct RunCommand: ParsableCommand {
       let moving = runner.simulation.movingHandleNames
       printError(
         "warning: \(file): the run stopped at its maxDuration of \(lastTime.shortestDescription) s without coming to rest"
-          + (moving.isEmpty ? " (the gesture was still playing)" : "; still moving: \(moving.joined(separator: ", "))"))
+          + (moving.isEmpty
+            ? " (the gesture was still playing)"
+            : "; still moving: \(moving.joined(separator: ", "))"))
     }
     if let output, !quiet, sink.isRegularFile {
       let seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
@@ -223,7 +246,9 @@ struct ProgressBar {
       untilRest
       ? "t = \(String(format: "%.1f", frame.time)) s of at most \(limit.shortestDescription) s (until rest), frame \(frame.index)"
       : "t = \(String(format: "%.1f", frame.time)) of \(limit.shortestDescription) s, frame \(frame.index)"
-    printError("\r[" + String(repeating: "#", count: done) + String(repeating: " ", count: width - done) + "] " + label, terminator: "")
+    printError(
+      "\r[" + String(repeating: "#", count: done) + String(repeating: " ", count: width - done)
+        + "] " + label, terminator: "")
   }
 
   func finish() {

@@ -17,6 +17,9 @@ struct Scenec: ParsableCommand {
         scenec path "M0 0 C 30 80 70 -40 100 0" --at-length 50 --nearest 40,10
       """,
     version: "0.1.0",
-    subcommands: [RunCommand.self, TestCommand.self, CheckCommand.self, FormatCommand.self, PathCommand.self, GenerateCommand.self]
+    subcommands: [
+      RunCommand.self, TestCommand.self, CheckCommand.self, FormatCommand.self, PathCommand.self,
+      GenerateCommand.self,
+    ]
   )
 }

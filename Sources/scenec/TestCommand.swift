@@ -40,7 +40,9 @@ struct TestCommand: ParsableCommand {
   var jobs: Int?
 
   func validate() throws {
-    if let fps, !(fps >= 1 && fps <= 1000) { throw ValidationError("--fps must be between 1 and 1000") }
+    if let fps, !(fps >= 1 && fps <= 1000) {
+      throw ValidationError("--fps must be between 1 and 1000")
+    }
     if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
   }
 
@@ -52,7 +54,8 @@ struct TestCommand: ParsableCommand {
       print("0 passed, 0 failed")
       return
     }
-    let outcomes = Self.runAll(scenes.map(SceneTest.init(scene:)), record: record, fps: fps, jobs: jobs)
+    let outcomes = Self.runAll(
+      scenes.map(SceneTest.init(scene:)), record: record, fps: fps, jobs: jobs)
     var passed = 0
     var failed = 0
     var invalid = 0
@@ -65,7 +68,9 @@ struct TestCommand: ParsableCommand {
         print(failedExpectations, terminator: "")
         continue
       }
-      if let failedExpectations, outcome != .notRecorded { print(failedExpectations, terminator: "") }
+      if let failedExpectations, outcome != .notRecorded {
+        print(failedExpectations, terminator: "")
+      }
       switch outcome {
       case .passed:
         passed += 1
@@ -76,7 +81,9 @@ struct TestCommand: ParsableCommand {
       case .mismatch(let diff):
         failed += 1
         print("FAIL \(scene)")
-        print(diff.report.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(separator: "\n"))
+        print(
+          diff.report.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }
+            .joined(separator: "\n"))
         print("  if the change is intended, re-record with: scenec test \(scene) --record")
       case .notRecorded:
         failed += 1
@@ -85,7 +92,8 @@ struct TestCommand: ParsableCommand {
       case .missingSnapshot:
         failed += 1
         print(
-          "FAIL \(scene): no snapshot at \(SceneTest(scene: scene).snapshotPath); record it with: scenec test \(scene) --record")
+          "FAIL \(scene): no snapshot at \(SceneTest(scene: scene).snapshotPath); record it with: scenec test \(scene) --record"
+        )
       case .invalid(let diagnostics):
         failed += 1
         invalid += 1
@@ -100,7 +108,9 @@ struct TestCommand: ParsableCommand {
 
   /// Runs every test, in parallel on all cores; the results come back in the given order.
   /// Every test's outcome in the order given, whatever order they ran in.
-  static func runAll(_ tests: [SceneTest], record: Bool, fps: Double?, jobs: Int?) -> [SceneTest.Report] {
+  static func runAll(_ tests: [SceneTest], record: Bool, fps: Double?, jobs: Int?) -> [SceneTest
+    .Report]
+  {
     let results = ResultSlots(count: tests.count)
     let workers = min(jobs ?? ProcessInfo.processInfo.activeProcessorCount, tests.count)
     // Each worker takes every `workers`-th test, so no two run the same one.
@@ -129,6 +139,8 @@ final class ResultSlots: @unchecked Sendable {
   var values: [SceneTest.Report] {
     lock.lock()
     defer { lock.unlock() }
-    return storage.map { $0 ?? SceneTest.Report(outcome: .invalid("error: the test did not run\n")) }
+    return storage.map {
+      $0 ?? SceneTest.Report(outcome: .invalid("error: the test did not run\n"))
+    }
   }
 }

@@ -11,7 +11,8 @@ import Testing
 /// each Swift sample stands verbatim in a test that runs it (this file, for most), so a
 /// sample cannot drift from the code.
 @Suite struct DocumentationSamplesTests {
-  static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+  static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent()
     .deletingLastPathComponent()
 
   /// The fenced code blocks of a Markdown file with the given language.
@@ -40,7 +41,8 @@ import Testing
       for (i, sample) in try Self.blocks(language, in: document).enumerated() {
         let name = "\(document) \(language) sample \(i + 1)"
         let read = SceneLoader.load(SourceFile(name: name, text: sample), syntax: syntax)
-        let loaded = ScenePipeline.resolve(read, sceneFile: Self.root.appendingPathComponent("Scenes/x").path)
+        let loaded = ScenePipeline.resolve(
+          read, sceneFile: Self.root.appendingPathComponent("Scenes/x").path)
         #expect(loaded.graph != nil && loaded.diagnostics.isEmpty, "\(name):\n\(loaded.rendered())")
         if let graph = loaded.graph { #expect(try SceneRunner.frames(of: graph).count > 0) }
       }
@@ -55,8 +57,9 @@ import Testing
     #expect(a != nil && a == b)
   }
 
-  /// A Swift sample's lines (imports left out, indentation ignored) must stand, in order
-  /// and together, in a test source that runs them.
+  /// A Swift sample's code (imports left out; spacing and line breaks ignored, so the
+  /// formatter may lay it out its own way) must stand, in order and together, in a test
+  /// source that runs it.
   @Test(arguments: documents)
   func everySwiftSampleIsRunByATest(document: String) throws {
     func lines(_ text: String) -> [String] {
@@ -64,13 +67,24 @@ import Testing
         !$0.isEmpty && !$0.hasPrefix("import ")
       }
     }
-    let tests = try FileManager.default.subpathsOfDirectory(atPath: Self.root.appendingPathComponent("Tests").path)
-      .filter { $0.hasSuffix(".swift") }
-      .map { try String(contentsOf: Self.root.appendingPathComponent("Tests").appendingPathComponent($0), encoding: .utf8) }
-      .map { lines($0).joined(separator: "\n") }
+    func tokens(_ lines: [String]) -> String {
+      String(lines.joined().unicodeScalars.filter { !CharacterSet.whitespaces.contains($0) })
+    }
+    let tests = try FileManager.default.subpathsOfDirectory(
+      atPath: Self.root.appendingPathComponent("Tests").path
+    )
+    .filter { $0.hasSuffix(".swift") }
+    .map {
+      try String(
+        contentsOf: Self.root.appendingPathComponent("Tests").appendingPathComponent($0),
+        encoding: .utf8)
+    }
+    .map { tokens(lines($0)) }
     for sample in try Self.blocks("swift", in: document) {
-      let wanted = lines(sample).joined(separator: "\n")
-      #expect(tests.contains { $0.contains(wanted) }, "no test runs this sample of \(document):\n\(sample)")
+      let wanted = tokens(lines(sample))
+      #expect(
+        tests.contains { $0.contains(wanted) },
+        "no test runs this sample of \(document):\n\(sample)")
     }
   }
 
@@ -78,10 +92,10 @@ import Testing
 
   @Test func theGeometrySample() throws {
     let path = MeasuredPath(try Path(svgPathData: "M0 0 C 30 80 70 -40 100 0"))
-    let length = path.length                       // 129.43655969202297
+    let length = path.length  // 129.43655969202297
     let angle = path.position(atLength: 50).angle  // -0.445…
-    let grab = path.nearest(to: Point(40, 10))     // global nearest point
-    let dragged = path.nearest(to: Point(45, 12), continuingFrom: grab.length)   // tracking a drag
+    let grab = path.nearest(to: Point(40, 10))  // global nearest point
+    let dragged = path.nearest(to: Point(45, 12), continuingFrom: grab.length)  // tracking a drag
     // What the comments promise:
     #expect(length == 129.43655969202297 && dragged.distance < grab.distance + 10)
     #expect(String(angle).hasPrefix("-0.445"))
@@ -92,10 +106,10 @@ import Testing
     let loaded = try ScenePipeline.load(path: "Scenes/elastic-drag.yaml")
     guard let graph = loaded.graph else { fatalError(loaded.rendered()) }  // clang-style diagnostics
     var simulation = try Simulation(graph: graph)
-    simulation.pointerDown(id: 0, at: Point(120, 150))   // grabs the badge
+    simulation.pointerDown(id: 0, at: Point(120, 150))  // grabs the badge
     simulation.pointerMoved(id: 0, to: Point(120, 250))
-    let frame = try simulation.step(dt: 1.0 / 60)        // handles, paths, pointers, events
-    simulation.pointerUp(id: 0)                          // velocity from the last 100 ms of samples
+    let frame = try simulation.step(dt: 1.0 / 60)  // handles, paths, pointers, events
+    simulation.pointerUp(id: 0)  // velocity from the last 100 ms of samples
     // What the comments promise: the badge was grabbed and moved at 0.7 of the finger.
     #expect(frame.events.contains(SceneEvent("grab", "badge")))
     #expect(frame.handles.first { $0.name == "badge" }?.y == 150 + 0.7 * 100)

@@ -12,7 +12,10 @@ import Testing
     let diagnostic = Diagnostic.error(
       "unknown handle 'bal'; did you mean 'ball'?",
       at: SourceSpan(file.location(line: 5, column: 23), length: 3),
-      notes: [.init("'ball' is defined here", at: SourceSpan(file.location(line: 2, column: 3), length: 4))])
+      notes: [
+        .init(
+          "'ball' is defined here", at: SourceSpan(file.location(line: 2, column: 3), length: 4))
+      ])
     #expect(
       renderer.render(diagnostic) == """
         Scenes/wave.yaml:5:23: error: unknown handle 'bal'; did you mean 'ball'?

@@ -9,7 +9,8 @@ import Testing
     let line = (0..<1000).map { "k\($0): 1" }.joined(separator: ", ")
     let file = SourceFile(name: "w.yaml", text: line + "\n")
     let column = (0..<500).map { "k\($0): 1, ".count }.reduce(0, +) + 1
-    let snippet = file.snippet(for: SourceSpan(SourceLocation(file: "w.yaml", line: 1, column: column), length: 4))
+    let snippet = file.snippet(
+      for: SourceSpan(SourceLocation(file: "w.yaml", line: 1, column: column), length: 4))
     let lines = snippet?.split(separator: "\n", omittingEmptySubsequences: false) ?? []
     #expect(lines.count == 2)
     // 60 scalars before, the span, 60 after, and an ellipsis at each clipped end.
@@ -33,7 +34,10 @@ import Testing
     let diagnostics = (1...250).map { Diagnostic.error("problem \($0)", at: nil) }
     let text = DiagnosticRenderer().render(diagnostics)
     #expect(text.split(separator: "\n").count == 101)
-    #expect(text.hasSuffix("error: problem 100\nnote: 150 more errors not shown; fix these first\n"))
-    #expect(DiagnosticRenderer().render(Array(diagnostics.prefix(100))).split(separator: "\n").count == 100)
+    #expect(
+      text.hasSuffix("error: problem 100\nnote: 150 more errors not shown; fix these first\n"))
+    #expect(
+      DiagnosticRenderer().render(Array(diagnostics.prefix(100))).split(separator: "\n").count
+        == 100)
   }
 }

@@ -94,7 +94,8 @@ import Testing
     #expect((line.point(at: 1.0 / 3) - Point(3, 1)).length <= 1e-14)
     let quad = CubicBezier(quadratic: Point(0, 0), Point(10, 20), Point(20, 0))
     let t = 0.3
-    let direct = Point(0, 0) * ((1 - t) * (1 - t)) + Point(10, 20) * (2 * t * (1 - t)) + Point(20, 0) * (t * t)
+    let direct =
+      Point(0, 0) * ((1 - t) * (1 - t)) + Point(10, 20) * (2 * t * (1 - t)) + Point(20, 0) * (t * t)
     #expect((quad.point(at: t) - direct).length <= 1e-13)
   }
 }

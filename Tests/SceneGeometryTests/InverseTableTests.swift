@@ -26,7 +26,9 @@ import Testing
     var worst = 0.0
     for _ in 0..<200 {
       let cubic = inputs.cubic()
-      let path = Path(subpaths: [Subpath(start: cubic.p0, segments: [.cubic(cubic.p0, cubic.p1, cubic.p2, cubic.p3)])])
+      let path = Path(subpaths: [
+        Subpath(start: cubic.p0, segments: [.cubic(cubic.p0, cubic.p1, cubic.p2, cubic.p3)])
+      ])
       worst = max(worst, worstError(of: path, queries: 20, inputs: &inputs))
     }
     #expect(worst <= Self.bound, "worst |s(t) − s| / L = \(worst)")
@@ -38,7 +40,9 @@ import Testing
     var worst = 0.0
     for _ in 0..<40 {
       let cubic = inputs.nearCuspCubic(epsilon: epsilon)
-      let path = Path(subpaths: [Subpath(start: cubic.p0, segments: [.cubic(cubic.p0, cubic.p1, cubic.p2, cubic.p3)])])
+      let path = Path(subpaths: [
+        Subpath(start: cubic.p0, segments: [.cubic(cubic.p0, cubic.p1, cubic.p2, cubic.p3)])
+      ])
       worst = max(worst, worstError(of: path, queries: 20, inputs: &inputs))
     }
     #expect(worst <= Self.bound, "worst |s(t) − s| / L = \(worst) at epsilon \(epsilon)")

@@ -64,7 +64,8 @@ import Testing
         let position = path.position(atLength: s)
         let before = references[..<position.segmentIndex].reduce(0, +)
         let reached =
-          before + Reference.arcLength(segments[position.segmentIndex].cubic, from: 0, to: position.t)
+          before
+          + Reference.arcLength(segments[position.segmentIndex].cubic, from: 0, to: position.t)
         #expect(abs(reached - s) <= 1e-9 * total, "s \(s) reached \(reached)")
         let cubic = segments[position.segmentIndex].cubic
         #expect(position.point == cubic.point(at: position.t))
@@ -94,13 +95,15 @@ import Testing
 
   @Test func globalNearestMatchesBruteForceOverTheWholePath() throws {
     var inputs = SeededInputs(seed: 52)
-    let path = try measured("M0 0 C 40 -60 80 60 120 0 S 200 -60 240 0 Q 300 80 360 0 L 400 40 A 40 40 0 1 1 320 40")
+    let path = try measured(
+      "M0 0 C 40 -60 80 60 120 0 S 200 -60 240 0 Q 300 80 360 0 L 400 40 A 40 40 0 1 1 320 40")
     for _ in 0..<300 {
       let query = inputs.point(in: -50...450)
       let found = path.nearest(to: query)
       var brute = Double.infinity
       for index in 0..<path.segmentCount {
-        brute = min(brute, Reference.nearestDistance(path.segment(at: index).cubic, to: query, samples: 2000))
+        brute = min(
+          brute, Reference.nearestDistance(path.segment(at: index).cubic, to: query, samples: 2000))
       }
       #expect(found.distance <= brute + 1e-9)
       #expect(abs(found.point.distance(to: query) - found.distance) <= 1e-9)
@@ -119,11 +122,14 @@ import Testing
 
 @Suite struct TrackingNearestTests {
   /// A Z-shaped polyline whose first and third legs cross at (50, 50).
-  let zigzag = MeasuredPath(Path(start: Point(0, 0), segments: [
-    .line(Point(0, 0), Point(100, 100)),
-    .line(Point(100, 100), Point(100, 0)),
-    .line(Point(100, 0), Point(0, 100)),
-  ]))
+  let zigzag = MeasuredPath(
+    Path(
+      start: Point(0, 0),
+      segments: [
+        .line(Point(0, 0), Point(100, 100)),
+        .line(Point(100, 100), Point(100, 0)),
+        .line(Point(100, 0), Point(0, 100)),
+      ]))
 
   @Test func draggingAcrossASelfCrossingStaysOnItsBranch() {
     // The finger runs just beside the first leg, on the side of the third leg, so
@@ -154,7 +160,8 @@ import Testing
   @Test func trackingFollowsALoopingCubicContinuously() {
     // A cubic that crosses itself: the finger traces it with a small offset.
     let loop = CubicBezier(Point(0, 100), Point(200, -60), Point(-100, -60), Point(100, 100))
-    let path = MeasuredPath(Path(start: loop.p0, segments: [.cubic(loop.p0, loop.p1, loop.p2, loop.p3)]))
+    let path = MeasuredPath(
+      Path(start: loop.p0, segments: [.cubic(loop.p0, loop.p1, loop.p2, loop.p3)]))
     var length = 0.0
     for step in 1...400 {
       let t = Double(step) / 400
@@ -168,7 +175,8 @@ import Testing
   }
 
   @Test func trackingWrapsAroundAClosedPath() throws {
-    let circle = MeasuredPath(try Path(svgPathData: "M100 50 A50 50 0 1 1 0 50 A50 50 0 1 1 100 50 Z"))
+    let circle = MeasuredPath(
+      try Path(svgPathData: "M100 50 A50 50 0 1 1 0 50 A50 50 0 1 1 100 50 Z"))
     #expect(circle.isClosed)
     var length = 0.0
     var travelled = 0.0
@@ -195,9 +203,11 @@ import Testing
     let target = Point(28.333333333333332, 20.000000000000007)
     let clamped = square.nearest(to: target, continuingFrom: 320, hysteresis: 20, wraps: false)
     #expect(clamped.position.length == 320 && clamped.position.point == Point(20, 20))
-    let beyond = square.nearest(to: Point(30, 12), continuingFrom: 320, hysteresis: 20, wraps: false)
+    let beyond = square.nearest(
+      to: Point(30, 12), continuingFrom: 320, hysteresis: 20, wraps: false)
     #expect(beyond.position.point == Point(20, 20))
-    let wrapped = square.nearest(to: Point(30, 12), continuingFrom: 320, hysteresis: 20, wraps: true)
+    let wrapped = square.nearest(
+      to: Point(30, 12), continuingFrom: 320, hysteresis: 20, wraps: true)
     #expect(wrapped.position.point == Point(30, 20) && wrapped.position.length == 10)
   }
 }

@@ -46,7 +46,8 @@ import Testing
   }
 
   @Test func farAwayQueriesStayAccurate() {
-    let cubic = CubicBezier(Point(1e6, 1e6), Point(1e6 + 30, 1e6 + 80), Point(1e6 + 70, 1e6 - 40), Point(1e6 + 100, 1e6))
+    let cubic = CubicBezier(
+      Point(1e6, 1e6), Point(1e6 + 30, 1e6 + 80), Point(1e6 + 70, 1e6 - 40), Point(1e6 + 100, 1e6))
     let query = Point(1e6 + 40, 1e6 + 10)
     let brute = Reference.nearestDistance(cubic, to: query)
     #expect(abs(cubic.nearest(to: query).distance - brute) <= 1e-7)

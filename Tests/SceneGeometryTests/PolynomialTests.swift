@@ -40,7 +40,8 @@ import Testing
   @Test func lowerDegreesAndEdgeCases() {
     #expect(polynomial(roots: [0.25]).roots(in: 0, 1).count == 1)
     let quadratic = polynomial(roots: [0.2, 0.7]).roots(in: 0, 1)
-    #expect(quadratic.count == 2 && abs(quadratic[0] - 0.2) < 1e-15 && abs(quadratic[1] - 0.7) < 1e-15)
+    #expect(
+      quadratic.count == 2 && abs(quadratic[0] - 0.2) < 1e-15 && abs(quadratic[1] - 0.7) < 1e-15)
     // No real roots.
     #expect(Polynomial([1, 0, 1, 0, 0, 0], degree: 2).roots(in: -10, 10).count == 0)
     // A constant has none; the zero polynomial reports none rather than infinitely many.

@@ -151,6 +151,7 @@ struct SeededInputs {
       return Point(q.x * cos(angle) - q.y * sin(angle), q.x * sin(angle) + q.y * cos(angle))
         + offset
     }
-    return CubicBezier(place(Point(0, 0)), place(Point(1, 1) + nudge), place(Point(0, 1)), place(Point(1, 0)))
+    return CubicBezier(
+      place(Point(0, 0)), place(Point(1, 1) + nudge), place(Point(0, 1)), place(Point(1, 0)))
   }
 }

@@ -32,12 +32,14 @@ import Testing
   }
 
   @Test func aHugeCycleIsOneShortError() throws {
-    let yaml = "let:\n" + (0..<Self.count).map { "  a\($0): a\(($0 + 1) % Self.count) + 1\n" }.joined()
+    let yaml =
+      "let:\n" + (0..<Self.count).map { "  a\($0): a\(($0 + 1) % Self.count) + 1\n" }.joined()
     let errors = try resolve(yaml).errors
     #expect(errors.count == 1)
     #expect(
       errors.first?.message
-        == "dependency cycle: 'a0' → 'a1' → 'a2' → 'a3' → 'a4' → 'a5' → 'a6' → 'a7' → … → 'a0' (60000 parts)")
+        == "dependency cycle: 'a0' → 'a1' → 'a2' → 'a3' → 'a4' → 'a5' → 'a6' → 'a7' → … → 'a0' (60000 parts)"
+    )
     #expect(errors.first?.notes.count == 7)
   }
 }

@@ -11,7 +11,9 @@ import Testing
     let file = SourceFile(name: "s.yaml", text: yaml)
     let loaded = SceneLoader.load(file, syntax: .yaml)
     let renderer = DiagnosticRenderer(files: [file])
-    guard let spec = loaded.spec else { return "load failed:\n" + renderer.render(loaded.diagnostics) }
+    guard let spec = loaded.spec else {
+      return "load failed:\n" + renderer.render(loaded.diagnostics)
+    }
     return renderer.render(SceneResolver.resolve(spec).errors.map(\.diagnostic))
   }
 
@@ -82,7 +84,10 @@ import Testing
     let spring = graph.springs[0]
     #expect(abs(spring.stiffness - 4 * Double.pi * Double.pi / 0.25) <= 1e-9)
     #expect(abs(spring.damping - 2 * 0.5 * spring.stiffness.squareRoot()) <= 1e-9)
-    guard case .follow(let handle, let path, _, let wrap, _, _, let hysteresis) = graph.constraints[0].kind else {
+    guard
+      case .follow(let handle, let path, _, let wrap, _, _, let hysteresis) = graph.constraints[0]
+        .kind
+    else {
       Issue.record("not a follow constraint")
       return
     }
@@ -100,14 +105,14 @@ import Testing
         constraints:
           - follow: { handle: bal, path: curv }
         """) == """
-        s.yaml:6:23: error: unknown handle 'bal'; did you mean 'ball'?
-              - follow: { handle: bal, path: curv }
-                                  ^~~
-        s.yaml:6:34: error: unknown path 'curv'; did you mean 'curve'?
-              - follow: { handle: bal, path: curv }
-                                             ^~~~
+          s.yaml:6:23: error: unknown handle 'bal'; did you mean 'ball'?
+                - follow: { handle: bal, path: curv }
+                                    ^~~
+          s.yaml:6:34: error: unknown path 'curv'; did you mean 'curve'?
+                - follow: { handle: bal, path: curv }
+                                               ^~~~
 
-        """)
+          """)
   }
 
   @Test func gooeyNeedsTwoCircles() {
@@ -120,14 +125,14 @@ import Testing
         constraints:
           - gooey: { anchor: a, ball: b }
         """) == """
-        s.yaml:5:31: error: gooey needs two circles, but handle 'b' is not drawn (shape none)
-              - gooey: { anchor: a, ball: b }
-                                          ^
-        s.yaml:3:3: note: 'b' is defined here
-              b: { position: [0, 0] }
-              ^
+          s.yaml:5:31: error: gooey needs two circles, but handle 'b' is not drawn (shape none)
+                - gooey: { anchor: a, ball: b }
+                                            ^
+          s.yaml:3:3: note: 'b' is defined here
+                b: { position: [0, 0] }
+                ^
 
-        """)
+          """)
   }
 
   @Test func valuesOutOfRangeAreReportedWhereTheyWereWritten() {
@@ -141,26 +146,26 @@ import Testing
         paths:
           dot: { d: "M5 5" }
         """) == """
-        s.yaml:1:15: error: fps must be between 1 and 1000, found 0
-            scene: { fps: 0, duration: -1s }
-                          ^
-        s.yaml:1:28: error: duration must be between 0.001 and 3600, found -1
-            scene: { fps: 0, duration: -1s }
-                                       ^~~
-        s.yaml:2:46: error: spring 's': duration must be between 1ms and 3600s, found 0s
-            springs: { s: { dampingRatio: 0.5, duration: 0s, mass: -2 } }
-                                                         ^~
-        s.yaml:2:56: error: spring 's': mass must be between 1e-06 and 1000000, found -2
-            springs: { s: { dampingRatio: 0.5, duration: 0s, mass: -2 } }
-                                                                   ^~
-        s.yaml:4:32: error: handle 'ball': radius must not be negative, found -3
-              ball: { position: [0, 0], r: -3 }
-                                           ^~
-        s.yaml:6:14: error: path 'dot' has zero length; a path needs at least one segment that goes somewhere
-              dot: { d: "M5 5" }
-                         ^~~~
+          s.yaml:1:15: error: fps must be between 1 and 1000, found 0
+              scene: { fps: 0, duration: -1s }
+                            ^
+          s.yaml:1:28: error: duration must be between 0.001 and 3600, found -1
+              scene: { fps: 0, duration: -1s }
+                                         ^~~
+          s.yaml:2:46: error: spring 's': duration must be between 1ms and 3600s, found 0s
+              springs: { s: { dampingRatio: 0.5, duration: 0s, mass: -2 } }
+                                                           ^~
+          s.yaml:2:56: error: spring 's': mass must be between 1e-06 and 1000000, found -2
+              springs: { s: { dampingRatio: 0.5, duration: 0s, mass: -2 } }
+                                                                     ^~
+          s.yaml:4:32: error: handle 'ball': radius must not be negative, found -3
+                ball: { position: [0, 0], r: -3 }
+                                             ^~
+          s.yaml:6:14: error: path 'dot' has zero length; a path needs at least one segment that goes somewhere
+                dot: { d: "M5 5" }
+                           ^~~~
 
-        """)
+          """)
   }
 
   @Test func aHandleHasOneMoverAndNamesDoNotClash() {
@@ -178,26 +183,26 @@ import Testing
           - follow: { handle: ball, path: p, ends: wrap }
           - animate: { handle: ball, path: p, duration: 1s }
         """) == """
-        s.yaml:3:3: error: let 'time' hides the built-in name 'time'; choose another name
-              time: 4
-              ^~~~
-        s.yaml:5:3: error: 'ball' names both a let and a handle
-              ball: { position: [0, 0], r: 5 }
-              ^~~~
-        s.yaml:2:3: note: the let 'ball' is defined here
-              ball: 3
-              ^~~~
-        s.yaml:9:44: error: 'ends: wrap' needs a closed path, and path 'p' is open
-              - follow: { handle: ball, path: p, ends: wrap }
-                                                       ^~~~
-        s.yaml:10:24: error: handle 'ball' is already moved by a follow constraint; a handle can be moved by only one follow, elastic, gooey or animate
-              - animate: { handle: ball, path: p, duration: 1s }
-                                   ^~~~
-        s.yaml:9:5: note: the follow constraint is here
-              - follow: { handle: ball, path: p, ends: wrap }
-                ^~~~~~
+          s.yaml:3:3: error: let 'time' hides the built-in name 'time'; choose another name
+                time: 4
+                ^~~~
+          s.yaml:5:3: error: 'ball' names both a let and a handle
+                ball: { position: [0, 0], r: 5 }
+                ^~~~
+          s.yaml:2:3: note: the let 'ball' is defined here
+                ball: 3
+                ^~~~
+          s.yaml:9:44: error: 'ends: wrap' needs a closed path, and path 'p' is open
+                - follow: { handle: ball, path: p, ends: wrap }
+                                                         ^~~~
+          s.yaml:10:24: error: handle 'ball' is already moved by a follow constraint; a handle can be moved by only one follow, elastic, gooey or animate
+                - animate: { handle: ball, path: p, duration: 1s }
+                                     ^~~~
+          s.yaml:9:5: note: the follow constraint is here
+                - follow: { handle: ball, path: p, ends: wrap }
+                  ^~~~~~
 
-        """)
+          """)
   }
 }
 
@@ -214,17 +219,17 @@ import Testing
         handles:
           c: { position: [a, pointer.y] }
         """) == """
-        s.yaml:2:3: error: dependency cycle: 'a' → 'b' → 'c' → 'a'
-              a: b + 1
-              ^
-        s.yaml:3:3: note: 'b' is defined here
-              b: c.x
-              ^
-        s.yaml:5:3: note: 'c' is defined here
-              c: { position: [a, pointer.y] }
-              ^
+          s.yaml:2:3: error: dependency cycle: 'a' → 'b' → 'c' → 'a'
+                a: b + 1
+                ^
+          s.yaml:3:3: note: 'b' is defined here
+                b: c.x
+                ^
+          s.yaml:5:3: note: 'c' is defined here
+                c: { position: [a, pointer.y] }
+                ^
 
-        """)
+          """)
     #expect(
       problems("let:\n  a: a * 2\n") == """
         s.yaml:2:3: error: 'a' depends on itself
@@ -248,14 +253,14 @@ import Testing
         constraints:
           - follow: { handle: h, path: p }
         """) == """
-        s.yaml:2:3: error: dependency cycle: 'h' → 'p' → 'h'
-              h: { position: [0, 0], r: 4 }
-              ^
-        s.yaml:4:3: note: 'p' is defined here
-              p:
-              ^
+          s.yaml:2:3: error: dependency cycle: 'h' → 'p' → 'h'
+                h: { position: [0, 0], r: 4 }
+                ^
+          s.yaml:4:3: note: 'p' is defined here
+                p:
+                ^
 
-        """)
+          """)
   }
 
   @Test func typesAndNamesAreChecked() {
@@ -267,14 +272,14 @@ import Testing
         gesture:
           - press: bal
         """) == """
-        s.yaml:2:22: error: the position of handle 'ball' must be a point (x, y), found a number
-              ball: { position: "pointer.x * 2", r: 4 }
-                                 ^~~~~~~~~~~~~
-        s.yaml:4:12: error: unknown name 'bal'; did you mean 'ball'?
-              - press: bal
-                       ^~~
+          s.yaml:2:22: error: the position of handle 'ball' must be a point (x, y), found a number
+                ball: { position: "pointer.x * 2", r: 4 }
+                                   ^~~~~~~~~~~~~
+          s.yaml:4:12: error: unknown name 'bal'; did you mean 'ball'?
+                - press: bal
+                         ^~~
 
-        """)
+          """)
   }
 
   @Test func evaluationOrderPutsDependenciesFirst() throws {

@@ -78,7 +78,9 @@ import Testing
     let y = try #require(views[0]["y"] as? Double)
     #expect(y == 0)  // The car's top is at 20 − 17.65: still inside.
     #expect(views[0]["enlarged"] as? Bool == true)
-    #expect(views[1]["x"] as? Double == 0 && views[1]["width"] as? Double == 200 && views[1]["enlarged"] as? Bool == false)
+    #expect(
+      views[1]["x"] as? Double == 0 && views[1]["width"] as? Double == 200
+        && views[1]["enlarged"] as? Bool == false)
     // A control point's label, written to its right, is kept in view too: 199 + 6 + 2 × 7 + 2.
     let width = try #require(views[2]["width"] as? Double)
     #expect(abs(width - (199 + 6 + 14 + 2)) < 1e-9)

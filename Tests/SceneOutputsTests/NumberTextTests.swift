@@ -17,18 +17,24 @@ import Testing
     (0.5, 0, "1"), (-0.5, 0, "-1"), (1.5, 0, "2"), (2.5, 0, "3"), (-2.5, 0, "-3"),
     (0.125, 2, "0.13"), (-0.125, 2, "-0.13"), (0.0625, 3, "0.063"), (-0.0005, 3, "-0.001"),
     // Trailing zeros and small decimals.
-    (1e-3, 3, "0.001"), (120.50, 3, "120.5"), (80, 3, "80"), (100, 3, "100"), (1000.0001, 3, "1000"),
-    (0.1 + 0.2, 6, "0.3"), (1.23456, 2, "1.23"), (-1.23456, 4, "-1.2346"), (0.000_999_9, 3, "0.001"),
+    (1e-3, 3, "0.001"), (120.50, 3, "120.5"), (80, 3, "80"), (100, 3, "100"),
+    (1000.0001, 3, "1000"),
+    (0.1 + 0.2, 6, "0.3"), (1.23456, 2, "1.23"), (-1.23456, 4, "-1.2346"),
+    (0.000_999_9, 3, "0.001"),
     (10, 0, "10"), (-10.4, 0, "-10"), (0.05, 1, "0.1"), (-7.25, 1, "-7.3"),
     // Precision 0 and 15, and outside 0...15 (clamped).
-    (3.7, 0, "4"), (1.0 / 3, 15, "0.333333333333333"), (0.1, 15, "0.1"), (2.0 / 3, 15, "0.666666666666667"),
+    (3.7, 0, "4"), (1.0 / 3, 15, "0.333333333333333"), (0.1, 15, "0.1"),
+    (2.0 / 3, 15, "0.666666666666667"),
     (1.0 / 3, 20, "0.333333333333333"), (3.7, -2, "4"), (1e-15, 15, "0.000000000000001"),
     (5e-16, 15, "0.000000000000001"), (4e-16, 15, "0"),
     // Up to 9e15 scaled: fixed point; past it, the shortest round-trip text.
     (8_999_999_999_999_998, 0, "8999999999999998"), (8.5e15, 0, "8500000000000000"),
-    (8e15, 0, "8000000000000000"), (-8e15, 0, "-8000000000000000"), (7_999_999_999_999_999, 0, "7999999999999999"),
-    (8_000_000_000_000_001, 0, "8000000000000001"), (-8_000_000_000_000_001, 0, "-8000000000000001"),
-    (9e15, 0, "9000000000000000"), (-9e15, 0, "-9000000000000000"), (9.1e15, 0, "9.1e+15"), (-9.1e15, 0, "-9.1e+15"), (1e16, 0, "1e+16"), (1e20, 3, "1e+20"), (-1.5e300, 3, "-1.5e+300"),
+    (8e15, 0, "8000000000000000"), (-8e15, 0, "-8000000000000000"),
+    (7_999_999_999_999_999, 0, "7999999999999999"),
+    (8_000_000_000_000_001, 0, "8000000000000001"),
+    (-8_000_000_000_000_001, 0, "-8000000000000001"),
+    (9e15, 0, "9000000000000000"), (-9e15, 0, "-9000000000000000"), (9.1e15, 0, "9.1e+15"),
+    (-9.1e15, 0, "-9.1e+15"), (1e16, 0, "1e+16"), (1e20, 3, "1e+20"), (-1.5e300, 3, "-1.5e+300"),
     (123_456_789.123, 8, "123456789.123"), (9e12, 3, "9000000000000"), (8.9e12, 3, "8900000000000"),
     (Double.greatestFiniteMagnitude, 3, "1.7976931348623157e+308"),
     // Not finite: the runtime never hands these on.
@@ -62,7 +68,8 @@ import Testing
       let formatted = NumberText.format(value, precision: precision)
       let written = appended(value, precision: precision)
       if formatted != expected || written != expected, mismatches.count < 10 {
-        mismatches.append("\(value) at \(precision): \(formatted) / \(written), expected \(expected)")
+        mismatches.append(
+          "\(value) at \(precision): \(formatted) / \(written), expected \(expected)")
       }
     }
     #expect(mismatches.isEmpty, "\(mismatches)")
@@ -71,8 +78,10 @@ import Testing
   @Test func randomStringsQuoteAsBefore() {
     var rng = SplitMix64(seed: 0x5CE7_EC0D_0002)
     let pieces: [String] = [
-      "a", "Z", "_", "0", " ", "\"", "\\", "/", "\n", "\r", "\t", "\u{8}", "\u{C}", "\u{0}", "\u{1}", "\u{1F}",
-      "\u{7F}", "é", "ü", "\u{2027}", "\u{2028}", "\u{2029}", "\u{202A}", "→", "€", "😀", "e\u{301}", "</", "<!--",
+      "a", "Z", "_", "0", " ", "\"", "\\", "/", "\n", "\r", "\t", "\u{8}", "\u{C}", "\u{0}",
+      "\u{1}", "\u{1F}",
+      "\u{7F}", "é", "ü", "\u{2027}", "\u{2028}", "\u{2029}", "\u{202A}", "→", "€", "😀", "e\u{301}",
+      "</", "<!--",
     ]
     for _ in 0..<20_000 {
       var text = ""
@@ -105,7 +114,8 @@ import Testing
       }
       let path = Path(subpaths: subpaths)
       let precision = Int(rng.next() % 7)
-      #expect(PathText.data(path, precision: precision) == Reference.pathData(path, precision: precision))
+      #expect(
+        PathText.data(path, precision: precision) == Reference.pathData(path, precision: precision))
     }
   }
 
@@ -142,8 +152,9 @@ import Testing
       reordered.paths.reverse()
       var renamed = frame
       for i in renamed.handles.indices {
-        renamed.handles[i].name = ["ball", "q\"uote", "back\\slash", "nl\n", "é", "\u{2028}", "ctl\u{1}", "ball"][
-          Int(rng.next() % 8)]
+        renamed.handles[i].name =
+          ["ball", "q\"uote", "back\\slash", "nl\n", "é", "\u{2028}", "ctl\u{1}", "ball"][
+            Int(rng.next() % 8)]
         renamed.handles[i].x = rng.interestingDouble()
         renamed.handles[i].angle = rng.interestingDouble()
       }
@@ -157,9 +168,14 @@ import Testing
       var fewer = frame
       fewer.handles.removeLast()
       for variant in [frame, reordered, renamed, fewer] {
-        #expect(FrameOutput.jsonl.frame(context, variant) == Reference.jsonLine(variant, precision: precision) + "\n")
-        #expect(JSONLines.line(for: variant, precision: precision) == Reference.jsonLine(variant, precision: precision))
-        #expect(FrameOutput.csv.frame(context, variant) == Reference.csv(variant, precision: precision))
+        #expect(
+          FrameOutput.jsonl.frame(context, variant) == Reference.jsonLine(
+            variant, precision: precision) + "\n")
+        #expect(
+          JSONLines.line(for: variant, precision: precision)
+            == Reference.jsonLine(variant, precision: precision))
+        #expect(
+          FrameOutput.csv.frame(context, variant) == Reference.csv(variant, precision: precision))
       }
     }
   }
@@ -197,11 +213,14 @@ struct SplitMix64: RandomNumberGenerator {
     switch next() % 9 {
     case 0: return sign * Double(next() % 2_000_000) / 1000  // Few decimals.
     case 1: return sign * Double(next() % 100_000) / Double(1 << (next() % 20))  // Binary fractions, ties.
-    case 2: return sign * (Double(next() % 1_000_000) + 0.5) / Double([1, 10, 100, 1000, 10_000][Int(next() % 5)])
+    case 2:
+      return sign * (Double(next() % 1_000_000) + 0.5)
+        / Double([1, 10, 100, 1000, 10_000][Int(next() % 5)])
     case 3: return sign * Double(next() >> 11) * 0x1p-53 * 2000  // Uniform coordinates.
     case 4: return sign * Double(next() >> 11) * 0x1p-53 * pow10(Int(next() % 40) - 20)  // Any scale.
     case 5: return sign * Double(next() % 20_000_000_000_000_000)  // Around 9e15 and past it.
-    case 6: return sign * 9e15 / pow10(Int(next() % 16)) * (1 + Double(Int(next() % 2001) - 1000) * 1e-6)
+    case 6:
+      return sign * 9e15 / pow10(Int(next() % 16)) * (1 + Double(Int(next() % 2001) - 1000) * 1e-6)
     case 7: return [0.0, -0.0, 0.5, -0.5, 1e-3, 5e-4, -5e-4, 9e15, 8e15, 1e16][Int(next() % 10)]
     default:
       let bits = Double(bitPattern: next())
@@ -230,7 +249,9 @@ enum Reference {
     var digits = String(integer.magnitude)
     let decimals = max(0, min(precision, 15))
     if decimals > 0 {
-      if digits.count <= decimals { digits = String(repeating: "0", count: decimals - digits.count + 1) + digits }
+      if digits.count <= decimals {
+        digits = String(repeating: "0", count: decimals - digits.count + 1) + digits
+      }
       let split = digits.index(digits.endIndex, offsetBy: -decimals)
       var fraction = String(digits[split...])
       while fraction.hasSuffix("0") { fraction.removeLast() }

@@ -8,12 +8,13 @@ import Testing
 @testable import SceneOutputs
 
 #if canImport(FoundationXML)
-  import FoundationXML
+import FoundationXML
 #endif
 
 /// Loads, resolves and runs a YAML scene for the SVG tests.
 private func svgRun(_ yaml: String) throws -> (OutputContext, [Frame]) {
-  let spec = try #require(SceneLoader.load(SourceFile(name: "t.yaml", text: yaml), syntax: .yaml).spec)
+  let spec = try #require(
+    SceneLoader.load(SourceFile(name: "t.yaml", text: yaml), syntax: .yaml).spec)
   let graph = try #require(SceneResolver.resolve(spec).graph)
   return (OutputContext(graph: graph, fps: graph.fps), try SceneRunner.frames(of: graph))
 }
@@ -122,7 +123,9 @@ private func xmlElements(_ text: String) -> [(name: String, attributes: [String:
       svg.contains(
         ##"<rect id="box" x="180" y="75" width="20" height="10" transform="rotate(41.634 190 80)" fill="#0000ff" opacity="0.5"/>"##
       ))
-    #expect(svg.contains(##"<path id="rope" d="M10 10L70 50" fill="none" stroke="#ffffff" stroke-width="2"/>"##))
+    #expect(
+      svg.contains(
+        ##"<path id="rope" d="M10 10L70 50" fill="none" stroke="#ffffff" stroke-width="2"/>"##))
     // Paths first, then handles in declaration order.
     let names = try #require(xmlElements(svg)).map(\.name)
     #expect(names == ["svg", "title", "path", "path", "circle", "rect"])
@@ -135,10 +138,14 @@ private func xmlElements(_ text: String) -> [(name: String, attributes: [String:
     let elements = try #require(xmlElements(svg))
     let animations = elements.filter { $0.name == "animate" || $0.name == "animateTransform" }
     // rope's d; ball's cx; box's x, y and rotation. The road never changes.
-    #expect(animations.map { $0.attributes["attributeName"] ?? "" } == ["d", "cx", "x", "y", "transform"])
+    #expect(
+      animations.map { $0.attributes["attributeName"] ?? "" } == ["d", "cx", "x", "y", "transform"])
     for animation in animations {
-      let values = try #require(animation.attributes["values"]).split(separator: ";", omittingEmptySubsequences: false)
-      let keyTimes = try #require(animation.attributes["keyTimes"]).split(separator: ";").map { Double($0) }
+      let values = try #require(animation.attributes["values"]).split(
+        separator: ";", omittingEmptySubsequences: false)
+      let keyTimes = try #require(animation.attributes["keyTimes"]).split(separator: ";").map {
+        Double($0)
+      }
       #expect(values.count == frames.count)
       #expect(keyTimes.count == frames.count)
       #expect(keyTimes.first == 0)
@@ -156,7 +163,8 @@ private func xmlElements(_ text: String) -> [(name: String, attributes: [String:
     #expect(rope.attributes["keyTimes"] == "0;0.167;0.333;0.5;0.667;0.833")
     // Before any animation runs, each element shows the first frame.
     #expect(svg.contains(##"<circle id="ball" cx="20" cy="50" r="10" fill="#ffffff">"##))
-    #expect(FrameOutput.animatedSVG.name == "animated-svg" && FrameOutput.animatedSVG.needsAllFrames)
+    #expect(
+      FrameOutput.animatedSVG.name == "animated-svg" && FrameOutput.animatedSVG.needsAllFrames)
   }
 
   @Test func aGooeyBridgeHasItsConstraintsStyleAndHidesWhenTheLinkBreaks() throws {
@@ -176,11 +184,15 @@ private func xmlElements(_ text: String) -> [(name: String, attributes: [String:
       #expect(bridge.attributes["fill-opacity"] == "0.502")
       // Coincident circles have no bridge at the start.
       #expect(bridge.attributes["visibility"] == "hidden")
-      let visibility = animated.filter { $0.name == "animate" && $0.attributes["attributeName"] == "visibility" }
+      let visibility = animated.filter {
+        $0.name == "animate" && $0.attributes["attributeName"] == "visibility"
+      }
       #expect(visibility.count == 2)  // The bridge's and the anchor's.
       let bridgeStates = visibility[0].attributes["values"]?.split(separator: ";") ?? []
       #expect(bridgeStates.count == frames.count)
-      #expect(bridgeStates.first == "hidden" && bridgeStates.contains("visible") && bridgeStates.last == "hidden")
+      #expect(
+        bridgeStates.first == "hidden" && bridgeStates.contains("visible")
+          && bridgeStates.last == "hidden")
       // The anchor shrinks as the ball is pulled away.
       #expect(animated.contains { $0.name == "animate" && $0.attributes["attributeName"] == "r" })
     }
@@ -203,7 +215,9 @@ private func xmlElements(_ text: String) -> [(name: String, attributes: [String:
   @Test func keyTimesGetTheDecimalsTheyNeedToKeepIncreasing() {
     // 1800 frames over 30 s: three decimals would repeat keyTimes.
     let fractions = (0..<1800).map { Double($0) / 1800 }
-    let times = SVGText.Timing.text(fractions, precision: 3).split(separator: ";").compactMap { Double($0) }
+    let times = SVGText.Timing.text(fractions, precision: 3).split(separator: ";").compactMap {
+      Double($0)
+    }
     #expect(times.count == 1800)
     #expect(zip(times, times.dropFirst()).allSatisfy { $0 < $1 })
     #expect(SVGText.Timing.text([0, 0.25, 0.5], precision: 0) == "0;0.25;0.5")

@@ -8,7 +8,8 @@ import Testing
 @testable import SceneOutputs
 
 func runFrames(_ yaml: String) throws -> (SceneGraph, [Frame]) {
-  let spec = try #require(SceneLoader.load(SourceFile(name: "t.yaml", text: yaml), syntax: .yaml).spec)
+  let spec = try #require(
+    SceneLoader.load(SourceFile(name: "t.yaml", text: yaml), syntax: .yaml).spec)
   let graph = try #require(SceneResolver.resolve(spec).graph)
   return (graph, try SceneRunner.frames(of: graph))
 }
@@ -54,7 +55,8 @@ func runFrames(_ yaml: String) throws -> (SceneGraph, [Frame]) {
   @Test func csvListsEveryHandleOfEveryFrame() throws {
     let (graph, frames) = try runFrames(scene)
     let context = OutputContext(graph: graph, fps: 60)
-    let text = FrameOutput.csv.begin(context) + frames.map { FrameOutput.csv.frame(context, $0) }.joined()
+    let text =
+      FrameOutput.csv.begin(context) + frames.map { FrameOutput.csv.frame(context, $0) }.joined()
     let lines = text.split(separator: "\n")
     #expect(lines.first == "frame,time,handle,x,y,angle,state")
     #expect(lines.count == 1 + frames.count)

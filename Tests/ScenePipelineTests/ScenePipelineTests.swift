@@ -10,11 +10,13 @@ import Testing
 @Suite struct ScenePipelineTests {
   /// A fresh folder holding `files` (name → text), removed by the caller.
   static func folder(_ files: [String: String]) throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("scenec-pipeline-\(UUID().uuidString)")
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "scenec-pipeline-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     for (name, text) in files {
       let file = url.appendingPathComponent(name)
-      try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+      try FileManager.default.createDirectory(
+        at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
       try Data(text.utf8).write(to: file)
     }
     return url
@@ -78,7 +80,8 @@ import Testing
 
   @Test func tracesOutsideTheScenesFolderAreRefusedWithoutReadingThem() throws {
     let dir = try Self.folder([
-      "scenes/s.yaml": Self.ball + "\ngesture:\n  - replay: ../secret.txt\n  - replay: /etc/hostname\n",
+      "scenes/s.yaml": Self.ball
+        + "\ngesture:\n  - replay: ../secret.txt\n  - replay: /etc/hostname\n",
       "secret.txt": "the first line is private\n",
     ])
     defer { try? FileManager.default.removeItem(at: dir) }
@@ -92,13 +95,19 @@ import Testing
     #expect(!loaded.rendered().contains("private"))
     // A symbolic link beside the scene that points out of it is outside too.
     try FileManager.default.createSymbolicLink(
-      atPath: dir.appendingPathComponent("scenes/link.trace").path, withDestinationPath: dir.appendingPathComponent("secret.txt").path)
-    try Data((Self.ball + "\ngesture:\n  - replay: link.trace\n").utf8).write(to: dir.appendingPathComponent("scenes/l.yaml"))
+      atPath: dir.appendingPathComponent("scenes/link.trace").path,
+      withDestinationPath: dir.appendingPathComponent("secret.txt").path)
+    try Data((Self.ball + "\ngesture:\n  - replay: link.trace\n").utf8).write(
+      to: dir.appendingPathComponent("scenes/l.yaml"))
     let linked = try ScenePipeline.load(path: dir.appendingPathComponent("scenes/l.yaml").path)
-    #expect(linked.diagnostics.map(\.message) == [messages[0].replacingOccurrences(of: "../secret.txt", with: "link.trace")])
+    #expect(
+      linked.diagnostics.map(\.message) == [
+        messages[0].replacingOccurrences(of: "../secret.txt", with: "link.trace")
+      ])
     // Allowed on request.
     let allowed = try ScenePipeline.load(
-      path: dir.appendingPathComponent("scenes/l.yaml").path, options: .init(traceFolders: [dir.path]))
+      path: dir.appendingPathComponent("scenes/l.yaml").path,
+      options: .init(traceFolders: [dir.path]))
     #expect(allowed.diagnostics.count == 1 && allowed.diagnostics[0].message.contains("phase"))
     #expect(!allowed.rendered().contains("private"))
   }

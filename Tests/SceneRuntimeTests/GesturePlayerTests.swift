@@ -280,7 +280,8 @@ import Testing
   func releaseVelocityIsTheScriptsOwn(fps: Double) {
     let tracks = [
       Self.track([
-        .press(Self.point(0, 0)), Self.drag(by: 100, 0, over: 0.3, ease: .easeOut), .release(velocity: nil),
+        .press(Self.point(0, 0)), Self.drag(by: 100, 0, over: 0.3, ease: .easeOut),
+        .release(velocity: nil),
       ])
     ]
     let curve = TimingCurve(.easeOut)
@@ -299,7 +300,8 @@ import Testing
   @Test func stepTimesAddUpExactly() {
     let tracks = [
       Self.track([
-        .tap(Self.point(1, 1)), .wait(Self.seconds(0.1)), .tap(Self.point(2, 2)), .wait(Self.seconds(0.05)),
+        .tap(Self.point(1, 1)), .wait(Self.seconds(0.1)), .tap(Self.point(2, 2)),
+        .wait(Self.seconds(0.05)),
         .press(Self.point(3, 3)),
       ])
     ]
@@ -307,7 +309,9 @@ import Testing
     #expect(player.endTime == 0.15 && player.endTime == 9.0 / 60)
     var frameOfPress: Int?
     for n in 0...20 where frameOfPress == nil {
-      if player.events(through: Double(n) / 60, evaluate: Self.constant).contains(Self.down(0.15, Vector(3, 3))) {
+      if player.events(through: Double(n) / 60, evaluate: Self.constant).contains(
+        Self.down(0.15, Vector(3, 3)))
+      {
         frameOfPress = n
       }
     }

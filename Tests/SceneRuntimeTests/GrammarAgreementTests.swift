@@ -47,10 +47,13 @@ import Testing
     simulation.pointerMoved(id: 0, to: Point(160, 160))
     _ = try simulation.step(dt: 1.0 / 60)
     simulation.pointerUp(id: 0, velocity: .zero)
-    let model = SpringModel(stiffness: g.springs[0].stiffness, damping: g.springs[0].damping, restThreshold: 5)
+    let model = SpringModel(
+      stiffness: g.springs[0].stiffness, damping: g.springs[0].damping, restThreshold: 5)
     var steps = 0
     while simulation.handles[0].mode != .idle && steps < 10_000 {
-      let before = (simulation.handles[0].position - Vector(100, 100), simulation.handles[0].velocity)
+      let before = (
+        simulation.handles[0].position - Vector(100, 100), simulation.handles[0].velocity
+      )
       _ = try simulation.step(dt: 1.0 / 60)
       steps += 1
       if simulation.handles[0].mode == .idle {
@@ -60,7 +63,8 @@ import Testing
         #expect(displacement.length <= 5 && velocity.length <= 5)
       }
     }
-    #expect(simulation.handles[0].mode == .idle && simulation.handles[0].position == Vector(100, 100))
+    #expect(
+      simulation.handles[0].mode == .idle && simulation.handles[0].position == Vector(100, 100))
   }
 
   @Test func aHandleAtAConstantExpressionIsIdle() throws {

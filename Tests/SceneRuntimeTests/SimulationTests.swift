@@ -14,7 +14,8 @@ func graph(_ yaml: String, file: String = "t.yaml") throws -> SceneGraph {
   let renderer = DiagnosticRenderer(files: [source])
   let spec = try #require(loaded.spec, "did not load:\n\(renderer.render(loaded.diagnostics))")
   let resolved = SceneResolver.resolve(spec)
-  return try #require(resolved.graph, "did not resolve:\n\(renderer.render(resolved.errors.map(\.diagnostic)))")
+  return try #require(
+    resolved.graph, "did not resolve:\n\(renderer.render(resolved.errors.map(\.diagnostic)))")
 }
 
 func frames(_ yaml: String, fps: Double? = nil) throws -> [Frame] {
@@ -73,7 +74,9 @@ func handle(_ frame: Frame, _ name: String) -> HandleFrame? {
     let runs = try [30.0, 60, 120, 144].map { try frames(Self.wave, fps: $0) }
     // Compare at times every run has: multiples of 1/30 s that are also multiples of 1/144 s.
     for time in stride(from: 0.0, through: 2.5, by: 1.0 / 6) {
-      let ys = runs.compactMap { run in run.first { abs($0.time - time) < 1e-9 }.flatMap { handle($0, "c")?.y } }
+      let ys = runs.compactMap { run in
+        run.first { abs($0.time - time) < 1e-9 }.flatMap { handle($0, "c")?.y }
+      }
       guard ys.count == runs.count else { continue }
       // Pointer events apply at their own times and the spring is solved exactly, so
       // the frame rate changes nothing but rounding.
@@ -101,7 +104,8 @@ func handle(_ frame: Frame, _ name: String) -> HandleFrame? {
     #expect(run[0].events == [SceneEvent("grab", "ball")])
     for frame in run {
       guard let ball = handle(frame, "ball") else { continue }
-      #expect(curve.nearest(to: Point(ball.x, ball.y)).distance <= 1e-6, "off the curve at \(frame.time)")
+      #expect(
+        curve.nearest(to: Point(ball.x, ball.y)).distance <= 1e-6, "off the curve at \(frame.time)")
     }
     // Released, it springs back along the curve to where it started.
     let last = try #require(run.last.flatMap { handle($0, "ball") })
@@ -122,7 +126,8 @@ func handle(_ frame: Frame, _ name: String) -> HandleFrame? {
         - wait: 0.05s
         - release
       """)
-    let held = try #require(run.first { abs($0.time - 0.25) < 1e-9 }.flatMap { handle($0, "badge") })
+    let held = try #require(
+      run.first { abs($0.time - 0.25) < 1e-9 }.flatMap { handle($0, "badge") })
     #expect(abs(held.y - 170) <= 1e-9)  // 0.7 × 100.
     // Released at 0.3 s, 70 points at 900 points/s take 0.0778 s.
     let back = try #require(run.first { abs($0.time - 0.4) < 1e-9 }.flatMap { handle($0, "badge") })
@@ -142,7 +147,8 @@ func handle(_ frame: Frame, _ name: String) -> HandleFrame? {
       """)
     let road = MeasuredPath(try Path(svgPathData: "M0 0 L 100 0 Q 200 0 200 100"))
     // Equal times, equal distances along the path.
-    let quarter = try #require(run.first { abs($0.time - 0.25) < 1e-9 }.flatMap { handle($0, "car") })
+    let quarter = try #require(
+      run.first { abs($0.time - 0.25) < 1e-9 }.flatMap { handle($0, "car") })
     let expected = road.position(atLength: road.length / 4).point
     #expect(Point(quarter.x, quarter.y).distance(to: expected) <= 1e-9)
     #expect(run.flatMap(\.events).filter { $0.type == "loop" }.count == 2)
@@ -207,7 +213,8 @@ func handle(_ frame: Frame, _ name: String) -> HandleFrame? {
 
 @Suite struct ReplayTests {
   @Test func aRecordedTraceDrivesTheSceneLikeTheScriptedGesture() throws {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("scenec-trace-\(UUID().uuidString)")
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "scenec-trace-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     try "t,x,y,phase\n0,100,100,down\n0.25,100,200,move\n0.3,100,200,up\n".write(
       to: directory.appendingPathComponent("pull.csv"), atomically: true, encoding: .utf8)
@@ -225,7 +232,8 @@ func handle(_ frame: Frame, _ name: String) -> HandleFrame? {
     let loaded = TraceLoader.load(for: g.gesture, sceneFile: sceneFile)
     #expect(loaded.diagnostics.isEmpty)
     let run = try SceneRunner.frames(of: g, traces: loaded.traces)
-    let held = try #require(run.first { abs($0.time - 0.25) < 1e-9 }.flatMap { handle($0, "badge") })
+    let held = try #require(
+      run.first { abs($0.time - 0.25) < 1e-9 }.flatMap { handle($0, "badge") })
     #expect(abs(held.y - 150) <= 1e-9)  // Half of the 100-point pull.
     #expect(run.flatMap(\.events).map(\.type).prefix(2) == ["grab", "release"])
   }
@@ -234,7 +242,8 @@ func handle(_ frame: Frame, _ name: String) -> HandleFrame? {
     let g = try graph("gesture:\n  - replay: nowhere.csv\n", file: "/tmp/x.yaml")
     let loaded = TraceLoader.load(for: g.gesture, sceneFile: "/tmp/x.yaml")
     let diagnostic = try #require(loaded.diagnostics.first)
-    #expect(diagnostic.message == "cannot read the trace 'nowhere.csv' (looked for /tmp/nowhere.csv)")
+    #expect(
+      diagnostic.message == "cannot read the trace 'nowhere.csv' (looked for /tmp/nowhere.csv)")
     #expect(diagnostic.span?.start.line == 2)
   }
 }
@@ -295,7 +304,8 @@ func handle(_ frame: Frame, _ name: String) -> HandleFrame? {
         - release
       """)
     // A steady 200 points per second at the release.
-    let after = try #require(run.first { abs($0.time - 0.6) < 1e-9 }.flatMap { handle($0, "meter") })
+    let after = try #require(
+      run.first { abs($0.time - 0.6) < 1e-9 }.flatMap { handle($0, "meter") })
     #expect(abs(after.y - 200) <= 1e-6 && abs(after.x) <= 1e-9)
   }
 

@@ -23,8 +23,12 @@ import Testing
 
   /// A NUL byte ends a C string: `Double` alone read "1\0 2" as 1 and accepted it.
   @Test func controlCharactersInsideANumberAreRefused() {
-    #expect(Self.failure("t,x,y,phase\n0,1\u{0}2,3,down\n") == "2:3+3: 'x' must be a number, found '1\u{FFFD}2'")
-    #expect(Self.failure("0,1,2,down,1\u{0}\n") == "1:12+2: 'id' must be a whole number from 0 to 2147483647, found '1\u{FFFD}'")
+    #expect(
+      Self.failure("t,x,y,phase\n0,1\u{0}2,3,down\n")
+        == "2:3+3: 'x' must be a number, found '1\u{FFFD}2'")
+    #expect(
+      Self.failure("0,1,2,down,1\u{0}\n")
+        == "1:12+2: 'id' must be a whole number from 0 to 2147483647, found '1\u{FFFD}'")
   }
 
   @Test func csvWithHeader() throws {

@@ -8,7 +8,9 @@ import Testing
 @Suite struct StressSceneTests {
   static func graph(_ scene: StressScene) throws -> SceneGraph {
     let loaded = SceneLoader.load(SourceFile(name: "stress.yaml", text: scene.yaml), syntax: .yaml)
-    #expect(loaded.diagnostics.isEmpty, "\(DiagnosticRenderer(files: loaded.file.map { [$0] } ?? []).render(loaded.diagnostics))")
+    #expect(
+      loaded.diagnostics.isEmpty,
+      "\(DiagnosticRenderer(files: loaded.file.map { [$0] } ?? []).render(loaded.diagnostics))")
     let spec = try #require(loaded.spec)
     let resolved = SceneResolver.resolve(spec)
     #expect(resolved.errors.isEmpty, "\(resolved.errors.map(\.diagnostic.message))")

@@ -17,7 +17,10 @@ import Testing
     #expect(Color(parsing: text) == color)
   }
 
-  @Test(arguments: ["", "#", "#ff", "#fffff", "#fffffff", "#fffffffff", "#ggg", "# fff", "#+ff", "fff", "#ＦＦＦ", "teal"])
+  @Test(arguments: [
+    "", "#", "#ff", "#fffff", "#fffffff", "#fffffffff", "#ggg", "# fff", "#+ff", "fff", "#ＦＦＦ",
+    "teal",
+  ])
   func refuses(text: String) {
     #expect(Color(parsing: text) == nil)
   }

@@ -791,14 +791,21 @@ let dslExampleTree: DocumentNode = map([
   @Test func aLineLongerThanTheLimitIsRefused() {
     let text = "let a = " + String(repeating: "1+", count: 40_000) + "1\n"
     let diagnostics = DSLParser.parse(SourceFile(name: "test.scene", text: text)).diagnostics
-    #expect(diagnostics.map(\.message) == ["line is 80009 characters long; a line may have at most 65536"])
+    #expect(
+      diagnostics.map(\.message) == ["line is 80009 characters long; a line may have at most 65536"]
+    )
     #expect(diagnostics.first?.span?.start.column == 65_537)
   }
 
   @Test func tooManyWordsOnOneLineAreRefused() {
     let words = (0..<5_000).map { "k\($0)=1" }.joined(separator: " ")
-    let diagnostics = DSLParser.parse(SourceFile(name: "test.scene", text: "handle h " + words + "\n")).diagnostics
-    #expect(diagnostics.map(\.message) == ["more than 4096 words on one line; split it into several statements"])
+    let diagnostics = DSLParser.parse(
+      SourceFile(name: "test.scene", text: "handle h " + words + "\n")
+    ).diagnostics
+    #expect(
+      diagnostics.map(\.message) == [
+        "more than 4096 words on one line; split it into several statements"
+      ])
     // The 4097th word: "handle", "h", then k0 … k4094.
     let column = "handle h ".count + (0..<4_094).map { "k\($0)=1 ".count }.reduce(0, +) + 1
     #expect(diagnostics.first?.span?.start.column == column)

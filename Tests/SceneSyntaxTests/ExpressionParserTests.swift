@@ -350,14 +350,18 @@ private func cond(_ c: Expression, _ t: Expression, _ e: Expression) -> Expressi
     let membersText = "a" + String(repeating: ".b", count: 100_000)
     let argumentsText = "max(" + String(repeating: "1, ", count: 100_000) + "1)"
     let nameText = String(repeating: "a", count: 1_000_000) + " @"
-    #expect(failure(sumText)?.message == "expression too complex (more than 256 levels of operations)")
-    #expect(failure(membersText)?.message == "expression too complex (more than 256 levels of operations)")
+    #expect(
+      failure(sumText)?.message == "expression too complex (more than 256 levels of operations)")
+    #expect(
+      failure(membersText)?.message == "expression too complex (more than 256 levels of operations)"
+    )
     #expect(failure(argumentsText)?.message == "'max' takes 2 to 8 arguments, found 100001")
     #expect(failure(nameText)?.message == "unexpected character '@'")
     // Work is counted, not timed: each token is lexed once, and a chain that is too tall
     // stops a few hundred tokens in, however long the text goes on.
     #expect(ExpressionParser.tokenCount(parsing: sumText) <= 2 * ExpressionParser.maximumHeight + 2)
-    #expect(ExpressionParser.tokenCount(parsing: membersText) <= 2 * ExpressionParser.maximumHeight + 2)
+    #expect(
+      ExpressionParser.tokenCount(parsing: membersText) <= 2 * ExpressionParser.maximumHeight + 2)
     #expect(ExpressionParser.tokenCount(parsing: argumentsText) == 2 * 100_001 + 2)
     #expect(ExpressionParser.tokenCount(parsing: nameText) == 2)
     // Twice the arguments, exactly twice the work.

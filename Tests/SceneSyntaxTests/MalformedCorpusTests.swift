@@ -23,7 +23,9 @@ import Testing
     let syntax: SceneLoader.Syntax = name.hasSuffix(".scene") ? .dsl : .yaml
     let result = SceneLoader.load(data: data, name: name, syntax: syntax)
     let renderer = DiagnosticRenderer(files: result.file.map { [$0] } ?? [])
-    return (renderer.render(result.diagnostics), result.diagnostics.filter { $0.severity == .error }.count)
+    return (
+      renderer.render(result.diagnostics), result.diagnostics.filter { $0.severity == .error }.count
+    )
   }
 
   @Test func theCorpusIsLargeEnough() {
@@ -41,7 +43,8 @@ import Testing
     }
     let expected = try #require(
       try? String(contentsOf: expectedURL, encoding: .utf8),
-      "no \(name).expected; record it with SCENEC_RECORD_MALFORMED=1 swift test --filter MalformedCorpusTests")
+      "no \(name).expected; record it with SCENEC_RECORD_MALFORMED=1 swift test --filter MalformedCorpusTests"
+    )
     #expect(text == expected)
   }
 

@@ -17,13 +17,15 @@ import Testing
 
   static func load(_ name: String) throws -> SceneSpec {
     let result = try SceneLoader.load(path: examples.appendingPathComponent(name).path)
-    let rendered = DiagnosticRenderer(files: result.file.map { [$0] } ?? []).render(result.diagnostics)
+    let rendered = DiagnosticRenderer(files: result.file.map { [$0] } ?? []).render(
+      result.diagnostics)
     return try #require(result.spec, "\(name) did not load:\n\(rendered)")
   }
 
   static func load(text: String, syntax: SceneLoader.Syntax) throws -> SceneSpec {
     let result = SceneLoader.load(SourceFile(name: "formatted", text: text), syntax: syntax)
-    let rendered = DiagnosticRenderer(files: result.file.map { [$0] } ?? []).render(result.diagnostics)
+    let rendered = DiagnosticRenderer(files: result.file.map { [$0] } ?? []).render(
+      result.diagnostics)
     return try #require(result.spec, "formatted text did not load:\n\(rendered)\n\(text)")
   }
 
@@ -64,7 +66,8 @@ import Testing
     let text = try String(contentsOf: grammar, encoding: .utf8)
     let section = try #require(text.range(of: "## A worked example")).upperBound
     let rest = String(text[section...])
-    let blocks = rest.components(separatedBy: "```").enumerated().filter { $0.offset % 2 == 1 }.map(\.element)
+    let blocks = rest.components(separatedBy: "```").enumerated().filter { $0.offset % 2 == 1 }.map(
+      \.element)
     let yamlBlock = try #require(blocks.first { $0.hasPrefix("yaml\n") }).dropFirst(5)
     let dslBlock = try #require(blocks.dropFirst().first).drop { $0 != "\n" }.dropFirst()
     let yaml = try Self.load(text: String(yamlBlock), syntax: .yaml)
@@ -101,11 +104,12 @@ import Testing
         b: { duration: 0.5s }
         c: { stiffness: 100, damping: 10, mass: 2 }
       """)
-    #expect(spec.springs.map(\.parameters) == [
-      .bounce(Located(0.2), duration: Located(0.5)),
-      .bounce(Located(0), duration: Located(0.5)),
-      .physical(stiffness: Located(100), damping: Located(10)),
-    ])
+    #expect(
+      spec.springs.map(\.parameters) == [
+        .bounce(Located(0.2), duration: Located(0.5)),
+        .bounce(Located(0), duration: Located(0.5)),
+        .physical(stiffness: Located(100), damping: Located(10)),
+      ])
     #expect(spec.springs[2].mass?.value == 2)
   }
 
@@ -124,7 +128,9 @@ import Testing
     let result = SceneLoader.load(
       SourceFile(name: "x.yaml", text: "let:\n  a: 1 + (2 *\n"), syntax: .yaml)
     let diagnostic = try #require(result.diagnostics.first)
-    #expect(diagnostic.span?.start == SceneDiagnostics.SourceLocation(file: "x.yaml", line: 2, column: 14))
+    #expect(
+      diagnostic.span?.start == SceneDiagnostics.SourceLocation(file: "x.yaml", line: 2, column: 14)
+    )
   }
 
   @Test func anchorsAndMergeKeysFeedTheSchema() throws {

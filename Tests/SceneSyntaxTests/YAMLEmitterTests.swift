@@ -31,22 +31,28 @@ private func reread(_ yaml: String) throws(YAMLError) -> DocumentNode? {
 /// Plain texts that YAML reads back as the same plain scalar, so the emitter must write
 /// them plain: keywords included, as quoting would change what they mean.
 private let plainSafe: Set<String> = [
-  "", "~", "null", "NULL", "true", "Yes", "off", "-x", "-40", "?x", ":x", "a:b", "x#y", "é名", "0.9s",
+  "", "~", "null", "NULL", "true", "Yes", "off", "-x", "-40", "?x", ":x", "a:b", "x#y", "é名",
+  "0.9s",
   "M0 0 C 1 2", "a  b", "a,b", "a[0]", "<<", "---", "...", "wave",
 ]
 
 /// Texts that are hard to write in YAML.
 private let awkward: [String] = [
-  "", " ", "a b", "#ff8800", "(x, y)", "a: b", "a:b", "key:", "- x", "-x", "-40", "?x", ":x", "?", ":", "-",
-  "~", "null", "NULL", "true", "Yes", "off", "<<", "*a", "&a", "!tag", "|", ">", "'", "\"", "%x", "@x", "`x",
-  "x #y", "x#y", "line\nbreak", "tab\there", "\r", "\r\n", "\u{85}", "\u{2028}", "\u{2029}", "\u{FEFF}x",
-  "\0", "\u{7F}", "\u{9F}", "é名", "back\\slash", "quote\"d", "it's", "[a]", "{a}", "a,b", "a[0]", "---", "...",
+  "", " ", "a b", "#ff8800", "(x, y)", "a: b", "a:b", "key:", "- x", "-x", "-40", "?x", ":x", "?",
+  ":", "-",
+  "~", "null", "NULL", "true", "Yes", "off", "<<", "*a", "&a", "!tag", "|", ">", "'", "\"", "%x",
+  "@x", "`x",
+  "x #y", "x#y", "line\nbreak", "tab\there", "\r", "\r\n", "\u{85}", "\u{2028}", "\u{2029}",
+  "\u{FEFF}x",
+  "\0", "\u{7F}", "\u{9F}", "é名", "back\\slash", "quote\"d", "it's", "[a]", "{a}", "a,b", "a[0]",
+  "---", "...",
   "--- x", "... x", " lead", "trail ", "0.9s", "M0 0 C 1 2", "a  b", "x: ", "wave", "\u{1F600}",
   String(repeating: "long ", count: 20),
 ]
 
 private let alphabet: [String] = [
-  "a", "Z", "0", " ", " ", "-", ":", "#", ",", "[", "]", "{", "}", "'", "\"", "\\", "\n", "\t", "é", "名", "!",
+  "a", "Z", "0", " ", " ", "-", ":", "#", ",", "[", "]", "{", "}", "'", "\"", "\\", "\n", "\t", "é",
+  "名", "!",
   "&", "*", "?", "|", ">", "%", "@", "`", "~", ".", "\u{2028}", "\r", "<",
 ]
 
@@ -80,14 +86,16 @@ private struct TreeGenerator {
     }
     let count = int(0..<6)
     if chance(50) {
-      return DocumentNode(.sequence((0..<count).map { _ in node(depth: depth + 1) }), at: .synthesized)
+      return DocumentNode(
+        .sequence((0..<count).map { _ in node(depth: depth + 1) }), at: .synthesized)
     }
     var keys = Set<String>()
     var entries: [DocumentNode.Entry] = []
     for _ in 0..<count {
       let key = key()
       guard keys.insert(key).inserted else { continue }
-      entries.append(DocumentNode.Entry(key: key, keySource: .synthesized, value: node(depth: depth + 1)))
+      entries.append(
+        DocumentNode.Entry(key: key, keySource: .synthesized, value: node(depth: depth + 1)))
     }
     return DocumentNode(.mapping(entries), at: .synthesized)
   }
@@ -95,7 +103,8 @@ private struct TreeGenerator {
 
 /// Checks that `read` says what `original` says: same structure, keys and texts;
 /// quoted scalars stay quoted, and plain ones known to be safe stay plain.
-private func expectSame(_ read: DocumentNode, _ original: DocumentNode, path: String, yaml: String) {
+private func expectSame(_ read: DocumentNode, _ original: DocumentNode, path: String, yaml: String)
+{
   switch (read.value, original.value) {
   case (.scalar(let r), .scalar(let o)):
     #expect(r.text == o.text, "text at \(path) in:\n\(yaml)")
@@ -106,12 +115,15 @@ private func expectSame(_ read: DocumentNode, _ original: DocumentNode, path: St
     }
   case (.sequence(let r), .sequence(let o)):
     #expect(r.count == o.count, "count at \(path) in:\n\(yaml)")
-    for (i, (a, b)) in zip(r, o).enumerated() { expectSame(a, b, path: path + "[\(i)]", yaml: yaml) }
+    for (i, (a, b)) in zip(r, o).enumerated() {
+      expectSame(a, b, path: path + "[\(i)]", yaml: yaml)
+    }
   case (.mapping(let r), .mapping(let o)):
     #expect(r.map(\.key) == o.map(\.key), "keys at \(path) in:\n\(yaml)")
     for (a, b) in zip(r, o) { expectSame(a.value, b.value, path: path + ".\(b.key)", yaml: yaml) }
   default:
-    Issue.record("kind at \(path): \(read.kindDescription) for \(original.kindDescription) in:\n\(yaml)")
+    Issue.record(
+      "kind at \(path): \(read.kindDescription) for \(original.kindDescription) in:\n\(yaml)")
   }
 }
 
@@ -125,7 +137,10 @@ private func withoutLayout(_ node: DocumentNode) -> DocumentNode {
     return DocumentNode(.sequence(items.map(withoutLayout)), at: node.source)
   case .mapping(let entries):
     return DocumentNode(
-      .mapping(entries.map { DocumentNode.Entry(key: $0.key, keySource: $0.keySource, value: withoutLayout($0.value)) }),
+      .mapping(
+        entries.map {
+          DocumentNode.Entry(key: $0.key, keySource: $0.keySource, value: withoutLayout($0.value))
+        }),
       at: node.source)
   }
 }
@@ -138,13 +153,18 @@ private func withoutLayout(_ node: DocumentNode) -> DocumentNode {
       ("scene", plain("wave")),
       ("size", list(plain("400"), plain("300"))),
       ("background", plain("#ff8800")),
-      ("springs", map(("snappy", map(("dampingRatio", plain("0.57")), ("duration", plain("0.9s")))))),
+      (
+        "springs",
+        map(("snappy", map(("dampingRatio", plain("0.57")), ("duration", plain("0.9s")))))
+      ),
       (
         "paths",
         map(
           (
             "arc",
-            map(("d", quoted("M0 0 C 30 80 70 -40 100 0")), ("controls", list(plain("c1"), plain("c2"), plain("to"))))
+            map(
+              ("d", quoted("M0 0 C 30 80 70 -40 100 0")),
+              ("controls", list(plain("c1"), plain("c2"), plain("to"))))
           ))
       ),
       (
@@ -169,12 +189,16 @@ private func withoutLayout(_ node: DocumentNode) -> DocumentNode {
         )
       ),
       ("flags", map(("loop", plain("true")), ("debug", plain("off")), ("name", quoted("off")))),
-      ("keys", map(("yes", plain("a")), ("null", plain("b")), ("", plain("c")), ("a, b", plain("d")))),
+      (
+        "keys",
+        map(("yes", plain("a")), ("null", plain("b")), ("", plain("c")), ("a, b", plain("d")))
+      ),
       ("empty", map()),
       (
         "wide",
         list(
-          plain("alpha"), plain("bravo"), plain("charlie"), plain("delta"), plain("echo"), plain("foxtrot"),
+          plain("alpha"), plain("bravo"), plain("charlie"), plain("delta"), plain("echo"),
+          plain("foxtrot"),
           plain("golf"), plain("hotel"), plain("india"), plain("juliett"), plain("kilo"))
       ),
       ("text", quoted("line 1\nline 2\t\"quoted\" \\ \u{7}")),
@@ -238,7 +262,9 @@ private func withoutLayout(_ node: DocumentNode) -> DocumentNode {
     expectSame(back, scene, path: "", yaml: yaml)
     // Only the scalars that had to be quoted come back quoted.
     guard case .mapping(let entries) = back.value else { return }
-    #expect(entries.first { $0.key == "background" }?.value == DocumentNode(.scalar(.init("#ff8800", isQuoted: true)), at: .synthesized))
+    #expect(
+      entries.first { $0.key == "background" }?.value
+        == DocumentNode(.scalar(.init("#ff8800", isQuoted: true)), at: .synthesized))
   }
 
   @Test func flowStyleOnlyWhenItFits() {
@@ -248,7 +274,8 @@ private func withoutLayout(_ node: DocumentNode) -> DocumentNode {
     let line = "abcdefg: [" + (1...10).map { "item\($0)" }.joined(separator: ", ") + "]"
     #expect(line.count == 80)
     #expect(YAMLEmitter.emit(fits) == line + "\n")
-    let tooWide = map(("abcdefgh", DocumentNode(.sequence(Array(items.prefix(10))), at: .synthesized)))
+    let tooWide = map(
+      ("abcdefgh", DocumentNode(.sequence(Array(items.prefix(10))), at: .synthesized)))
     #expect(YAMLEmitter.emit(tooWide).hasPrefix("abcdefgh:\n  - item1\n  - item2\n"))
     // The root is block style even when it is short.
     #expect(YAMLEmitter.emit(list(plain("a"), plain("b"))) == "- a\n- b\n")
@@ -284,12 +311,16 @@ private func withoutLayout(_ node: DocumentNode) -> DocumentNode {
     #expect(value(quoted("null")) == "\"null\"")
     #expect(value(quoted("plain")) == "\"plain\"")
     // Keys are strings: keywords, merge keys and flow indicators in flow are quoted.
-    #expect(YAMLEmitter.emit(map(("on", plain("1")), ("<<", plain("2")), ("~", plain("3")))) == "\"on\": 1\n\"<<\": 2\n\"~\": 3\n")
+    #expect(
+      YAMLEmitter.emit(map(("on", plain("1")), ("<<", plain("2")), ("~", plain("3"))))
+        == "\"on\": 1\n\"<<\": 2\n\"~\": 3\n")
     #expect(YAMLEmitter.emit(map(("---", plain("1")))) == "\"---\": 1\n")
   }
 
   @Test func headersAndRoots() {
-    #expect(YAMLEmitter.emit(plain("just text"), header: "# already a comment\nplain") == "# already a comment\n# plain\n\njust text\n")
+    #expect(
+      YAMLEmitter.emit(plain("just text"), header: "# already a comment\nplain")
+        == "# already a comment\n# plain\n\njust text\n")
     #expect(YAMLEmitter.emit(plain("--- x")) == "\"--- x\"\n")
     #expect(YAMLEmitter.emit(list()) == "[]\n")
     #expect(YAMLEmitter.emit(map()) == "{}\n")
@@ -298,7 +329,9 @@ private func withoutLayout(_ node: DocumentNode) -> DocumentNode {
 
   @Test func longKeysUseExplicitSyntax() throws {
     let key = String(repeating: "k", count: 1_100)
-    let node = map((key, plain("v")), ("list", list(plain("a"))), (key + "2", map(("x", plain("1")), ("y", list(map(("z", plain("2"))))))))
+    let node = map(
+      (key, plain("v")), ("list", list(plain("a"))),
+      (key + "2", map(("x", plain("1")), ("y", list(map(("z", plain("2"))))))))
     let yaml = YAMLEmitter.emit(node)
     #expect(yaml.hasPrefix("? \(key)\n: v\nlist: [a]\n? \(key)2\n:\n  x: 1\n"))
     #expect(try reread(yaml) == node)
@@ -313,7 +346,9 @@ private func withoutLayout(_ node: DocumentNode) -> DocumentNode {
       do {
         back = try reread(yaml)
       } catch {
-        Issue.record("\(error.diagnostic.message) at \(error.diagnostic.span.map(\.description) ?? "-") reading:\n\(yaml)")
+        Issue.record(
+          "\(error.diagnostic.message) at \(error.diagnostic.span.map(\.description) ?? "-") reading:\n\(yaml)"
+        )
         continue
       }
       guard let back else {
@@ -323,7 +358,8 @@ private func withoutLayout(_ node: DocumentNode) -> DocumentNode {
       expectSame(back, tree, path: "", yaml: yaml)
       // What comes back is stable: written again, it reads back equal, layout aside.
       let again = YAMLEmitter.emit(back)
-      #expect(try reread(again).map(withoutLayout) == withoutLayout(back), "second round in:\n\(again)")
+      #expect(
+        try reread(again).map(withoutLayout) == withoutLayout(back), "second round in:\n\(again)")
       #expect(YAMLEmitter.emit(tree, header: "round trip") == yaml)
     }
   }

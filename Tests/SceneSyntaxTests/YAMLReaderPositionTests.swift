@@ -16,7 +16,8 @@ import Testing
       let node = try read(text)
       return "no error: \(String(describing: node))"
     } catch {
-      return DiagnosticRenderer(files: [SourceFile(name: "t.yaml", text: text)]).render(error.diagnostic)
+      return DiagnosticRenderer(files: [SourceFile(name: "t.yaml", text: text)]).render(
+        error.diagnostic)
     }
   }
 
@@ -25,22 +26,31 @@ import Testing
     return entries
   }
 
-  private func place(_ span: SourceSpan) -> String { "\(span.start.line):\(span.start.column)+\(span.length)" }
+  private func place(_ span: SourceSpan) -> String {
+    "\(span.start.line):\(span.start.column)+\(span.length)"
+  }
 
   @Test func positionsFarIntoMultibyteText() throws {
     // More than 64 multibyte scalars before the nodes, on one line and across lines, so
     // that positions come from the sparse scalar-to-byte table, not the first entry.
     let wide = String(repeating: "é名", count: 100)
-    let text = "a: \"\(wide)\"\nb: '\(wide) (1 +'\nc: [\(wide), \"x\"]\n# \(wide)\nd: plain \(wide)\n"
+    let text =
+      "a: \"\(wide)\"\nb: '\(wide) (1 +'\nc: [\(wide), \"x\"]\n# \(wide)\nd: plain \(wide)\n"
     let node = try #require(try read(text))
     let e = entries(node)
     #expect(e.map(\.key) == ["a", "b", "c", "d"])
     // Quoted without escapes: verbatim, the span inside the quotes.
-    guard case .scalar(let a) = e[0].value.value else { Issue.record("not a scalar"); return }
+    guard case .scalar(let a) = e[0].value.value else {
+      Issue.record("not a scalar")
+      return
+    }
     #expect(a.isVerbatim && a.text == wide)
     #expect(place(e[0].value.source.span) == "1:5+200")
     #expect(place(e[1].value.source.span) == "2:5+205")
-    guard case .sequence(let items) = e[2].value.value else { Issue.record("not a list"); return }
+    guard case .sequence(let items) = e[2].value.value else {
+      Issue.record("not a list")
+      return
+    }
     #expect(place(items[1].source.span) == "3:208+1")
     #expect(place(e[3].keySource.span) == "5:1+1")
     #expect(place(e[3].value.source.span) == "5:4+206")
@@ -72,16 +82,22 @@ import Testing
     // The ninth key, where the mapping switches from scanning to hashing.
     let eight = (0..<8).map { "k\($0): \($0)\n" }.joined()
     #expect(failure(eight + "k0: again\n").hasPrefix("t.yaml:9:1: error: duplicate key 'k0'"))
-    #expect(failure(eight + "k8: 8\nk8: again\n").hasPrefix("t.yaml:10:1: error: duplicate key 'k8'"))
+    #expect(
+      failure(eight + "k8: 8\nk8: again\n").hasPrefix("t.yaml:10:1: error: duplicate key 'k8'"))
   }
 
   @Test func mergedKeysKeepTheirPlaceInLargeMappings() throws {
     let explicit = (0..<10).map { "k\($0): \($0)\n" }.joined()
-    let text = "base: &b { k3: merged, m: merged }\nmap:\n" + explicit.split(separator: "\n").map { "  \($0)\n" }.joined()
+    let text =
+      "base: &b { k3: merged, m: merged }\nmap:\n"
+      + explicit.split(separator: "\n").map { "  \($0)\n" }.joined()
       + "  <<: *b\n  z: last\n"
     let map = try #require(entries(try read(text)).last?.value)
     #expect(entries(map).map(\.key) == (0..<10).map { "k\($0)" } + ["m", "z"])
-    guard case .scalar(let k3) = entries(map)[3].value.value else { Issue.record("not a scalar"); return }
+    guard case .scalar(let k3) = entries(map)[3].value.value else {
+      Issue.record("not a scalar")
+      return
+    }
     #expect(k3.text == "3")
   }
 

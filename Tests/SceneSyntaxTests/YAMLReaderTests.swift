@@ -7,12 +7,14 @@ import Testing
 
 /// A plain scalar; verbatim unless said otherwise.
 private func plain(_ text: String, verbatim: Bool = true) -> DocumentNode {
-  DocumentNode(.scalar(DocumentNode.Scalar(text, isQuoted: false, isVerbatim: verbatim)), at: .synthesized)
+  DocumentNode(
+    .scalar(DocumentNode.Scalar(text, isQuoted: false, isVerbatim: verbatim)), at: .synthesized)
 }
 
 /// A quoted (or block) scalar.
 private func quoted(_ text: String, verbatim: Bool = true) -> DocumentNode {
-  DocumentNode(.scalar(DocumentNode.Scalar(text, isQuoted: true, isVerbatim: verbatim)), at: .synthesized)
+  DocumentNode(
+    .scalar(DocumentNode.Scalar(text, isQuoted: true, isVerbatim: verbatim)), at: .synthesized)
 }
 
 private func list(_ items: DocumentNode...) -> DocumentNode {
@@ -25,7 +27,9 @@ private func map(_ entries: (String, DocumentNode)...) -> DocumentNode {
     at: .synthesized)
 }
 
-private func read(_ text: String, limits: YAMLReader.Limits = YAMLReader.Limits()) throws(YAMLError) -> DocumentNode? {
+private func read(_ text: String, limits: YAMLReader.Limits = YAMLReader.Limits()) throws(YAMLError)
+  -> DocumentNode?
+{
   try YAMLReader.read(SourceFile(name: "t.yaml", text: text), limits: limits)
 }
 
@@ -35,7 +39,8 @@ private func failure(_ text: String, limits: YAMLReader.Limits = YAMLReader.Limi
     let node = try read(text, limits: limits)
     return "no error: \(String(describing: node))"
   } catch {
-    return DiagnosticRenderer(files: [SourceFile(name: "t.yaml", text: text)]).render(error.diagnostic)
+    return DiagnosticRenderer(files: [SourceFile(name: "t.yaml", text: text)]).render(
+      error.diagnostic)
   }
 }
 
@@ -167,7 +172,10 @@ extension DocumentNode {
     #expect(where_(node["i"]) == "13:4+5")
     #expect(where_(node["j"]) == "15:3+0")
     #expect(where_(node["k"]) == "16:4+6")
-    #expect(where_(node.entry("k")?.keySource.span ?? SourceSpan(SourceLocation(file: "", line: 0, column: 0))) == "16:1+1")
+    #expect(
+      where_(
+        node.entry("k")?.keySource.span ?? SourceSpan(SourceLocation(file: "", line: 0, column: 0)))
+        == "16:1+1")
   }
 
   @Test func columnsCountUnicodeScalarsAfterMultibyteText() throws {
@@ -177,7 +185,11 @@ extension DocumentNode {
       "ключ": [é, "名", z]
       """
     let node = try #require(try read(text))
-    #expect(node == map(("é名", quoted("x y")), ("namé", plain("名前")), ("ключ", list(plain("é"), quoted("名"), plain("z")))))
+    #expect(
+      node
+        == map(
+          ("é名", quoted("x y")), ("namé", plain("名前")),
+          ("ключ", list(plain("é"), quoted("名"), plain("z")))))
     #expect(where_(node.entry("é名")!.keySource.span) == "1:1+2")
     #expect(where_(node["é名"]) == "1:6+3")
     #expect(where_(node["namé"]) == "2:7+2")
@@ -236,12 +248,15 @@ extension DocumentNode {
     #expect(
       try read(text)
         == map(
-          ("spring", snappy), ("name", plain("ball")), ("a", snappy), ("b", list(plain("ball"), snappy)),
+          ("spring", snappy), ("name", plain("ball")), ("a", snappy),
+          ("b", list(plain("ball"), snappy)),
           ("ball", plain("keyed by alias"))))
   }
 
   @Test func anchorsCanBeRedefined() throws {
-    #expect(try read("- &a 1\n- *a\n- &a 2\n- *a\n") == list(plain("1"), plain("1"), plain("2"), plain("2")))
+    #expect(
+      try read("- &a 1\n- *a\n- &a 2\n- *a\n")
+        == list(plain("1"), plain("1"), plain("2"), plain("2")))
   }
 
   @Test func mergeKeyWithAMapping() throws {
@@ -262,7 +277,10 @@ extension DocumentNode {
     #expect(node?["before"] == map(("b", plain("0")), ("a", plain("1"))))
     #expect(node?["inline"] == map(("x", plain("1"))))
     // Merged entries keep where they were written.
-    #expect(where_(node?["derived"]?.entry("a")?.keySource.span ?? SourceSpan(SourceLocation(file: "", line: 0, column: 0))) == "1:15+1")
+    #expect(
+      where_(
+        node?["derived"]?.entry("a")?.keySource.span
+          ?? SourceSpan(SourceLocation(file: "", line: 0, column: 0))) == "1:15+1")
   }
 
   @Test func mergeKeyWithAListOfMappings() throws {
@@ -277,7 +295,10 @@ extension DocumentNode {
       """
     let node = try read(text)
     #expect(
-      node?["r"] == map(("a", plain("p")), ("b", plain("p")), ("c", plain("q")), ("d", plain("own")), ("e", plain("own"))))
+      node?["r"]
+        == map(
+          ("a", plain("p")), ("b", plain("p")), ("c", plain("q")), ("d", plain("own")),
+          ("e", plain("own"))))
     #expect(node?["<<"] == plain("not a merge"))
   }
 
@@ -430,7 +451,9 @@ extension DocumentNode {
               ^
 
         """)
-    #expect(error("{ {a: 1}: 2 }") == .complexKey(at: SourceSpan(SourceLocation(file: "t.yaml", line: 1, column: 3))))
+    #expect(
+      error("{ {a: 1}: 2 }")
+        == .complexKey(at: SourceSpan(SourceLocation(file: "t.yaml", line: 1, column: 3))))
   }
 
   @Test func oneDocumentOnly() {
@@ -444,7 +467,8 @@ extension DocumentNode {
         """)
     #expect(
       error("a\n...\n--- b\n")
-        == .multipleDocuments(at: SourceSpan(SourceLocation(file: "t.yaml", line: 3, column: 1), length: 3)))
+        == .multipleDocuments(
+          at: SourceSpan(SourceLocation(file: "t.yaml", line: 3, column: 1), length: 3)))
   }
 
   @Test func invalidUTF8IsReportedAtTheByte() {
@@ -465,13 +489,17 @@ extension DocumentNode {
     }
     // A truncated sequence after multibyte text: the column counts scalars, not bytes.
     let truncated: [UInt8] = Array("é: ".utf8) + [0xE5, 0x90]
-    #expect(throws: YAMLError.invalidUTF8(
-      problem: "incomplete UTF-8 octet sequence", byte: nil,
-      at: SourceSpan(SourceLocation(file: "b.yaml", line: 1, column: 4)))) {
+    #expect(
+      throws: YAMLError.invalidUTF8(
+        problem: "incomplete UTF-8 octet sequence", byte: nil,
+        at: SourceSpan(SourceLocation(file: "b.yaml", line: 1, column: 4)))
+    ) {
       try YAMLReader.read(bytes: truncated, name: "b.yaml")
     }
     // UTF-16 is not guessed from its byte order mark.
-    #expect(throws: YAMLError.self) { try YAMLReader.read(bytes: [0xFF, 0xFE, 0x61, 0x00], name: "u16.yaml") }
+    #expect(throws: YAMLError.self) {
+      try YAMLReader.read(bytes: [0xFF, 0xFE, 0x61, 0x00], name: "u16.yaml")
+    }
   }
 
   @Test func controlCharactersAreRejected() {
@@ -483,7 +511,9 @@ extension DocumentNode {
                    ^
 
         """)
-    #expect(error("a: \u{7}") == .controlCharacter(7, at: SourceSpan(SourceLocation(file: "t.yaml", line: 1, column: 4))))
+    #expect(
+      error("a: \u{7}")
+        == .controlCharacter(7, at: SourceSpan(SourceLocation(file: "t.yaml", line: 1, column: 4))))
   }
 
   // MARK: - Limits
@@ -499,7 +529,11 @@ extension DocumentNode {
     #expect(YAMLReader.statistics(reading: text).events < 100)
     // lol1 to lol4 materialize 12,340 nodes; the eighth copy of lol4's 11,111 in lol5
     // would cross the budget, before anything larger is built.
-    #expect(result == .aliasBudgetExceeded(limit: 100_000, at: SourceSpan(SourceLocation(file: "t.yaml", line: 6, column: 63), length: 5)))
+    #expect(
+      result
+        == .aliasBudgetExceeded(
+          limit: 100_000,
+          at: SourceSpan(SourceLocation(file: "t.yaml", line: 6, column: 63), length: 5)))
     let line6 = "lol5: &lol5 [" + Array(repeating: "*lol4", count: 10).joined(separator: ", ") + "]"
     #expect(
       failure(text)
@@ -514,20 +548,25 @@ extension DocumentNode {
     #expect(try read("a: &a [1, 2, 3]\nb: *a\n", limits: limits) != nil)
     #expect(
       error("a: &a [1, 2, 3]\nb: *a\nc: *a\n", limits: limits)
-        == .aliasBudgetExceeded(limit: 7, at: SourceSpan(SourceLocation(file: "t.yaml", line: 3, column: 4), length: 2)))
+        == .aliasBudgetExceeded(
+          limit: 7, at: SourceSpan(SourceLocation(file: "t.yaml", line: 3, column: 4), length: 2)))
   }
 
   @Test func nestingDepthLimit() throws {
     let deepest = String(repeating: "[", count: 128) + String(repeating: "]", count: 128)
     #expect(try read(deepest) != nil)
     let tooDeep = String(repeating: "[", count: 129) + String(repeating: "]", count: 129)
-    #expect(error(tooDeep) == .tooDeep(limit: 128, at: SourceSpan(SourceLocation(file: "t.yaml", line: 1, column: 129))))
-    #expect(failure("a:\n  b:\n    c: 1\n", limits: YAMLReader.Limits(maxDepth: 2)) == """
-      t.yaml:3:5: error: nesting deeper than 2 levels
-              c: 1
-              ^
+    #expect(
+      error(tooDeep)
+        == .tooDeep(
+          limit: 128, at: SourceSpan(SourceLocation(file: "t.yaml", line: 1, column: 129))))
+    #expect(
+      failure("a:\n  b:\n    c: 1\n", limits: YAMLReader.Limits(maxDepth: 2)) == """
+        t.yaml:3:5: error: nesting deeper than 2 levels
+                c: 1
+                ^
 
-      """)
+        """)
   }
 
   @Test func veryDeepNestingIsRejectedQuickly() {
@@ -535,10 +574,16 @@ extension DocumentNode {
     let result = error(text)
     // Refused at the first collection past the limit: libyaml is asked for no more.
     #expect(YAMLReader.statistics(reading: text).events == 2 + 129)
-    #expect(result == .tooDeep(limit: 128, at: SourceSpan(SourceLocation(file: "t.yaml", line: 1, column: 129))))
+    #expect(
+      result
+        == .tooDeep(
+          limit: 128, at: SourceSpan(SourceLocation(file: "t.yaml", line: 1, column: 129))))
     // Block lists nest as deep on one line: `- - - x`.
     let block = String(repeating: "- ", count: 100_000) + "x\n"
-    #expect(error(block) == .tooDeep(limit: 128, at: SourceSpan(SourceLocation(file: "t.yaml", line: 1, column: 257))))
+    #expect(
+      error(block)
+        == .tooDeep(
+          limit: 128, at: SourceSpan(SourceLocation(file: "t.yaml", line: 1, column: 257))))
   }
 
   @Test func wideCollectionsReadInLinearTime() throws {
@@ -571,7 +616,8 @@ extension DocumentNode {
       result.map { DiagnosticRenderer().render($0.diagnostic) }
         == "error: input is 9437184 bytes; the limit is 8388608 (8 MiB)\n")
     #expect(throws: YAMLError.tooLarge(bytes: 11, limit: 10)) {
-      try YAMLReader.read(bytes: Array("a: 1234567\n".utf8), name: "x", limits: YAMLReader.Limits(maxBytes: 10))
+      try YAMLReader.read(
+        bytes: Array("a: 1234567\n".utf8), name: "x", limits: YAMLReader.Limits(maxBytes: 10))
     }
   }
 }

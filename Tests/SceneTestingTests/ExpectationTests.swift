@@ -6,12 +6,14 @@ import Testing
 @Suite struct ExpectationTests {
   /// Runs a scene written to a temporary file and returns its rendered expectation failures.
   func failures(_ yaml: String) throws -> String? {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("scenec-expect-\(UUID().uuidString)")
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "scenec-expect-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     let file = dir.appendingPathComponent("s.yaml")
     try yaml.write(to: file, atomically: true, encoding: .utf8)
     switch SceneTest(scene: file.path).frames() {
-    case .success(let run): return run.failedExpectations?.replacingOccurrences(of: file.path, with: "s.yaml")
+    case .success(let run):
+      return run.failedExpectations?.replacingOccurrences(of: file.path, with: "s.yaml")
     case .failure(let error): return "invalid: " + error.text
     }
   }
@@ -24,7 +26,9 @@ import Testing
     """
 
   @Test func tolerancesIncludeTheirBoundary() throws {
-    #expect(try failures(base + "expect:\n  - at 0s: h.x ≈ 10 ± 0.5\n  - at 0s: h.x <= 10 ± 0.5\n") == nil)
+    #expect(
+      try failures(base + "expect:\n  - at 0s: h.x ≈ 10 ± 0.5\n  - at 0s: h.x <= 10 ± 0.5\n") == nil
+    )
     // `<` stays strict at its boundary: 10.5 is not less than 10 + 0.5.
     #expect(try failures(base + "expect:\n  - at 0s: h.x < 10 ± 0.5\n") != nil)
     #expect(
@@ -35,33 +39,36 @@ import Testing
 
         """)
     #expect(try failures(base + "expect:\n  - at 0s: h.x > 11\n") != nil)
-    #expect(try failures(base + "expect:\n  - at frame 3: h.x == 10.5\n  - at end: h.x >= 10.5\n") == nil)
+    #expect(
+      try failures(base + "expect:\n  - at frame 3: h.x == 10.5\n  - at end: h.x >= 10.5\n") == nil)
   }
 
   @Test func eventsBeforeAfterAndNever() throws {
-    let scene = base + """
-      gesture:
-        - press: h
-        - wait: 0.3s
-        - release
-      expect:
-        - event grab before 0.1s
-        - event release of h after grab of h
-        - no event dismissed
-        - at end: all at rest
+    let scene =
+      base + """
+        gesture:
+          - press: h
+          - wait: 0.3s
+          - release
+        expect:
+          - event grab before 0.1s
+          - event release of h after grab of h
+          - no event dismissed
+          - at end: all at rest
 
-      """
+        """
     #expect(try failures(scene) == nil)
-    let wrong = base + """
-      gesture:
-        - press: h
-        - release
-      expect:
-        - event rest of h
-        - event release before 0s
-        - no event grab
+    let wrong =
+      base + """
+        gesture:
+          - press: h
+          - release
+        expect:
+          - event rest of h
+          - event release before 0s
+          - no event grab
 
-      """
+        """
     let text = try #require(try failures(wrong))
     #expect(text.contains("expectation failed: event rest of h: 'rest of h' never happened"))
     #expect(text.contains("expectation failed: event release before 0s: 'release' happened at 0 s"))

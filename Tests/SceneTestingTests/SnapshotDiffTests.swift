@@ -34,11 +34,13 @@ import Testing
   }
 
   @Test func missingFramesAndKeysAreReported() throws {
-    let shorter = try #require(SnapshotDiff.compare(expected: "{\"a\":1}\n{\"a\":2}\n", actual: "{\"a\":1}\n"))
+    let shorter = try #require(
+      SnapshotDiff.compare(expected: "{\"a\":1}\n{\"a\":2}\n", actual: "{\"a\":1}\n"))
     #expect(shorter.line == 1 && shorter.field == nil && shorter.actual == "")
     let key = try #require(SnapshotDiff.compare(expected: "{\"a\":1,\"b\":2}", actual: "{\"a\":1}"))
     #expect(key.field == "b" && key.actual == "<missing>")
-    let list = try #require(SnapshotDiff.compare(expected: "{\"e\":[1,2]}", actual: "{\"e\":[1,3]}"))
+    let list = try #require(
+      SnapshotDiff.compare(expected: "{\"e\":[1,2]}", actual: "{\"e\":[1,3]}"))
     #expect(list.field == "e[1]")
   }
 

@@ -9,16 +9,18 @@ import Testing
 /// missing one fails.
 @Suite(.snapshots(record: ProcessInfo.processInfo.environment["CI"] == nil ? .missing : .never))
 struct SnapshotStrategyTests {
-  static let scenes = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+  static let scenes = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent()
     .deletingLastPathComponent().appendingPathComponent("Scenes")
 
   /// README.md's sample, verbatim (`swift test` runs in the package's folder).
   @Test func wave() {
-    assertSnapshot(of: SceneFile("Scenes/wave.yaml"), as: .frames)          // JSON lines
-    assertSnapshot(of: SceneFile("Scenes/wave.yaml"), as: .svg(at: 0.65))   // one frame
+    assertSnapshot(of: SceneFile("Scenes/wave.yaml"), as: .frames)  // JSON lines
+    assertSnapshot(of: SceneFile("Scenes/wave.yaml"), as: .svg(at: 0.65))  // one frame
   }
 
   @Test func svgOfTheStickyBallStretched() {
-    assertSnapshot(of: SceneFile(Self.scenes.appendingPathComponent("sticky-ball.yaml").path), as: .svg(at: 0.5))
+    assertSnapshot(
+      of: SceneFile(Self.scenes.appendingPathComponent("sticky-ball.yaml").path), as: .svg(at: 0.5))
   }
 }

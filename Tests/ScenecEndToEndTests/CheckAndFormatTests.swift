@@ -32,7 +32,8 @@ import Testing
   @Test func checkReportsEveryErrorWithCaretsAndExits65() throws {
     let dir = try scratch()
     let file = dir.appendingPathComponent("bad.yaml")
-    try "handles:\n  ball: { positon: [1, 2], r: big }\n".write(to: file, atomically: true, encoding: .utf8)
+    try "handles:\n  ball: { positon: [1, 2], r: big }\n".write(
+      to: file, atomically: true, encoding: .utf8)
     let result = try ScenecProcess.run(["check", file.path])
     #expect(result.status == 65)
     #expect(result.stdout == "")
@@ -52,7 +53,8 @@ import Testing
   @Test func checkOfAMissingFileExits66() throws {
     let result = try ScenecProcess.run(["check", "/nonexistent/scene.yaml"])
     #expect(result.status == 66)
-    #expect(result.stderr == "error: cannot read '/nonexistent/scene.yaml': no such file\n1 unreadable\n")
+    #expect(
+      result.stderr == "error: cannot read '/nonexistent/scene.yaml': no such file\n1 unreadable\n")
   }
 
   @Test func fmtConvertsToTheDSLAndBack() throws {
@@ -148,9 +150,11 @@ import Testing
   @Test func checkSearchesFoldersAndReportsEveryFile() throws {
     let dir = try scratch()
     defer { try? FileManager.default.removeItem(at: dir) }
-    try Data("handles:\n  ball: { position: [1, 2] }\n".utf8).write(to: dir.appendingPathComponent("good.yaml"))
-    try Data("handles:\n  ball: { position: [1, 2] }\nexpect:\n  - \"at end: bal.x < 3\"\n".utf8).write(
-      to: dir.appendingPathComponent("bad.yaml"))
+    try Data("handles:\n  ball: { position: [1, 2] }\n".utf8).write(
+      to: dir.appendingPathComponent("good.yaml"))
+    try Data("handles:\n  ball: { position: [1, 2] }\nexpect:\n  - \"at end: bal.x < 3\"\n".utf8)
+      .write(
+        to: dir.appendingPathComponent("bad.yaml"))
     let missing = dir.appendingPathComponent("missing.yaml").path
     let result = try ScenecProcess.run(["check", dir.path, missing])
     #expect(result.status == 65)
@@ -172,7 +176,8 @@ import Testing
     let dir = try scratch()
     defer { try? FileManager.default.removeItem(at: dir) }
     let scene = dir.appendingPathComponent("s.yaml")
-    try Data("handles:\n  ball: { position: [1, 2] }\nexpect:\n  - \"at end: ball.x > 3\"\n".utf8).write(to: scene)
+    try Data("handles:\n  ball: { position: [1, 2] }\nexpect:\n  - \"at end: ball.x > 3\"\n".utf8)
+      .write(to: scene)
     let result = try ScenecProcess.run(["test", scene.path, "--record"])
     #expect(result.status == 1)
     #expect(
@@ -184,7 +189,8 @@ import Testing
         0 passed, 1 failed
 
         """)
-    #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("__snapshots__").path))
+    #expect(
+      !FileManager.default.fileExists(atPath: dir.appendingPathComponent("__snapshots__").path))
   }
 
   /// Comments written on lines of their own before an item survive fmt, in both syntaxes

@@ -3,7 +3,8 @@ import Testing
 
 @Suite struct GenerateCommandTests {
   func scratch() throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("scenec-generate-\(UUID().uuidString)")
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "scenec-generate-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url
   }
@@ -12,7 +13,9 @@ import Testing
     let directory = try scratch()
     defer { try? FileManager.default.removeItem(at: directory) }
     let scene = directory.appendingPathComponent("stress.yaml").path
-    let generated = try ScenecProcess.run(["generate", "--handles", "40", "--duration", "2", "-o", scene])
+    let generated = try ScenecProcess.run([
+      "generate", "--handles", "40", "--duration", "2", "-o", scene,
+    ])
     #expect(generated == .init(stdout: "", stderr: "", status: 0))
     let checked = try ScenecProcess.run(["check", scene])
     #expect(checked.status == 0 && checked.stdout == "1 scene checked: no errors\n")

@@ -2,9 +2,9 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-  import Glibc
+import Glibc
 #elseif canImport(Darwin)
-  import Darwin
+import Darwin
 #endif
 
 /// Output and input faults a user meets for real: links, full disks, closed pipes, FIFOs,
@@ -13,13 +13,15 @@ import Testing
   static let wave = RunCommandTests.root.appendingPathComponent("Scenes/wave.yaml").path
 
   func scratch() throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("scenec-hostile-\(UUID().uuidString)")
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "scenec-hostile-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url
   }
 
   /// Runs scenec with standard output going to `path` (or closed when `nil`).
-  func run(_ arguments: [String], stdoutTo path: String?) throws -> (status: Int32, stderr: String) {
+  func run(_ arguments: [String], stdoutTo path: String?) throws -> (status: Int32, stderr: String)
+  {
     let executable = try #require(ScenecProcess.executable)
     let process = Process()
     process.executableURL = executable
@@ -47,7 +49,10 @@ import Testing
     // The whole new output and nothing of the old file's tail; the link still links.
     #expect(try String(contentsOf: target, encoding: .utf8) == expected)
     #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == target.path)
-    #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["big.jsonl", "link.jsonl"])
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == [
+        "big.jsonl", "link.jsonl",
+      ])
   }
 
   @Test func aFullDeviceIsReportedAndNothingIsLeftBehind() throws {
@@ -86,7 +91,9 @@ import Testing
     // Process ids above the kernel's pid_max (4194304 at most) belong to nobody.
     let stale = dir.appendingPathComponent(".out.jsonl.scenec-99999999.tmp")
     try Data("half".utf8).write(to: stale)
-    let result = try ScenecProcess.run(["run", Self.wave, "-o", dir.appendingPathComponent("out.jsonl").path, "-q"])
+    let result = try ScenecProcess.run([
+      "run", Self.wave, "-o", dir.appendingPathComponent("out.jsonl").path, "-q",
+    ])
     #expect(result.status == 0)
     #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["out.jsonl"])
   }
@@ -95,16 +102,21 @@ import Testing
     let dir = try scratch()
     defer { try? FileManager.default.removeItem(at: dir) }
     let scene = dir.appendingPathComponent("big.yaml").path
-    #expect(try ScenecProcess.run(["generate", "--handles", "1000", "--duration", "30", "-o", scene]).status == 0)
+    #expect(
+      try ScenecProcess.run(["generate", "--handles", "1000", "--duration", "30", "-o", scene])
+        .status == 0)
     let executable = try #require(ScenecProcess.executable)
     let process = Process()
     process.executableURL = executable
-    process.arguments = ["run", scene, "-o", dir.appendingPathComponent("out.html").path, "--max-frames", "100000"]
+    process.arguments = [
+      "run", scene, "-o", dir.appendingPathComponent("out.html").path, "--max-frames", "100000",
+    ]
     process.standardError = FileHandle.nullDevice
     process.standardOutput = FileHandle.nullDevice
     try process.run()
     // Wait (a bounded number of looks, not a time limit) for the temporary file to appear.
-    let temporary = dir.appendingPathComponent(".out.html.scenec-\(process.processIdentifier).tmp").path
+    let temporary = dir.appendingPathComponent(".out.html.scenec-\(process.processIdentifier).tmp")
+      .path
     var looks = 0
     while !FileManager.default.fileExists(atPath: temporary) && process.isRunning && looks < 2_000 {
       usleep(10_000)
@@ -124,7 +136,9 @@ import Testing
     #expect(mkfifo(fifo, 0o600) == 0)
     let result = try ScenecProcess.run(["run", fifo])
     #expect(result.status == 66)
-    #expect(result.stderr == "error: cannot read '\(fifo)': not a regular file (a FIFO, socket or device)\n")
+    #expect(
+      result.stderr
+        == "error: cannot read '\(fifo)': not a regular file (a FIFO, socket or device)\n")
   }
 
   @Test func aFramePastTheEndOfAnUntilRestSceneIsAUsageError() throws {
@@ -161,7 +175,8 @@ import Testing
     #expect(refused.status == 73)
     #expect(
       refused.stderr
-        == "error: '\(twin.path)' exists; not replacing it with the converted scene (add --force to replace it)\n")
+        == "error: '\(twin.path)' exists; not replacing it with the converted scene (add --force to replace it)\n"
+    )
     #expect(try String(contentsOf: twin, encoding: .utf8) == "# mine\n")
     let forced = try ScenecProcess.run(["fmt", yaml.path, "--to", "dsl", "-w", "--force"])
     #expect(forced.status == 0)

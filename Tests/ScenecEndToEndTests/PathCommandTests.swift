@@ -64,14 +64,16 @@ import Testing
     #expect(result.status == 65)
     #expect(
       result.stderr.hasPrefix(
-        "error: bad path data at offset 0: expected a moveto command ('M' or 'm'), found end of data\n"))
+        "error: bad path data at offset 0: expected a moveto command ('M' or 'm'), found end of data\n"
+      ))
   }
 
   @Test func hugeCoordinatesAreRefusedNotMismeasured() throws {
     let result = try ScenecProcess.run(["path", "M1e308 0 L-1e308 0", "--nearest", "0,0"])
     #expect(result.status == 65)
     #expect(result.stdout == "")
-    #expect(result.stderr == "error: path coordinates must lie within ±1e15; this path reaches 1e+308\n")
+    #expect(
+      result.stderr == "error: path coordinates must lie within ±1e15; this path reaches 1e+308\n")
     let query = try ScenecProcess.run(["path", "M0 0 L1 0", "--nearest", "1e16,0"])
     #expect(query.status == 64)
     #expect(query.stderr.hasPrefix("Error: --nearest coordinates must lie within ±1e15\n"))
@@ -102,9 +104,12 @@ import Testing
   }
 
   @Test func negativeQueryCoordinatesAreValues() throws {
-    let result = try ScenecProcess.run(["path", "M0 0 L10 0", "--nearest", "-4,-3", "--at-length", "-1"])
+    let result = try ScenecProcess.run([
+      "path", "M0 0 L10 0", "--nearest", "-4,-3", "--at-length", "-1",
+    ])
     #expect(result.status == 0)
-    #expect(result.stdout.contains("\"query\": [-4, -3], \"x\": 0, \"y\": 0, \"s\": 0, \"distance\": 5"))
+    #expect(
+      result.stdout.contains("\"query\": [-4, -3], \"x\": 0, \"y\": 0, \"s\": 0, \"distance\": 5"))
     #expect(result.stdout.contains("{\"s\": 0, \"x\": 0, \"y\": 0, \"angle\": 0}"))
   }
 }

@@ -2,15 +2,19 @@ import Foundation
 import Testing
 
 @Suite struct RunCommandTests {
-  static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+  static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent()
     .deletingLastPathComponent()
   static let scenes: [String] = {
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("Scenes").path)) ?? []
+    let names =
+      (try? FileManager.default.contentsOfDirectory(
+        atPath: root.appendingPathComponent("Scenes").path)) ?? []
     return names.filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".scene") }.sorted()
   }()
 
   func scratch() throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("scenec-run-\(UUID().uuidString)")
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "scenec-run-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url
   }
@@ -66,12 +70,16 @@ import Testing
     let out = dir.appendingPathComponent("frames.jsonl")
     let failed = try ScenecProcess.run(["run", scene.path, "-o", out.path])
     #expect(failed.status == 65)
-    #expect(failed.stderr.hasPrefix("\(scene.path):2:3: error: let 'k' is not a finite number at t = 0"))
+    #expect(
+      failed.stderr.hasPrefix("\(scene.path):2:3: error: let 'k' is not a finite number at t = 0"))
     #expect(!FileManager.default.fileExists(atPath: out.path))
     try "good\n".write(to: out, atomically: true, encoding: .utf8)
     _ = try ScenecProcess.run(["run", scene.path, "-o", out.path])
     #expect(try String(contentsOf: out, encoding: .utf8) == "good\n")
-    #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["bad.yaml", "frames.jsonl"])
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == [
+        "bad.yaml", "frames.jsonl",
+      ])
   }
 
   @Test func formatsComeFromTheExtensionOrTheFlag() throws {
@@ -79,8 +87,11 @@ import Testing
     let wave = Self.root.appendingPathComponent("Scenes/wave.yaml").path
     let csv = dir.appendingPathComponent("wave.csv")
     #expect(try ScenecProcess.run(["run", wave, "-o", csv.path]).status == 0)
-    #expect(try String(contentsOf: csv, encoding: .utf8).hasPrefix("frame,time,handle,x,y,angle,state\n"))
-    let unknown = try ScenecProcess.run(["run", wave, "-o", dir.appendingPathComponent("wave.xyz").path])
+    #expect(
+      try String(contentsOf: csv, encoding: .utf8).hasPrefix("frame,time,handle,x,y,angle,state\n"))
+    let unknown = try ScenecProcess.run([
+      "run", wave, "-o", dir.appendingPathComponent("wave.xyz").path,
+    ])
     #expect(unknown.status == 64)
     #expect(unknown.stderr.contains("cannot tell the format of"))
     let bad = try ScenecProcess.run(["run", wave, "--format", "gif"])
@@ -92,7 +103,9 @@ import Testing
     let wave = Self.root.appendingPathComponent("Scenes/car-along-path.yaml").path
     let result = try ScenecProcess.run(["run", wave, "--max-frames", "100"])
     #expect(result.status == 65)
-    #expect(result.stderr == "error: the scene would run 720 frames; the limit is 100 (raise it with --max-frames)\n")
+    #expect(
+      result.stderr
+        == "error: the scene would run 720 frames; the limit is 100 (raise it with --max-frames)\n")
   }
 }
 
@@ -103,7 +116,8 @@ import Testing
     #expect(result.status == 0 && result.stderr == "")
     var isDirectory: ObjCBool = false
     #expect(FileManager.default.fileExists(atPath: "/dev/null", isDirectory: &isDirectory))
-    let type = try FileManager.default.attributesOfItem(atPath: "/dev/null")[.type] as? FileAttributeType
+    let type =
+      try FileManager.default.attributesOfItem(atPath: "/dev/null")[.type] as? FileAttributeType
     #expect(type == .typeCharacterSpecial)
   }
 }

@@ -5,7 +5,8 @@ import Testing
   static let root = RunCommandTests.root
 
   func scratchCopyOfTheWave() throws -> URL {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("scenec-test-\(UUID().uuidString)")
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "scenec-test-\(UUID().uuidString)")
     try FileManager.default.createDirectory(
       at: dir.appendingPathComponent("__snapshots__"), withIntermediateDirectories: true)
     for name in ["wave.yaml", "__snapshots__/wave.jsonl"] {
@@ -27,13 +28,19 @@ import Testing
   @Test func snapshotsAndScenesPairUp() throws {
     let scenes = Self.root.appendingPathComponent("Scenes")
     let files = try FileManager.default.contentsOfDirectory(atPath: scenes.path)
-    let stems = Set(files.filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".scene") }.map {
-      ($0 as NSString).deletingPathExtension
-    })
+    let stems = Set(
+      files.filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".scene") }.map {
+        ($0 as NSString).deletingPathExtension
+      })
     let snapshots = Set(
-      try FileManager.default.contentsOfDirectory(atPath: scenes.appendingPathComponent("__snapshots__").path)
-        .map { ($0 as NSString).deletingPathExtension })
-    #expect(stems == snapshots, "scenes without snapshots: \(stems.subtracting(snapshots)); snapshots without scenes: \(snapshots.subtracting(stems))")
+      try FileManager.default.contentsOfDirectory(
+        atPath: scenes.appendingPathComponent("__snapshots__").path
+      )
+      .map { ($0 as NSString).deletingPathExtension })
+    #expect(
+      stems == snapshots,
+      "scenes without snapshots: \(stems.subtracting(snapshots)); snapshots without scenes: \(snapshots.subtracting(stems))"
+    )
   }
 
   @Test func changingASpringConstantPointsAtTheFirstFrameAndFieldThatMoved() throws {
@@ -45,7 +52,9 @@ import Testing
     let failed = try ScenecProcess.run(["test", scene.path])
     #expect(failed.status == 1)
     #expect(failed.stdout.contains("FAIL \(scene.path)\n  first difference at frame 43, handles."))
-    #expect(failed.stdout.contains("  if the change is intended, re-record with: scenec test \(scene.path) --record\n"))
+    #expect(
+      failed.stdout.contains(
+        "  if the change is intended, re-record with: scenec test \(scene.path) --record\n"))
     #expect(failed.stdout.hasSuffix("0 passed, 1 failed\n"))
     // Re-recording makes it pass.
     #expect(try ScenecProcess.run(["test", scene.path, "--record"]).status == 0)
@@ -65,7 +74,9 @@ import Testing
         0 passed, 1 failed
 
         """)
-    #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("__snapshots__/wave.jsonl").path))
+    #expect(
+      !FileManager.default.fileExists(
+        atPath: dir.appendingPathComponent("__snapshots__/wave.jsonl").path))
   }
 
   @Test func anInvalidSceneIsAnErrorNotARecording() throws {
@@ -75,7 +86,9 @@ import Testing
     let result = try ScenecProcess.run(["test", bad.path, "--record"])
     #expect(result.status == 65)
     #expect(result.stderr.contains("unknown key 'positon'"))
-    #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("__snapshots__/bad.jsonl").path))
+    #expect(
+      !FileManager.default.fileExists(
+        atPath: dir.appendingPathComponent("__snapshots__/bad.jsonl").path))
   }
 }
 

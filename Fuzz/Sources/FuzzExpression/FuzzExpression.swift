@@ -19,7 +19,8 @@ public func fuzzExpression(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt
 /// point as `FuzzExpression_main`, where libFuzzer's own `main` would otherwise be.
 @_silgen_name("LLVMFuzzerRunDriver")
 func runDriver(
-  _ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+  _ argc: UnsafeMutablePointer<CInt>,
+  _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
   _ test: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
 ) -> CInt
 

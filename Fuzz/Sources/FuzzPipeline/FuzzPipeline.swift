@@ -15,17 +15,22 @@ public func fuzzPipeline(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
   let loaded = ScenePipeline.resolve(read, sceneFile: "/nonexistent/fuzz")
   _ = loaded.rendered()
   guard let graph = loaded.graph else { return 0 }
-  guard var runner = try? SceneRunner(graph: graph, traces: loaded.traces, fps: 60, duration: 0.5) else { return 0 }
+  guard var runner = try? SceneRunner(graph: graph, traces: loaded.traces, fps: 60, duration: 0.5)
+  else { return 0 }
   let context = OutputContext(graph: graph, precision: 3, fps: 60)
   var frames: [Frame] = []
   while let frame = try? runner.nextFrame() {
     frames.append(frame)
     for handle in frame.handles {
-      precondition(handle.x.isFinite && handle.y.isFinite && handle.angle.isFinite, "a frame holds a non-finite handle")
+      precondition(
+        handle.x.isFinite && handle.y.isFinite && handle.angle.isFinite,
+        "a frame holds a non-finite handle")
     }
   }
   for format in OutputRegistry.builtIn {
-    _ = format.begin(context) + frames.map { format.frame(context, $0) }.joined() + format.end(context, frames)
+    _ =
+      format.begin(context) + frames.map { format.frame(context, $0) }.joined()
+      + format.end(context, frames)
   }
   return 0
 }
@@ -34,7 +39,8 @@ public func fuzzPipeline(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
 /// point as `FuzzPipeline_main`, where libFuzzer's own `main` would otherwise be.
 @_silgen_name("LLVMFuzzerRunDriver")
 func runDriver(
-  _ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+  _ argc: UnsafeMutablePointer<CInt>,
+  _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
   _ test: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
 ) -> CInt
 

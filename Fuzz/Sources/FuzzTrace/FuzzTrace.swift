@@ -8,7 +8,8 @@ public func fuzzTrace(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
   guard let trace = try? TraceFile.parse(text, name: "fuzz.csv") else { return 0 }
   var previous = -Double.infinity
   for sample in trace.samples {
-    precondition(sample.time.isFinite && sample.position.isFinite, "a non-finite sample was accepted")
+    precondition(
+      sample.time.isFinite && sample.position.isFinite, "a non-finite sample was accepted")
     precondition(sample.time >= previous, "time went back")
     previous = sample.time
   }
@@ -19,7 +20,8 @@ public func fuzzTrace(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
 /// point as `FuzzTrace_main`, where libFuzzer's own `main` would otherwise be.
 @_silgen_name("LLVMFuzzerRunDriver")
 func runDriver(
-  _ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+  _ argc: UnsafeMutablePointer<CInt>,
+  _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
   _ test: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
 ) -> CInt
 

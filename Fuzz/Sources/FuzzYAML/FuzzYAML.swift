@@ -15,7 +15,8 @@ public func fuzzYAML(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
 /// point as `FuzzYAML_main`, where libFuzzer's own `main` would otherwise be.
 @_silgen_name("LLVMFuzzerRunDriver")
 func runDriver(
-  _ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+  _ argc: UnsafeMutablePointer<CInt>,
+  _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
   _ test: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
 ) -> CInt
 

@@ -201,7 +201,9 @@ public struct SceneTest: Sendable {
         found.append(path)
         continue
       }
-      let enumerator = FileManager.default.enumerator(atPath: path)
+      // Enumerated through its real path: a folder reached by a symbolic link is searched too.
+      let enumerator = FileManager.default.enumerator(
+        atPath: URL(fileURLWithPath: path).resolvingSymlinksInPath().path)
       while let relative = enumerator?.nextObject() as? String {
         guard !relative.contains("__snapshots__"), SceneLoader.Syntax(fileName: relative) != nil
         else { continue }

@@ -22,11 +22,12 @@ struct ScenecProcess {
     return FileManager.default.isExecutableFile(atPath: bundle.path) ? bundle : nil
   }()
 
-  static func run(_ arguments: [String], input: String? = nil) throws -> Result {
+  static func run(_ arguments: [String], input: String? = nil, directory: URL? = nil) throws -> Result {
     guard let executable else { throw MissingExecutable() }
     let process = Process()
     process.executableURL = executable
     process.arguments = arguments
+    if let directory { process.currentDirectoryURL = directory }
     let out = Pipe()
     let err = Pipe()
     process.standardOutput = out

@@ -12,29 +12,28 @@ let package = Package(
   platforms: [.macOS(.v13)],
   dependencies: [.package(name: "scenec", path: "..")],
   targets: [
-    .executableTarget(
-      name: "FuzzYAML",
+    .target(
+      name: "FuzzSupport",
       dependencies: [
         .product(name: "SceneSyntax", package: "scenec"),
         .product(name: "SceneDiagnostics", package: "scenec"),
       ]),
-    .executableTarget(
-      name: "FuzzDSL",
-      dependencies: [
-        .product(name: "SceneSyntax", package: "scenec"),
-        .product(name: "SceneDiagnostics", package: "scenec"),
-      ]),
+    .executableTarget(name: "FuzzYAML", dependencies: ["FuzzSupport"]),
+    .executableTarget(name: "FuzzDSL", dependencies: ["FuzzSupport"]),
     .executableTarget(
       name: "FuzzExpression",
       dependencies: [
+        "FuzzSupport",
         .product(name: "SceneSyntax", package: "scenec"),
         .product(name: "SceneDiagnostics", package: "scenec"),
       ]),
     .executableTarget(
-      name: "FuzzTrace", dependencies: [.product(name: "SceneRuntime", package: "scenec")]),
+      name: "FuzzTrace",
+      dependencies: ["FuzzSupport", .product(name: "SceneRuntime", package: "scenec")]),
     .executableTarget(
       name: "FuzzPipeline",
       dependencies: [
+        "FuzzSupport",
         .product(name: "ScenePipeline", package: "scenec"),
         .product(name: "SceneRuntime", package: "scenec"),
         .product(name: "SceneSyntax", package: "scenec"),

@@ -69,21 +69,28 @@ import Testing
   @Test func theReadmeShowsWhatScenecPrints() throws {
     let sessions = try Self.sessions()
     #expect(sessions.count >= 5)
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("scenec-readme-\(UUID().uuidString)")
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "scenec-readme-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: dir) }
-    for (name, text) in Self.fixtures { try Data(text.utf8).write(to: dir.appendingPathComponent(name)) }
+    for (name, text) in Self.fixtures {
+      try Data(text.utf8).write(to: dir.appendingPathComponent(name))
+    }
     try FileManager.default.createSymbolicLink(
-      at: dir.appendingPathComponent("Scenes"), withDestinationURL: RunCommandTests.root.appendingPathComponent("Scenes"))
+      at: dir.appendingPathComponent("Scenes"),
+      withDestinationURL: RunCommandTests.root.appendingPathComponent("Scenes"))
     for session in sessions {
       let result = try ScenecProcess.run(session.arguments, directory: dir)
       let printed = result.stdout + result.stderr
       if session.expected.contains("…") {
-        #expect(!printed.isEmpty, "scenec \(session.arguments.joined(separator: " ")) printed nothing")
+        #expect(
+          !printed.isEmpty, "scenec \(session.arguments.joined(separator: " ")) printed nothing")
         // The parts around each ellipsis must still be there.
         for part in session.expected.split(separator: "…") where part.count > 12 {
           let piece = part.trimmingCharacters(in: .whitespacesAndNewlines)
-          #expect(printed.contains(piece.prefix(40)), "scenec \(session.arguments.joined(separator: " ")): no '\(piece.prefix(40))'")
+          #expect(
+            printed.contains(piece.prefix(40)),
+            "scenec \(session.arguments.joined(separator: " ")): no '\(piece.prefix(40))'")
         }
       } else {
         #expect(printed == session.expected, "scenec \(session.arguments.joined(separator: " "))")

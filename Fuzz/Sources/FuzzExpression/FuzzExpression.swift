@@ -1,3 +1,4 @@
+import FuzzSupport
 import SceneDiagnostics
 import SceneSyntax
 
@@ -5,7 +6,7 @@ import SceneSyntax
 /// to the same tree.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzExpression(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
-  let text = String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self)
+  let text = String(decoding: bytes(start, count), as: UTF8.self)
   let origin = SourceSpan(SourceLocation(file: "fuzz", line: 1, column: 1))
   if let expression = try? ExpressionParser.parse(text, at: origin, verbatim: true) {
     let again = try? ExpressionParser.parse(expression.text, at: origin, verbatim: true)
@@ -15,18 +16,7 @@ public func fuzzExpression(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt
   return 0
 }
 
-/// libFuzzer's driver, given the test function: SwiftPM links an executable's entry
-/// point as `FuzzExpression_main`, where libFuzzer's own `main` would otherwise be.
-@_silgen_name("LLVMFuzzerRunDriver")
-func runDriver(
-  _ argc: UnsafeMutablePointer<CInt>,
-  _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-  _ test: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
-) -> CInt
-
 @_cdecl("FuzzExpression_main")
 func entry(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-  var count = argc
-  var arguments = argv
-  return runDriver(&count, &arguments) { fuzzExpression($0, $1) }
+  fuzzerMain(argc, argv, fuzzExpression)
 }

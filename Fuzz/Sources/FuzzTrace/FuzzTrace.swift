@@ -1,10 +1,11 @@
+import FuzzSupport
 import SceneRuntime
 
 /// Any text as a trace file (CSV or JSON lines); a trace that parses must hold only finite
 /// numbers and times that never go back.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzTrace(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
-  let text = String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self)
+  let text = String(decoding: bytes(start, count), as: UTF8.self)
   guard let trace = try? TraceFile.parse(text, name: "fuzz.csv") else { return 0 }
   var previous = -Double.infinity
   for sample in trace.samples {
@@ -16,18 +17,7 @@ public func fuzzTrace(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
   return 0
 }
 
-/// libFuzzer's driver, given the test function: SwiftPM links an executable's entry
-/// point as `FuzzTrace_main`, where libFuzzer's own `main` would otherwise be.
-@_silgen_name("LLVMFuzzerRunDriver")
-func runDriver(
-  _ argc: UnsafeMutablePointer<CInt>,
-  _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-  _ test: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
-) -> CInt
-
 @_cdecl("FuzzTrace_main")
 func entry(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-  var count = argc
-  var arguments = argv
-  return runDriver(&count, &arguments) { fuzzTrace($0, $1) }
+  fuzzerMain(argc, argv, fuzzTrace)
 }

@@ -16,6 +16,20 @@ import Testing
     return String(page[start.lowerBound..<end.upperBound])
   }
 
+  /// What `script` writes to standard output when node runs it; it must exit 0.
+  static func run(_ script: String) throws -> Data {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: try #require(node))
+    process.arguments = ["-e", script]
+    let out = Pipe()
+    process.standardOutput = out
+    try process.run()
+    let data = out.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0)
+    return data
+  }
+
   @Test(.enabled(if: node != nil, "node is not installed: the player's script cannot be run here"))
   func theTrailIsBrokenWhereTheFingerLifted() throws {
     let (page, _) = try HTMLOutputTests.render()
@@ -34,15 +48,7 @@ import Testing
           return t.strokes[id].map(function (s) { return s.map(function (q) { return q[1]; }); });
         })));
         """
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: try #require(Self.node))
-    process.arguments = ["-e", script]
-    let out = Pipe()
-    process.standardOutput = out
-    try process.run()
-    let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 0)
+    let text = String(decoding: try Self.run(script), as: UTF8.self)
     // Finger 0: two strokes, x 0…2 and 5…6; finger 1: one stroke.
     #expect(text == "[[[0,1,2],[5,6]],[[9,9,9,9,9]]]")
   }
@@ -62,14 +68,7 @@ import Testing
         var label = [{ h: [[100, 50, 0, 0, "idle"], [199, 50, 0, 0, "idle"], [100, 50, 0, 10, "idle"]], ptr: [] }];
         process.stdout.write(JSON.stringify([viewBounds(scene, outside), viewBounds(scene, inside), viewBounds(scene, label)]));
         """
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: try #require(Self.node))
-    process.arguments = ["-e", script]
-    let out = Pipe()
-    process.standardOutput = out
-    try process.run()
-    let data = out.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
+    let data = try Self.run(script)
     let views = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
     // The car's corner reaches x = 10 − 15.65 − 2; the control point at x = −0.14 needs 8
     // more room, and that is the further.

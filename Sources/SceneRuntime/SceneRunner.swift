@@ -77,8 +77,11 @@ public struct SceneRunner: Sendable {
       case .down: simulation.pointerDown(id: event.pointer, at: event.position)
       case .move: simulation.pointerMoved(id: event.pointer, to: event.position)
       case .up(let velocity):
-        // The finger lifts where the event says (a trace's `up` sample has its own place).
-        simulation.pointerMoved(id: event.pointer, to: event.position)
+        // The finger lifts where the event says (a trace's `up` sample has its own place);
+        // an `up` for a finger that is not down changes nothing.
+        if simulation.pointerIsDown(id: event.pointer) {
+          simulation.pointerMoved(id: event.pointer, to: event.position)
+        }
         simulation.pointerUp(id: event.pointer, velocity: velocity)
       }
     }
@@ -116,7 +119,7 @@ extension Simulation {
   public func isAtRest(handle i: Int) -> Bool {
     switch handles[i].mode {
     case .idle, .hidden: return true
-    case .following: return !graph.handles[i].followsTime
+    case .following: return !handleFollowsTime[i]
     case .dragging, .springing, .tweening, .animating: return false
     }
   }

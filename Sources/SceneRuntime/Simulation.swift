@@ -55,6 +55,8 @@ public struct Simulation: Sendable {
   let handleNames: [String]
   let pathNames: [String]
   let handleIsBound: [Bool]
+  /// Whether each handle follows an expression of time, and so never rests.
+  let handleFollowsTime: [Bool]
   let handleIsCircle: [Bool]
   let handleSprings: [Int?]
   /// Every expression evaluated each frame, linked into one program (see
@@ -108,6 +110,7 @@ public struct Simulation: Sendable {
     handleNames = graph.handles.map(\.name)
     pathNames = graph.paths.map(\.name)
     handleIsBound = graph.handles.map(\.isBound)
+    handleFollowsTime = graph.handles.map(\.followsTime)
     handleIsCircle = graph.handles.map { $0.shape == .circle }
     handleSprings = graph.handles.map(\.spring)
     var expressions: [CompiledExpression] = []
@@ -211,6 +214,9 @@ public struct Simulation: Sendable {
       pointers.sort { $0.id < $1.id }
     }
   }
+
+  /// Whether pointer `id` is down.
+  public func pointerIsDown(id: Int) -> Bool { pointers.contains { $0.id == id && $0.isDown } }
 
   /// A pointer moves (down or hovering).
   public mutating func pointerMoved(id: Int, to point: Point) {

@@ -195,4 +195,17 @@ import Testing
     let last = try #require(run.last.flatMap { handle($0, "bead") })
     #expect(abs(last.x - x) <= 1e-9 && abs(last.y - 20) <= 1e-9)
   }
+
+  /// A `release` with no finger down changes nothing: no pointer appears in the frames.
+  @Test func aReleaseWithNoFingerDownChangesNothing() throws {
+    let run = try frames(
+      """
+      scene: { duration: 0.1s }
+      handles:
+        ball: { position: [50, 50], r: 10, draggable: true }
+      gesture:
+        - release
+      """)
+    #expect(run.allSatisfy { $0.pointers.isEmpty && $0.events.isEmpty })
+  }
 }

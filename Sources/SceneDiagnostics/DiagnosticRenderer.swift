@@ -1,4 +1,4 @@
-/// Prints diagnostics the way clang does:
+/// Prints diagnostics the way clang does.
 ///
 /// ```
 /// Scenes/wave.yaml:12:9: error: unknown handle 'bal'; did you mean 'ball'?

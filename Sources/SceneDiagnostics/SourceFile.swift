@@ -60,7 +60,7 @@ public struct SourceFile: Sendable {
     SourceLocation(file: name, line: line, column: column)
   }
 
-  /// The source line of `span` and a caret line under it, each indented by four spaces:
+  /// The source line of `span` and a caret line under it, each indented by four spaces.
   ///
   /// ```
   ///     handle: bal

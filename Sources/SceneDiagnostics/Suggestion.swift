@@ -3,6 +3,7 @@ public enum Suggestion {
   /// The candidate nearest to `word` by edit distance (insertions, deletions,
   /// substitutions and swaps of neighbours, ignoring case), if it is near enough to be
   /// a plausible typo: at most a third of the word's length, and at least 1.
+  ///
   /// Ties go to the candidate listed first.
   public static func closest<S: Sequence>(to word: String, among candidates: S) -> String?
   where S.Element == String {

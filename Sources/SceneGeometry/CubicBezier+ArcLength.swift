@@ -49,6 +49,7 @@ extension CubicBezier {
   /// - Parameters:
   ///   - length: The arc length from the start of the curve.
   ///   - totalLength: The curve's ``arcLength``, when the caller already has it.
+  /// - Returns: The parameter in `0...1`.
   public func parameter(atLength length: Double, totalLength: Double? = nil) -> Double {
     let total = totalLength ?? arcLength
     if !(length > 0) || total <= 0 { return 0 }
@@ -88,7 +89,9 @@ extension CubicBezier {
   }
 
   /// A first guess at the parameter `length` along `t0...t1`: the cubic Hermite
-  /// interpolant of t(s), whose slopes at the ends are 1 / speed. On a table's short
+  /// interpolant of t(s), whose slopes at the ends are 1 / speed.
+  ///
+  /// On a table's short
   /// stretch it is close enough that Newton's method usually needs one step instead of
   /// three or four. Where a speed vanishes (a cusp) it falls back to the proportional
   /// guess; the guess is kept strictly inside the stretch.

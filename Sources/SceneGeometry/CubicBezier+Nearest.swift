@@ -20,7 +20,9 @@ extension CubicBezier {
   }
 
   /// The local minima of the distance strictly inside `0...1`: the roots where the
-  /// slope polynomial rises through zero. Falling roots (maxima) are never solved for,
+  /// slope polynomial rises through zero.
+  ///
+  /// Falling roots (maxima) are never solved for,
   /// which halves the work of a nearest-point query.
   @inline(__always)
   func distanceMinima(of slope: Quintic) -> RootList {
@@ -79,7 +81,9 @@ extension CubicBezier {
   }
 
   /// The parameters of the local minima of the distance from `point` that lie strictly
-  /// inside `0...1`, ascending. Ends are not included; callers decide about ends,
+  /// inside `0...1`, ascending.
+  ///
+  /// Ends are not included; callers decide about ends,
   /// because whether an end is a minimum depends on the neighbouring segment.
   func interiorDistanceMinima(from point: Point) -> RootList {
     distanceMinima(of: distanceSlopePolynomial(from: point))

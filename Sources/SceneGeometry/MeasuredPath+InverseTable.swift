@@ -44,7 +44,9 @@ extension MeasuredPath {
 
   /// This path with an ``InverseTable``: positions at arc length get faster, at the
   /// cost of measuring each curved segment 64 times more finely, once (about 20 µs a
-  /// segment). For a path that does not change from frame to frame.
+  /// segment).
+  ///
+  /// For a path that does not change from frame to frame.
   public func preparedForRepeatedPositions() -> MeasuredPath {
     var prepared = self
     prepared.inverseTable = InverseTable(pieces)
@@ -55,7 +57,9 @@ extension MeasuredPath {
   public var isPreparedForRepeatedPositions: Bool { inverseTable != nil }
 
   /// The parameter at arc length `local` from the start of curved piece `index`, from the
-  /// table, or `nil` where the table may not be used. `eighth` is the stretch of the
+  /// table, or `nil` where the table may not be used.
+  ///
+  /// `eighth` is the stretch of the
   /// piece's own 8-entry table holding `local`, which narrows the search to 8 entries.
   @inline(__always)
   func tabulatedParameter(piece index: Int, local: Double, eighth: Int) -> Double? {

@@ -77,10 +77,11 @@ extension MeasuredPath {
   ///   - point: The drag target.
   ///   - previousLength: The arc length answered for the previous target.
   ///   - hysteresis: How much nearer, in scene units, another part must be to jump.
-  /// - Complexity: exact solves on the segments walked through, plus a global search
-  ///   pruned to points nearer by more than `hysteresis` (usually none survive).
   ///   - wraps: Whether tracking may pass round the closing point of a closed path; when
   ///     `false` (`ends: clamp`) the walk stops at the start and end, as on an open path.
+  /// - Returns: The point answered, with its arc length and distance.
+  /// - Complexity: exact solves on the segments walked through, plus a global search
+  ///   pruned to points nearer by more than `hysteresis` (usually none survive).
   public func nearest(
     to point: Point, continuingFrom previousLength: Double,
     hysteresis: Double = MeasuredPath.defaultTrackingHysteresis, wraps: Bool = true

@@ -2,7 +2,9 @@
 public struct PathPosition: Hashable, Sendable {
   /// The point on the path.
   public var point: Point
-  /// The unit tangent, the direction of travel. Where the path stops (a zero
+  /// The unit tangent, the direction of travel.
+  ///
+  /// Where the path stops (a zero
   /// derivative at a segment end) it is the limit direction; never NaN.
   public var tangent: Vector
   /// The arc length from the path's start.

@@ -52,7 +52,9 @@ extension Vector {
     return Vector(x: x / l, y: y / l)
   }
 
-  /// The vector turned a quarter turn: `(-y, x)`. On a y-down screen this is clockwise.
+  /// The vector turned a quarter turn, `(-y, x)`.
+  ///
+  /// On a y-down screen this is clockwise.
   @inlinable public var perpendicular: Vector { Vector(x: -y, y: x) }
 
   /// `true` when both components are finite.

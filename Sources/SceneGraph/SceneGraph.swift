@@ -88,7 +88,9 @@ public struct SceneGraph: Sendable {
     public var rest: CompiledExpression?
     /// `true` when its position reads something that can change (the pointer, time, a
     /// handle that moves, a let that does): it follows the expression every frame instead
-    /// of keeping a state. A position that reads only constants (`width / 2`, a let of
+    /// of keeping a state.
+    ///
+    /// A position that reads only constants (`width / 2`, a let of
     /// numbers) is evaluated once and the handle is placed there, idle.
     public var isBound = false
     /// `true` when its position changes with time itself (reads `time` or `frame`, directly

@@ -527,6 +527,7 @@ enum SVGText {
     }
 
     /// ` fill="…"`, then the stroke's attributes if there is one, then `opacity` if not 1.
+    ///
     /// A colour's alpha goes in `fill-opacity` or `stroke-opacity`: SVG 1.1 has no `#rrggbbaa`.
     func attributes(precision: Int) -> String {
       var out = " fill=\"\(fill?.hex ?? "none")\""

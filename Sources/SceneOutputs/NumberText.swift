@@ -2,6 +2,7 @@ import SceneGeometry
 
 /// Fixed-precision number text shared by the text formats: at most `precision`
 /// decimals, trailing zeros and a negative zero dropped, so `120.5`, `80`, `-0.001`.
+///
 /// Deterministic on every platform: it rounds the decimal value, not the binary one's
 /// printout.
 ///
@@ -22,7 +23,9 @@ enum NumberText {
 
   /// A number's text as parts: the digits of `magnitude`, the last `fractionDigits` of
   /// them after a decimal point (none of them a trailing zero), after a `-` if
-  /// `negative`. A negative `fractionDigits` means the value is too large for fixed point
+  /// `negative`.
+  ///
+  /// A negative `fractionDigits` means the value is too large for fixed point
   /// and prints as its shortest round-trip text.
   struct Parts {
     var magnitude: UInt64
@@ -61,7 +64,8 @@ enum NumberText {
   @inline(__always)
   static func parts(of value: Double, precision: Int) -> Parts {
     // The runtime never hands on a non-finite value; stay valid anyway.
-    guard value.isFinite else { return Parts(magnitude: 0, fractionDigits: 0, negative: false) }  // `0`.
+    // Written as `0`.
+    guard value.isFinite else { return Parts(magnitude: 0, fractionDigits: 0, negative: false) }
     let decimals = precision < 0 ? 0 : precision > 15 ? 15 : precision
     let scaled = value * scales[decimals]
     let integer: Int64
@@ -99,7 +103,10 @@ enum NumberText {
     let parts = parts(of: value, precision: precision)
     guard parts.fractionDigits >= 0 else { return shortest(value, body) }
     return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { buffer in
-      let end = buffer.baseAddress! + 24
+      guard let base = buffer.baseAddress else {
+        return body(UnsafeBufferPointer(start: nil, count: 0))
+      }
+      let end = base + 24
       let start = parts.write(endingAt: end)
       return body(UnsafeBufferPointer(start: start, count: end - start))
     }

@@ -58,7 +58,9 @@ struct TextBytes: ~Copyable {
     append(UnsafeRawPointer(source), count: buffer.count)
   }
 
-  /// Appends `bytes[range]`. The closure that reads the array captures only the
+  /// Appends `bytes[range]`.
+  ///
+  /// The closure that reads the array captures only the
   /// destination, never `self` (see the type's note).
   @inline(__always)
   mutating func append(_ bytes: [UInt8], _ range: Range<Int>) {
@@ -67,7 +69,9 @@ struct TextBytes: ~Copyable {
     reserve(n)
     let destination = UnsafeMutableRawPointer(base + count)
     bytes.withUnsafeBytes {
-      TextBytes.copy($0.baseAddress! + range.lowerBound, to: destination, count: n)
+      // Never nil here: `n > 0` bytes are being copied.
+      guard let source = $0.baseAddress else { return }
+      TextBytes.copy(source + range.lowerBound, to: destination, count: n)
     }
     count &+= n
   }
@@ -81,7 +85,9 @@ struct TextBytes: ~Copyable {
   }
 
   /// Copies bytes; a few bytes inline, in at most two overlapping loads and stores: most
-  /// pieces of a frame's text are that short, and a call to `memmove` costs more. The
+  /// pieces of a frame's text are that short, and a call to `memmove` costs more.
+  ///
+  /// The
   /// ranges may overlap: every load comes before the stores, and `copyMemory` is a move.
   @inline(__always)
   static func copy(
@@ -127,7 +133,8 @@ struct TextBytes: ~Copyable {
     let destination = UnsafeMutableRawPointer(base + count)
     // The closure only sees the destination, never `self`.
     text.withUTF8 { source in
-      TextBytes.copy(UnsafeRawPointer(source.baseAddress!), to: destination, count: n)
+      guard let start = source.baseAddress else { return }
+      TextBytes.copy(UnsafeRawPointer(start), to: destination, count: n)
     }
     count &+= n
   }
@@ -236,7 +243,10 @@ struct TextBytes: ~Copyable {
         append(0x30 &+ high)  // 0 or 1.
         append(low < 10 ? 0x30 &+ low : 0x61 &+ (low &- 10))
       default:
-        for byte in UTF8.encode(scalar)! { append(byte) }
+        // Every Unicode scalar has a UTF-8 encoding.
+        if let encoded = UTF8.encode(scalar) {
+          for byte in encoded { append(byte) }
+        }
       }
     }
   }

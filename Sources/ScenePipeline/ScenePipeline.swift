@@ -12,12 +12,15 @@ import Darwin
 
 /// The one way a scene file becomes something to run: read it through its front end
 /// (YAML or the DSL), resolve it (names, expressions, expectations), and load and check
-/// the traces its gesture replays. `scenec run`, `check` and `test` and library users all
+/// the traces its gesture replays.
+///
+/// `scenec run`, `check` and `test` and library users all
 /// go through ``load(path:options:)``, so what `check` calls clean is what runs.
 public enum ScenePipeline {
   /// What a caller may allow beyond the defaults.
   public struct Options: Sendable {
     /// Folders traces may be read from besides the scene's own (with their subfolders).
+    ///
     /// A scene is untrusted input: by default a `replay` reads only beside the scene.
     public var traceFolders: [String]
 

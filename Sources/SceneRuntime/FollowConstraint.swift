@@ -1,7 +1,9 @@
 import SceneGeometry
 import SceneGraph
 
-/// `follow`: the handle stays on a path. Dragged, it sits at the nearest point of the
+/// `follow`: the handle stays on a path.
+///
+/// Dragged, it sits at the nearest point of the
 /// path to the finger, tracked so it carries on across self-crossings; released with a
 /// spring, it springs back along the path, in arc length, never leaving it.
 enum FollowConstraint: ConstraintBehavior {

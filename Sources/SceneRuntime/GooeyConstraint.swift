@@ -1,7 +1,9 @@
 import SceneGeometry
 import SceneGraph
 
-/// `gooey`: two circles joined by a bridge. The anchor shrinks as the ball is pulled
+/// `gooey`: two circles joined by a bridge.
+///
+/// The anchor shrinks as the ball is pulled
 /// away (r = r0 − d / viscosity); the link breaks past `maxDistance` or below
 /// `minRadius`, hiding anchor and bridge. Released before the break the ball springs
 /// back (`link.restored` when it arrives); after it, the release is `dismissed`.

@@ -27,8 +27,11 @@ public struct SceneRunner: Sendable {
   public static let defaultMaxFrames = 100_000
 
   /// - Parameters:
+  ///   - graph: The resolved scene.
+  ///   - traces: The traces its `replay` steps play, keyed as the scene names them.
   ///   - fps: Overrides the scene's frame rate.
   ///   - duration: Overrides the scene's length, in seconds.
+  ///   - maxFrames: The most frames the run may have.
   /// - Throws: ``RuntimeError`` when the run would exceed `maxFrames`, or the scene's
   ///   initial state is not finite.
   public init(
@@ -114,7 +117,9 @@ extension Simulation {
   }
 
   /// Whether handle `i` is at rest: idle or hidden, or following an expression that does
-  /// not read time (with no pointer down it has nothing left to follow). Springs, tweens,
+  /// not read time (with no pointer down it has nothing left to follow).
+  ///
+  /// Springs, tweens,
   /// drags and `animate` are motion; so is an expression of `time`, which never settles.
   public func isAtRest(handle i: Int) -> Bool {
     switch handles[i].mode {

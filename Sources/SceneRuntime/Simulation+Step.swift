@@ -45,7 +45,10 @@ extension Simulation {
   func measured<R>(_ index: Int, _ body: (borrowing MeasuredPath) -> R) -> R? {
     guard hasMeasurement[index] else { return nil }
     // `pointee` is an addressor: the body borrows the array's element where it lies.
-    return measuredPaths.withUnsafeBufferPointer { body(($0.baseAddress! + index).pointee) }
+    return measuredPaths.withUnsafeBufferPointer { buffer in
+      guard let base = buffer.baseAddress else { return nil }
+      return body((base + index).pointee)
+    }
   }
 
   /// The value of program `index` of ``programs``.

@@ -45,7 +45,9 @@ public struct Simulation: Sendable {
   /// nothing measures is only evaluated, never measured.
   let pathIsMeasured: [Bool]
   /// The measured geometry of each path a constraint measures along, where
-  /// `hasMeasurement` says so (an empty placeholder elsewhere). Not optionals: reading
+  /// `hasMeasurement` says so (an empty placeholder elsewhere).
+  ///
+  /// Not optionals: reading
   /// through ``measured(_:_:)`` then borrows the value in place instead of copying it.
   var measuredPaths: [MeasuredPath]
   var hasMeasurement: [Bool]
@@ -230,7 +232,9 @@ public struct Simulation: Sendable {
     if pointers[index].isDown { pointers[index].record(time: time, position: point) }
   }
 
-  /// A pointer lifts. Without a `velocity` (points per second), it is estimated from the
+  /// A pointer lifts.
+  ///
+  /// Without a `velocity` (points per second), it is estimated from the
   /// last 100 ms of motion, as a pan gesture recogniser does.
   public mutating func pointerUp(id: Int, velocity: Vector? = nil) {
     guard let index = pointers.firstIndex(where: { $0.id == id }), pointers[index].isDown else {

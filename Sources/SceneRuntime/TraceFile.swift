@@ -571,6 +571,7 @@ private struct TraceParser {
   func text(_ place: Place) -> String { Self.shortened(source(place)) }
 
   /// `text` cut to 40 scalars and an ellipsis, so a message stays one readable line.
+  ///
   /// Control characters show as U+FFFD, so a message never carries a raw NUL or escape.
   static func shortened(_ text: String) -> String {
     let visible = text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "\u{FFFD}" : $0 }

@@ -108,9 +108,9 @@ public struct GooeySpec: Hashable, Sendable {
   public var ball: Reference
   /// The anchor's radius shrinks by distance / viscosity.
   public var viscosity: Located<Double>?
-  /// The link breaks beyond this distance between centres…
+  /// The link breaks beyond this distance between centres.
   public var maxDistance: Located<Double>?
-  /// …or when the anchor's radius falls below this.
+  /// The link also breaks when the anchor's radius falls below this.
   public var minRadius: Located<Double>?
   /// The spring the ball returns with if released before the break.
   public var spring: Reference?

@@ -23,7 +23,9 @@ public struct DocumentNode: Hashable, Sendable {
     /// accident, always the text as given.
     public var isQuoted: Bool
     /// `true` when the text stands in the source exactly as it is, one scalar per column,
-    /// starting at the node's span: plain single-line YAML scalars and DSL atoms. Then an
+    /// starting at the node's span: plain single-line YAML scalars and DSL atoms.
+    ///
+    /// Then an
     /// error inside the text (a bad expression) can point at its exact column.
     public var isVerbatim: Bool
 

@@ -9,6 +9,7 @@ internal import CYAML
 final class LibYAMLParser {
   /// A position as libyaml counts it: `index` in Unicode scalars from the start of the
   /// input (a byte order mark included, because the encoding is set to UTF-8 up front).
+  ///
   /// libyaml's line and column are left out: it also breaks lines at U+0085, U+2028
   /// and U+2029, which scene files do not, so positions are mapped from the index.
   struct Mark: Hashable {
@@ -84,7 +85,9 @@ final class LibYAMLParser {
     input.deallocate()
   }
 
-  /// The next event, or libyaml's error. After an error the parser is done.
+  /// The next event, or libyaml's error.
+  ///
+  /// After an error the parser is done.
   func next() throws(Failure) -> Event {
     guard isInitialized else {
       throw Failure(

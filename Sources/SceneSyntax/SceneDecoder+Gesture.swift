@@ -134,7 +134,9 @@ extension SceneDecoder {
     return result
   }
 
-  /// The text of one expectation. Unquoted in YAML, `- at 1s: ball.y < 300` is a mapping
+  /// The text of one expectation.
+  ///
+  /// Unquoted in YAML, `- at 1s: ball.y < 300` is a mapping
   /// from `at 1s` to `ball.y < 300`; it is read back as the line it was written as.
   mutating func expectationText(_ item: DocumentNode) -> (String, SourceSpan, Bool)? {
     if case .mapping(let entries) = item.value, entries.count == 1,

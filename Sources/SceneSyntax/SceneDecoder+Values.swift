@@ -83,7 +83,9 @@ extension SceneDecoder {
   /// Decoded mapping fields, looked up by key.
   struct Fields {
     var node: DocumentNode
-    /// The entries with allowed keys, each key once. There are never more than the
+    /// The entries with allowed keys, each key once.
+    ///
+    /// There are never more than the
     /// handful of keys a part of the scene allows, so a lookup scans them.
     var entries: [DocumentNode.Entry] = []
     /// Keys that an unknown key was probably meant to be; their absence is already reported.
@@ -296,7 +298,9 @@ extension SceneDecoder {
     return open.last
   }
 
-  /// An expression, parsed where it stands so errors point inside it. A two-item list
+  /// An expression, parsed where it stands so errors point inside it.
+  ///
+  /// A two-item list
   /// `[x, y]` is the point `(x, y)`.
   mutating func expression(_ node: DocumentNode, what: @autoclosure () -> String) -> Expression? {
     switch node.value {

@@ -23,7 +23,9 @@ public struct SceneDecoder {
   var diagnostics: [Diagnostic] = []
   /// Whether every mapping in the tree is known to hold each key once, as the YAML
   /// reader guarantees (a repeated key is an error there), so ``unique(_:what:)`` need
-  /// not look again. The DSL's tree may repeat keys.
+  /// not look again.
+  ///
+  /// The DSL's tree may repeat keys.
   var keysAreUnique = false
 
   public static func decode(_ root: DocumentNode) -> Result {

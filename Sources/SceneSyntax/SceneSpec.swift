@@ -34,7 +34,9 @@ public struct SceneSpec: Hashable, Sendable {
 }
 
 extension SceneSpec {
-  /// The `scene:` header. Every field is optional; the resolver supplies defaults.
+  /// The `scene:` header.
+  ///
+  /// Every field is optional; the resolver supplies defaults.
   public struct Header: Hashable, Sendable {
     public var name: Located<String>?
     /// Width and height in points.

@@ -21,9 +21,10 @@ public struct YAMLReader {
   public struct Limits: Sendable {
     /// The largest input accepted, in bytes; checked before parsing.
     public var maxBytes = 8 << 20
-    /// The deepest nesting of lists and mappings accepted. libyaml itself has no limit
-    /// and slows down superlinearly with depth, so parsing stops at the first
-    /// collection beyond it.
+    /// The deepest nesting of lists and mappings accepted.
+    ///
+    /// libyaml itself has no limit and slows down superlinearly with depth, so parsing
+    /// stops at the first collection beyond it.
     public var maxDepth = 128
     /// How many nodes aliases may materialize in all, counting each alias as the size of
     /// the subtree it copies (a "billion laughs" document needs ~10⁹).
@@ -164,7 +165,8 @@ private struct YAMLSourceText {
     }
     if lineStarts[hint] <= index {
       if startsAfter(hint) { return hint }
-      if startsAfter(hint + 1) { return hint + 1 }  // Line `hint + 1` exists and starts at or before `index`.
+      // Line `hint + 1` exists and starts at or before `index`.
+      if startsAfter(hint + 1) { return hint + 1 }
     }
     var low = 0
     var high = lineStarts.count - 1
@@ -224,7 +226,9 @@ private struct YAMLSourceText {
   }
 
   /// The scalar index of the character at byte `offset`, for libyaml's reader errors,
-  /// which report a byte offset instead of a mark. Everything before the first bad byte
+  /// which report a byte offset instead of a mark.
+  ///
+  /// Everything before the first bad byte
   /// is valid UTF-8, so decoding it counts the same scalars as `utf8` holds.
   func scalarIndex(ofByte offset: Int) -> Int {
     let offset = min(max(offset, 0), bytes.count)
@@ -266,7 +270,9 @@ private struct YAMLSourceText {
 
   /// Where a node's content starts, after its properties (`&anchor`, `!tag`) and any
   /// blanks, line breaks or comments between them; libyaml's start mark is at the first
-  /// property. Never beyond `limit`, the end of the event: an empty node's properties
+  /// property.
+  ///
+  /// Never beyond `limit`, the end of the event: an empty node's properties
   /// are all there is of it.
   func contentStart(after start: Int, limit: Int) -> Int {
     let limit = min(limit, scalarCount)
@@ -334,7 +340,9 @@ private struct Builder {
     var size: Int
   }
 
-  /// One open collection. The frames live in `stack` and are changed in place through
+  /// One open collection.
+  ///
+  /// The frames live in `stack` and are changed in place through
   /// it, so appending to an open collection never copies its arrays.
   struct Frame {
     enum Kind { case sequence, mapping }
@@ -408,7 +416,9 @@ private struct Builder {
     }
 
     /// The entries in order: explicit ones where they stand, and where a `<<` stands
-    /// the merged entries whose key is not already present. Explicit keys win wherever
+    /// the merged entries whose key is not already present.
+    ///
+    /// Explicit keys win wherever
     /// they stand; among merged mappings the first wins.
     private func finishedEntries() -> [DocumentNode.Entry] {
       guard !merges.isEmpty else { return entries }

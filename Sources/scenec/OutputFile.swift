@@ -100,7 +100,8 @@ struct OutputFile {
     var offset = 0
     while offset < buffer.count {
       let written = buffer.withUnsafeBytes { raw in
-        systemWrite(descriptor, raw.baseAddress! + offset, raw.count - offset)
+        guard let base = raw.baseAddress else { return 0 }
+        return systemWrite(descriptor, base + offset, raw.count - offset)
       }
       if written < 0 {
         if errno == EINTR { continue }
@@ -152,7 +153,9 @@ struct OutputFile {
   static func temporaryName(for name: String, pid: pid_t) -> String { ".\(name).scenec-\(pid).tmp" }
 
   /// `path` with every symbolic link followed, so the rename replaces the real file (and
-  /// the link keeps pointing at it). A link to nowhere is refused.
+  /// the link keeps pointing at it).
+  ///
+  /// A link to nowhere is refused.
   static func resolve(_ path: String) throws(WriteError) -> String {
     var current = path
     for _ in 0..<40 {

@@ -108,7 +108,9 @@ struct PathCommand: ParsableCommand {
 }
 
 extension PathCommand {
-  /// The largest coordinate magnitude measured. Squared distances of larger values
+  /// The largest coordinate magnitude measured.
+  ///
+  /// Squared distances of larger values
   /// overflow a double long before the coordinates do, and no screen needs them.
   static let coordinateLimit = 1e15
 

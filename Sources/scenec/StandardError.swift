@@ -4,8 +4,9 @@ func printError(_ message: String, terminator: String = "\n") {
   var bytes = Array((message + terminator).utf8)
   var offset = 0
   while offset < bytes.count {
-    let written = bytes.withUnsafeMutableBytes {
-      systemWrite(2, $0.baseAddress! + offset, $0.count - offset)
+    let written = bytes.withUnsafeMutableBytes { raw in
+      guard let base = raw.baseAddress else { return 0 }
+      return systemWrite(2, base + offset, raw.count - offset)
     }
     if written <= 0 { return }
     offset += written

@@ -107,6 +107,7 @@ struct TestCommand: ParsableCommand {
   }
 
   /// Runs every test, in parallel on all cores; the results come back in the given order.
+  ///
   /// Every test's outcome in the order given, whatever order they ran in.
   static func runAll(_ tests: [SceneTest], record: Bool, fps: Double?, jobs: Int?) -> [SceneTest
     .Report]

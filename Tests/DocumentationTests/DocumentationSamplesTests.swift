@@ -23,8 +23,8 @@ import Testing
     for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
       if current == nil, line == "```" + language {
         current = []
-      } else if current != nil, line == "```" {
-        blocks.append(current!.joined(separator: "\n") + "\n")
+      } else if let lines = current, line == "```" {
+        blocks.append(lines.joined(separator: "\n") + "\n")
         current = nil
       } else {
         current?.append(line)
@@ -104,7 +104,8 @@ import Testing
   @Test func theEngineSample() throws {
     // `swift test` runs in the package's folder, where the sample's relative path points.
     let loaded = try ScenePipeline.load(path: "Scenes/elastic-drag.yaml")
-    guard let graph = loaded.graph else { fatalError(loaded.rendered()) }  // clang-style diagnostics
+    // Not loaded: its diagnostics, rendered clang-style.
+    guard let graph = loaded.graph else { fatalError(loaded.rendered()) }
     var simulation = try Simulation(graph: graph)
     simulation.pointerDown(id: 0, at: Point(120, 150))  // grabs the badge
     simulation.pointerMoved(id: 0, to: Point(120, 250))

@@ -242,7 +242,9 @@ import Testing
   }
 
   /// Arc lengths meet the 1e-9 relative bound every other segment meets (they were off
-  /// by 2e-6 with 45° pieces). References: the exact ellipse of SVG F.6.5 (F.6.6's scaled
+  /// by 2e-6 with 45° pieces).
+  ///
+  /// References: the exact ellipse of SVG F.6.5 (F.6.6's scaled
   /// radii centred on the chord), its arc length integrated by mpmath at 30 digits.
   @Test(arguments: [
     ("M10 10 A 40 25 30 1 1 90 60", 122.12815366829153524),

@@ -212,12 +212,14 @@ struct SplitMix64: RandomNumberGenerator {
     let sign: Double = next() % 2 == 0 ? 1 : -1
     switch next() % 9 {
     case 0: return sign * Double(next() % 2_000_000) / 1000  // Few decimals.
-    case 1: return sign * Double(next() % 100_000) / Double(1 << (next() % 20))  // Binary fractions, ties.
+    // Binary fractions, ties.
+    case 1: return sign * Double(next() % 100_000) / Double(1 << (next() % 20))
     case 2:
       return sign * (Double(next() % 1_000_000) + 0.5)
         / Double([1, 10, 100, 1000, 10_000][Int(next() % 5)])
     case 3: return sign * Double(next() >> 11) * 0x1p-53 * 2000  // Uniform coordinates.
-    case 4: return sign * Double(next() >> 11) * 0x1p-53 * pow10(Int(next() % 40) - 20)  // Any scale.
+    // Any scale.
+    case 4: return sign * Double(next() >> 11) * 0x1p-53 * pow10(Int(next() % 40) - 20)
     case 5: return sign * Double(next() % 20_000_000_000_000_000)  // Around 9e15 and past it.
     case 6:
       return sign * 9e15 / pow10(Int(next() % 16)) * (1 + Double(Int(next() % 2001) - 1000) * 1e-6)

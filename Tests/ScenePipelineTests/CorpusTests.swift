@@ -5,7 +5,9 @@ import SceneRuntime
 import Testing
 
 /// The word-for-word corpus past parsing: resolver, trace and runtime errors, encodings
-/// (BOM, CRLF, non-ASCII text) and limits at their exact boundaries. Each scene in
+/// (BOM, CRLF, non-ASCII text) and limits at their exact boundaries.
+///
+/// Each scene in
 /// `Corpus/` is loaded through the one pipeline and, if clean, run; what `scenec` would
 /// print is compared with `NAME.expected` beside it. Record with
 /// `SCENEC_RECORD_CORPUS=1 swift test --filter CorpusTests`, then read every change.

@@ -766,7 +766,8 @@ let dslExampleTree: DocumentNode = map([
           + String(repeating: "}])", count: megabyte / 3), 1  // Over the line limit.
       ),
       ("handle h " + String(repeating: "a.", count: megabyte / 2) + "b=1", 1),
-      ("handle h " + (0..<100_000).map { "k\($0)=1" }.joined(separator: " "), 1),  // Over the line limit.
+      // Over the line limit.
+      ("handle h " + (0..<100_000).map { "k\($0)=1" }.joined(separator: " "), 1),
       ("handle h " + String(repeating: "k=1 ", count: megabyte / 4), 1),
       (String(repeating: "x", count: megabyte), 1),
       ("gesture\n" + String(repeating: "  press (1, 2)\n", count: megabyte / 16), 0),

@@ -55,12 +55,12 @@ private func error(_ text: String, limits: YAMLReader.Limits = YAMLReader.Limits
 }
 
 /// `line:column+length` of a span, for compact expectations.
-private func where_(_ node: DocumentNode?) -> String {
+private func spanText(_ node: DocumentNode?) -> String {
   guard let span = node?.source.span else { return "none" }
   return "\(span.start.line):\(span.start.column)+\(span.length)"
 }
 
-private func where_(_ span: SourceSpan) -> String {
+private func spanText(_ span: SourceSpan) -> String {
   "\(span.start.line):\(span.start.column)+\(span.length)"
 }
 
@@ -161,19 +161,19 @@ extension DocumentNode {
     #expect(node == expected)
     // Spans: plain and verbatim quoted ones cover exactly the text (inside the quotes);
     // others start at the quote or indicator and end with their first line.
-    #expect(where_(node["a"]) == "1:4+3")
-    #expect(where_(node["b"]) == "2:4+7")
-    #expect(where_(node["c"]) == "3:4+11")
-    #expect(where_(node["d"]) == "4:5+10")
-    #expect(where_(node["e"]) == "5:4+1")
-    #expect(where_(node["f"]) == "8:4+2")
-    #expect(where_(node["g"]) == "11:10+2")
-    #expect(where_(node["h"]) == "12:10+1")
-    #expect(where_(node["i"]) == "13:4+5")
-    #expect(where_(node["j"]) == "15:3+0")
-    #expect(where_(node["k"]) == "16:4+6")
+    #expect(spanText(node["a"]) == "1:4+3")
+    #expect(spanText(node["b"]) == "2:4+7")
+    #expect(spanText(node["c"]) == "3:4+11")
+    #expect(spanText(node["d"]) == "4:5+10")
+    #expect(spanText(node["e"]) == "5:4+1")
+    #expect(spanText(node["f"]) == "8:4+2")
+    #expect(spanText(node["g"]) == "11:10+2")
+    #expect(spanText(node["h"]) == "12:10+1")
+    #expect(spanText(node["i"]) == "13:4+5")
+    #expect(spanText(node["j"]) == "15:3+0")
+    #expect(spanText(node["k"]) == "16:4+6")
     #expect(
-      where_(
+      spanText(
         node.entry("k")?.keySource.span ?? SourceSpan(SourceLocation(file: "", line: 0, column: 0)))
         == "16:1+1")
   }
@@ -190,13 +190,13 @@ extension DocumentNode {
         == map(
           ("é名", quoted("x y")), ("namé", plain("名前")),
           ("ключ", list(plain("é"), quoted("名"), plain("z")))))
-    #expect(where_(node.entry("é名")!.keySource.span) == "1:1+2")
-    #expect(where_(node["é名"]) == "1:6+3")
-    #expect(where_(node["namé"]) == "2:7+2")
-    #expect(where_(node.entry("ключ")!.keySource.span) == "3:2+4")
-    #expect(where_(node["ключ"]) == "3:9+1")
-    #expect(where_(node["ключ"]?[1]) == "3:14+1")
-    #expect(where_(node["ключ"]?[2]) == "3:18+1")
+    #expect(spanText(node.entry("é名")!.keySource.span) == "1:1+2")
+    #expect(spanText(node["é名"]) == "1:6+3")
+    #expect(spanText(node["namé"]) == "2:7+2")
+    #expect(spanText(node.entry("ключ")!.keySource.span) == "3:2+4")
+    #expect(spanText(node["ключ"]) == "3:9+1")
+    #expect(spanText(node["ключ"]?[1]) == "3:14+1")
+    #expect(spanText(node["ключ"]?[2]) == "3:18+1")
     #expect(node.source.span.start == SourceLocation(file: "t.yaml", line: 1, column: 1))
   }
 
@@ -204,11 +204,11 @@ extension DocumentNode {
     // CRLF and lone CR break lines as SourceFile does; a byte order mark is a column.
     let crlf = try #require(try read("a: 1\r\nb:\r\n  - x\r  - y\r\n"))
     #expect(crlf == map(("a", plain("1")), ("b", list(plain("x"), plain("y")))))
-    #expect(where_(crlf["b"]) == "3:3+1")
-    #expect(where_(crlf["b"]?[1]) == "4:5+1")
+    #expect(spanText(crlf["b"]) == "3:3+1")
+    #expect(spanText(crlf["b"]?[1]) == "4:5+1")
     let bom = try #require(try read("\u{FEFF}a: b\n"))
     #expect(bom == map(("a", plain("b"))))
-    #expect(where_(bom["a"]) == "1:5+1")
+    #expect(spanText(bom["a"]) == "1:5+1")
   }
 
   @Test func collectionSpansSkipProperties() throws {
@@ -221,17 +221,17 @@ extension DocumentNode {
       alias: *b
       """
     let node = try #require(try read(text))
-    #expect(where_(node["base"]) == "2:3+1")
-    #expect(where_(node["list"]) == "4:3+1")
-    #expect(where_(node["flow"]) == "5:10+1")
+    #expect(spanText(node["base"]) == "2:3+1")
+    #expect(spanText(node["list"]) == "4:3+1")
+    #expect(spanText(node["flow"]) == "5:10+1")
     // A copy keeps the spans of the text it copies.
     #expect(node["alias"] == map(("x", plain("1"))))
-    #expect(where_(node["alias"]) == "2:3+1")
-    #expect(where_(node) == "1:1+1")
+    #expect(spanText(node["alias"]) == "2:3+1")
+    #expect(spanText(node) == "1:1+1")
     // An anchored empty scalar ends with its anchor; the next line is not its text.
     let empty = try #require(try read("a: &x\nb: *x\n"))
     #expect(empty == map(("a", plain("")), ("b", plain(""))))
-    #expect(where_(empty["a"]) == "1:6+0")
+    #expect(spanText(empty["a"]) == "1:6+0")
   }
 
   // MARK: - Anchors, aliases, merge keys
@@ -278,7 +278,7 @@ extension DocumentNode {
     #expect(node?["inline"] == map(("x", plain("1"))))
     // Merged entries keep where they were written.
     #expect(
-      where_(
+      spanText(
         node?["derived"]?.entry("a")?.keySource.span
           ?? SourceSpan(SourceLocation(file: "", line: 0, column: 0))) == "1:15+1")
   }

@@ -5,6 +5,7 @@ import Testing
 
 /// The strategies a Swift test suite uses, on the repository's own scenes; their golden
 /// files live in `__Snapshots__/` beside this file (swift-snapshot-testing's layout).
+///
 /// Missing snapshots are recorded on a developer's machine but never on CI, where a
 /// missing one fails.
 @Suite(.snapshots(record: ProcessInfo.processInfo.environment["CI"] == nil ? .missing : .never))

@@ -8,7 +8,9 @@ import Darwin
 #endif
 
 /// Output and input faults a user meets for real: links, full disks, closed pipes, FIFOs,
-/// interrupted runs. Nothing is lost, nothing is left behind, every failure says why.
+/// interrupted runs.
+///
+/// Nothing is lost, nothing is left behind, every failure says why.
 @Suite struct HostileOutputTests {
   static let wave = RunCommandTests.root.appendingPathComponent("Scenes/wave.yaml").path
 

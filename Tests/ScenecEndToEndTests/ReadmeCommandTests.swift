@@ -2,7 +2,9 @@ import Foundation
 import Testing
 
 /// The README's terminal sessions (`$ scenec …` and what it printed) are run for real, and
-/// what scenec prints now must be what the README shows. A session abbreviated with `…`
+/// what scenec prints now must be what the README shows.
+///
+/// A session abbreviated with `…`
 /// is only run, since its text cannot be compared.
 @Suite struct ReadmeCommandTests {
   /// Files the README's sessions read, written into a scratch folder that also links the

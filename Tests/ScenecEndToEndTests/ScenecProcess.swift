@@ -22,7 +22,9 @@ struct ScenecProcess {
     return FileManager.default.isExecutableFile(atPath: bundle.path) ? bundle : nil
   }()
 
-  static func run(_ arguments: [String], input: String? = nil, directory: URL? = nil) throws -> Result {
+  static func run(
+    _ arguments: [String], input: String? = nil, directory: URL? = nil
+  ) throws -> Result {
     guard let executable else { throw MissingExecutable() }
     let process = Process()
     process.executableURL = executable

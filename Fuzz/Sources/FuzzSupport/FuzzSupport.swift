@@ -10,7 +10,9 @@ func runDriver(
   _ test: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
 ) -> CInt
 
-/// Runs libFuzzer on `test` with the process's arguments. SwiftPM links an executable's
+/// Runs libFuzzer on `test` with the process's arguments.
+///
+/// SwiftPM links an executable's
 /// entry point as `MODULE_main`, where libFuzzer's own `main` would otherwise be, so each
 /// target's entry point calls this.
 public func fuzzerMain(

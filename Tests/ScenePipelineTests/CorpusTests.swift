@@ -4,20 +4,19 @@ import ScenePipeline
 import SceneRuntime
 import Testing
 
-/// The word-for-word corpus past parsing: resolver, trace and runtime errors, encodings
-/// (BOM, CRLF, non-ASCII text) and limits at their exact boundaries.
-///
-/// Each scene in
-/// `Corpus/` is loaded through the one pipeline and, if clean, run; what `scenec` would
+/// The word-for-word corpus past parsing, one folder per stage: `resolve`, `trace`, `run`,
+/// `encoding` (BOM, CRLF, non-ASCII text) and `limit` (each limit at its exact boundary).
+/// Each scene is loaded through the one pipeline and, if clean, run; what `scenec` would
 /// print is compared with `NAME.expected` beside it. Record with
 /// `SCENEC_RECORD_CORPUS=1 swift test --filter CorpusTests`, then read every change.
 @Suite struct CorpusTests {
   /// Relative to the package, where `swift test` runs, so messages name stable paths.
   static let directory = "Tests/ScenePipelineTests/Corpus"
-  static let inputs: [String] = {
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-    return names.filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".scene") }.sorted()
-  }()
+  static let stages = ["resolve", "trace", "run", "encoding", "limit"]
+  static let inputs: [String] = stages.flatMap { stage in
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: directory + "/" + stage)) ?? []
+    return names.filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".scene") }.sorted().map { stage + "/" + $0 }
+  }
 
   static func output(_ name: String) throws -> String {
     let loaded = try ScenePipeline.load(path: directory + "/" + name)
@@ -31,8 +30,8 @@ import Testing
   }
 
   @Test func theCorpusCoversEveryStage() {
-    for prefix in ["resolve-", "trace-", "run-", "encoding-", "limit-"] {
-      #expect(Self.inputs.filter { $0.hasPrefix(prefix) }.count >= 2, "too few \(prefix) cases")
+    for stage in Self.stages {
+      #expect(Self.inputs.filter { $0.hasPrefix(stage + "/") }.count >= 2, "too few \(stage) cases")
     }
   }
 

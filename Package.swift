@@ -100,10 +100,16 @@ let package = Package(
 
     // MARK: - Tests
 
+    /// What every test target shares: the one seeded generator and tolerance check.
+    .target(
+      name: "SceneTestSupport",
+      dependencies: [.product(name: "PropertyBased", package: "swift-property-based")],
+      path: "Tests/SceneTestSupport"),
+
     .testTarget(
       name: "SceneGeometryTests",
       dependencies: [
-        "SceneGeometry",
+        "SceneGeometry", "SceneTestSupport",
         .product(name: "PropertyBased", package: "swift-property-based"),
       ]
     ),
@@ -117,13 +123,15 @@ let package = Package(
       // Read from the source tree by the corpus test, not bundled.
       exclude: ["Malformed", "Examples"]
     ),
-    .testTarget(name: "SceneGraphTests", dependencies: ["SceneGraph"]),
+    .testTarget(name: "SceneGraphTests", dependencies: ["SceneGraph", "SceneTestSupport"]),
     .testTarget(
       name: "SceneRuntimeTests",
-      dependencies: ["SceneRuntime", "SceneGraph", "SceneSyntax", "SceneGeometry"]),
+      dependencies: ["SceneRuntime", "SceneGraph", "SceneSyntax", "SceneGeometry", "SceneTestSupport"]),
     .testTarget(
       name: "SceneOutputsTests",
-      dependencies: ["SceneOutputs", "SceneRuntime", "SceneGraph", "SceneSyntax", "SceneGeometry"]),
+      dependencies: [
+        "SceneOutputs", "SceneRuntime", "SceneGraph", "SceneSyntax", "SceneGeometry", "SceneTestSupport",
+      ]),
     .testTarget(
       name: "SceneTestingTests",
       dependencies: [

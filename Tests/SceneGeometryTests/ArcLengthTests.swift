@@ -1,4 +1,5 @@
 import Foundation
+import SceneTestSupport
 import Testing
 
 @testable import SceneGeometry
@@ -18,7 +19,9 @@ import Testing
     let curve = CubicBezier(quadratic: Point(0, 0), Point(0.5, 0), Point(1, 1))
     // ∫₀¹ √(1 + 4x²) dx = √5/2 + asinh(2)/4.
     let exact = 5.0.squareRoot() / 2 + asinh(2.0) / 4
-    #expect(abs(curve.arcLength - exact) <= 1e-14 * exact)
+    #expect(
+      isApproximatelyEqual(
+        curve.arcLength, exact, relativeTolerance: 0, absoluteTolerance: 1e-14 * exact))
   }
 
   @Test func randomCubicsMatchReference() {
@@ -84,7 +87,9 @@ import Testing
   @Test func coincidentControlPointsAndExactCusp() {
     // Control points on the ends: speed vanishes at both ends.
     let flat = CubicBezier(Point(0, 0), Point(0, 0), Point(100, 0), Point(100, 0))
-    #expect(abs(flat.arcLength - 100) <= 1e-12 * 100)
+    #expect(
+      isApproximatelyEqual(
+        flat.arcLength, 100, relativeTolerance: 0, absoluteTolerance: 1e-12 * 100))
     // The exact cusp: (0,0) (1,1) (0,1) (1,0).
     let cusp = CubicBezier(Point(0, 0), Point(100, 100), Point(0, 100), Point(100, 0))
     let reference = Reference.arcLength(cusp)

@@ -1,4 +1,5 @@
 import Foundation
+import SceneTestSupport
 import Testing
 
 @testable import SceneGeometry
@@ -53,7 +54,9 @@ import Testing
     #expect(dot.tangent(at: 0.5) == Vector(1, 0))
     let cusp = CubicBezier(Point(0, 0), Point(100, 100), Point(0, 100), Point(100, 0))
     let atCusp = cusp.tangent(at: 0.5)
-    #expect(atCusp.isFinite && abs(atCusp.length - 1) <= 1e-12)
+    #expect(
+      atCusp.isFinite
+        && isApproximatelyEqual(atCusp.length, 1, relativeTolerance: 0, absoluteTolerance: 1e-12))
     #expect(cusp.angle(at: 0.5).isFinite)
     let normal = curve.normal(at: 0.3)
     #expect(abs(normal.dot(curve.tangent(at: 0.3))) <= 1e-15)
@@ -62,7 +65,9 @@ import Testing
   @Test func angleIsMeasuredInYDownCoordinates() {
     // A line going down the screen has angle +π/2.
     let down = CubicBezier(line: Point(0, 0), Point(0, 10))
-    #expect(abs(down.angle(at: 0.5) - Double.pi / 2) <= 1e-15)
+    #expect(
+      isApproximatelyEqual(
+        down.angle(at: 0.5), Double.pi / 2, relativeTolerance: 0, absoluteTolerance: 1e-15))
   }
 
   @Test func boundsAreExact() {

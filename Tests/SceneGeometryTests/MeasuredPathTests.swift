@@ -1,4 +1,5 @@
 import Foundation
+import SceneTestSupport
 import Testing
 
 @testable import SceneGeometry
@@ -58,7 +59,9 @@ import Testing
       let path = MeasuredPath(Path(start: start, segments: segments))
       let references = segments.map { Reference.arcLength($0.cubic) }
       let total = references.reduce(0, +)
-      #expect(abs(path.length - total) <= 1e-9 * total)
+      #expect(
+        isApproximatelyEqual(
+          path.length, total, relativeTolerance: 0, absoluteTolerance: 1e-9 * total))
       for _ in 0..<40 {
         let s = inputs.double(in: 0...path.length)
         let position = path.position(atLength: s)
@@ -66,7 +69,9 @@ import Testing
         let reached =
           before
           + Reference.arcLength(segments[position.segmentIndex].cubic, from: 0, to: position.t)
-        #expect(abs(reached - s) <= 1e-9 * total, "s \(s) reached \(reached)")
+        #expect(
+          isApproximatelyEqual(reached, s, relativeTolerance: 0, absoluteTolerance: 1e-9 * total),
+          "s \(s) reached \(reached)")
         let cubic = segments[position.segmentIndex].cubic
         #expect(position.point == cubic.point(at: position.t))
       }
@@ -106,7 +111,10 @@ import Testing
           brute, Reference.nearestDistance(path.segment(at: index).cubic, to: query, samples: 2000))
       }
       #expect(found.distance <= brute + 1e-9)
-      #expect(abs(found.point.distance(to: query) - found.distance) <= 1e-9)
+      #expect(
+        isApproximatelyEqual(
+          found.point.distance(to: query), found.distance, relativeTolerance: 0,
+          absoluteTolerance: 1e-9))
       // The reported arc length leads back to the reported point.
       #expect(path.position(atLength: found.length).point.distance(to: found.point) <= 1e-7)
     }
@@ -116,7 +124,9 @@ import Testing
     let path = try measured("M0 0 C 30 80 70 -40 100 0 L 100 -50")
     let b = path.bounds
     #expect(b.minX == 0 && b.maxX == 100 && b.minY == -50)
-    #expect(abs(b.maxY - 28.168157211255593) <= 1e-8)
+    #expect(
+      isApproximatelyEqual(
+        b.maxY, 28.168157211255593, relativeTolerance: 0, absoluteTolerance: 1e-8))
   }
 }
 
@@ -141,7 +151,9 @@ import Testing
       let finger = Point(x, x + 2)
       let tracked = zigzag.nearest(to: finger, continuingFrom: length)
       #expect(tracked.position.segmentIndex == 0, "left the first leg at x = \(x)")
-      #expect(abs(tracked.length - length) <= 1, "jumped from \(length) to \(tracked.length)")
+      #expect(
+        isApproximatelyEqual(tracked.length, length, relativeTolerance: 0, absoluteTolerance: 1),
+        "jumped from \(length) to \(tracked.length)")
       length = tracked.length
       if zigzag.nearest(to: finger).position.segmentIndex == 2 { jumpedGlobally = true }
     }
@@ -171,7 +183,8 @@ import Testing
       #expect(tracked.length - length <= 5, "jumped at t = \(t)")
       length = tracked.length
     }
-    #expect(abs(length - path.length) <= 1e-6)
+    #expect(
+      isApproximatelyEqual(length, path.length, relativeTolerance: 0, absoluteTolerance: 1e-6))
   }
 
   @Test func trackingWrapsAroundAClosedPath() throws {
@@ -191,7 +204,9 @@ import Testing
       travelled += forward
       length = tracked.length
     }
-    #expect(abs(travelled - 3 * circle.length) <= 1e-6)
+    #expect(
+      isApproximatelyEqual(
+        travelled, 3 * circle.length, relativeTolerance: 0, absoluteTolerance: 1e-6))
   }
 
   /// Tracking that reaches the start corner of a closed square from its last side stays

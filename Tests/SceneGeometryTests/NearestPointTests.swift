@@ -1,4 +1,5 @@
 import Foundation
+import SceneTestSupport
 import Testing
 
 @testable import SceneGeometry
@@ -37,8 +38,8 @@ import Testing
     // A cubic that is really a line traversed back and forth.
     let doubled = CubicBezier(Point(0, 0), Point(100, 0), Point(100, 0), Point(0, 0))
     let onIt = doubled.nearest(to: Point(60, 10))
-    #expect(abs(onIt.distance - 10) <= 1e-12)
-    #expect(abs(onIt.point.x - 60) <= 1e-9)
+    #expect(isApproximatelyEqual(onIt.distance, 10, relativeTolerance: 0, absoluteTolerance: 1e-12))
+    #expect(isApproximatelyEqual(onIt.point.x, 60, relativeTolerance: 0, absoluteTolerance: 1e-9))
     // An exact cusp, queried at the cusp point itself.
     let cusp = CubicBezier(Point(0, 0), Point(100, 100), Point(0, 100), Point(100, 0))
     let tip = cusp.point(at: 0.5)
@@ -50,6 +51,8 @@ import Testing
       Point(1e6, 1e6), Point(1e6 + 30, 1e6 + 80), Point(1e6 + 70, 1e6 - 40), Point(1e6 + 100, 1e6))
     let query = Point(1e6 + 40, 1e6 + 10)
     let brute = Reference.nearestDistance(cubic, to: query)
-    #expect(abs(cubic.nearest(to: query).distance - brute) <= 1e-7)
+    #expect(
+      isApproximatelyEqual(
+        cubic.nearest(to: query).distance, brute, relativeTolerance: 0, absoluteTolerance: 1e-7))
   }
 }

@@ -1,4 +1,5 @@
 import PropertyBased
+import SceneTestSupport
 import Testing
 
 @testable import SceneGeometry
@@ -254,7 +255,9 @@ import Testing
   ])
   func arcLengthsAreExact(data: String, length: Double) throws {
     let measured = MeasuredPath(try Path(svgPathData: data)).length
-    #expect(abs(measured - length) <= 1e-9 * length)
+    #expect(
+      isApproximatelyEqual(measured, length, relativeTolerance: 0, absoluteTolerance: 1e-9 * length)
+    )
   }
 
   @Test func arcWithZeroRadiusIsALine() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import SceneTestSupport
 import Testing
 
 @testable import SceneGeometry
@@ -32,7 +33,9 @@ import Testing
       guard separated else { continue }
       #expect(found.count == expected.count)
       for i in 0..<min(found.count, expected.count) {
-        #expect(abs(found[i] - expected[i]) <= 1e-9)
+        #expect(
+          isApproximatelyEqual(found[i], expected[i], relativeTolerance: 0, absoluteTolerance: 1e-9)
+        )
       }
     }
   }

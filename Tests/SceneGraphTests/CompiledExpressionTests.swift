@@ -1,5 +1,6 @@
 import SceneDiagnostics
 import SceneSyntax
+import SceneTestSupport
 import Testing
 
 @testable import SceneGraph
@@ -549,7 +550,7 @@ private func literal(_ value: Double) -> String { value < 0 ? "(-\(-value))" : "
   /// 500 random well-typed trees, printed, parsed back, compiled and evaluated on three
   /// random states each, against a plain recursive interpreter.
   @Test func differential() throws {
-    var generator = TreeGenerator(rng: SplitMix64(seed: 0x5CE4EC))
+    var generator = TreeGenerator(rng: SeededGenerator(seed: 0x5CE4EC))
     var folded = 0
     for index in 0..<500 {
       let type: CompiledExpression.ValueType = generator.rng.next() % 3 == 0 ? .point : .number
@@ -754,24 +755,10 @@ private struct Interpreter {
 
 // MARK: - Random trees
 
-/// SplitMix64: a small, fast, seeded generator, so every run sees the same trees.
-private struct SplitMix64: RandomNumberGenerator {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
-
 /// Well-typed random expressions over ``symbolMap``, as the parser would build them: no
 /// negative literals (the parser reads `-1` as a negation).
 private struct TreeGenerator {
-  var rng: SplitMix64
+  var rng: SeededGenerator
 
   mutating func pick<T>(_ options: [T]) -> T { options[Int(rng.next() % UInt64(options.count))] }
   mutating func chance(_ percent: UInt64) -> Bool { rng.next() % 100 < percent }

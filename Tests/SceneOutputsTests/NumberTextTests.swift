@@ -1,5 +1,6 @@
 import SceneGeometry
 import SceneRuntime
+import SceneTestSupport
 import Testing
 
 @testable import SceneOutputs
@@ -59,7 +60,7 @@ import Testing
   // MARK: - Against the old implementation
 
   @Test func randomNumbersPrintAsBefore() {
-    var rng = SplitMix64(seed: 0x5CE7_EC0D_0001)
+    var rng = SeededGenerator(seed: 0x5CE7_EC0D_0001)
     var mismatches: [String] = []
     for _ in 0..<100_000 {
       let value = rng.interestingDouble()
@@ -76,7 +77,7 @@ import Testing
   }
 
   @Test func randomStringsQuoteAsBefore() {
-    var rng = SplitMix64(seed: 0x5CE7_EC0D_0002)
+    var rng = SeededGenerator(seed: 0x5CE7_EC0D_0002)
     let pieces: [String] = [
       "a", "Z", "_", "0", " ", "\"", "\\", "/", "\n", "\r", "\t", "\u{8}", "\u{C}", "\u{0}",
       "\u{1}", "\u{1F}",
@@ -91,7 +92,7 @@ import Testing
   }
 
   @Test func pathDataIsAsBefore() {
-    var rng = SplitMix64(seed: 0x5CE7_EC0D_0003)
+    var rng = SeededGenerator(seed: 0x5CE7_EC0D_0003)
     for _ in 0..<2_000 {
       var subpaths: [Subpath] = []
       for _ in 0..<(1 + rng.next() % 3) {
@@ -143,7 +144,7 @@ import Testing
   func framesEncodeAsBefore(precision: Int) throws {
     let (graph, frames) = try runFrames(Self.scene)
     let context = OutputContext(graph: graph, precision: precision, fps: 60)
-    var rng = SplitMix64(seed: 0x5CE7_EC0D_0004 &+ UInt64(precision))
+    var rng = SeededGenerator(seed: 0x5CE7_EC0D_0004 &+ UInt64(precision))
     #expect(frames.allSatisfy { $0.paths.map(\.name) == ["curve", "box", "gooey1"] })
     for frame in frames {
       // As the runtime makes them (the precomputed keys apply), and changed so they do not.
@@ -192,20 +193,7 @@ import Testing
   }
 }
 
-/// A fixed-seed generator, the same values on every platform.
-struct SplitMix64: RandomNumberGenerator {
-  var state: UInt64
-
-  init(seed: UInt64) { state = seed }
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-
+extension SeededGenerator {
   /// A double from a mix that finds the edges: plain coordinates, exact halves and other
   /// ties, values with few decimals, tiny and huge magnitudes, signed zeros, any bits.
   mutating func interestingDouble() -> Double {

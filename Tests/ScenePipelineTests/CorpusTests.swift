@@ -14,8 +14,11 @@ import Testing
   static let directory = "Tests/ScenePipelineTests/Corpus"
   static let stages = ["resolve", "trace", "run", "encoding", "limit"]
   static let inputs: [String] = stages.flatMap { stage in
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: directory + "/" + stage)) ?? []
-    return names.filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".scene") }.sorted().map { stage + "/" + $0 }
+    let names =
+      (try? FileManager.default.contentsOfDirectory(atPath: directory + "/" + stage)) ?? []
+    return names.filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".scene") }.sorted().map {
+      stage + "/" + $0
+    }
   }
 
   static func output(_ name: String) throws -> String {

@@ -1,5 +1,6 @@
 import SceneGeometry
 import SceneSyntax
+import SceneTestSupport
 import Testing
 
 @testable import SceneRuntime
@@ -292,7 +293,10 @@ import Testing
       Issue.record("no release velocity")
       return
     }
-    #expect(abs(velocity.x - expected) <= 1e-9 * expected && velocity.y == 0)
+    #expect(
+      isApproximatelyEqual(
+        velocity.x, expected, relativeTolerance: 0, absoluteTolerance: 1e-9 * expected)
+        && velocity.y == 0)
   }
 
   /// `tap, wait 0.1s, tap, wait 50ms, press` presses at exactly 0.15 s: frame 9 at 60 fps

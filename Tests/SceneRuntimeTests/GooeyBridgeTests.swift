@@ -1,5 +1,6 @@
 import Foundation
 import SceneGeometry
+import SceneTestSupport
 import Testing
 
 @testable import SceneRuntime
@@ -23,7 +24,9 @@ import Testing
       let (a, _, d, c, _, b) = try stickyPoints(path)
       let u = try #require((p - o).normalized)
       for (point, centre, radius) in [(a, o, r0), (b, o, r0), (c, p, r1), (d, p, r1)] {
-        #expect(abs(point.distance(to: centre) - radius) <= 1e-12)
+        #expect(
+          isApproximatelyEqual(
+            point.distance(to: centre), radius, relativeTolerance: 0, absoluteTolerance: 1e-12))
         // Across the centre line: perpendicular to it at the centre.
         #expect(abs((point - centre).dot(u)) <= 1e-12)
       }
@@ -43,10 +46,15 @@ import Testing
       let q = (o + p) * 0.5
       let u = try #require((p - o).normalized)
       for control in [m, n] {
-        #expect(abs(control.distance(to: o) - control.distance(to: p)) <= 1e-12)
+        #expect(
+          isApproximatelyEqual(
+            control.distance(to: o), control.distance(to: p), relativeTolerance: 0,
+            absoluteTolerance: 1e-12))
         #expect(abs((control - q).dot(u)) <= 1e-12)
         // The seed's M and N: where the tangents at A and B meet the bisector.
-        #expect(abs(control.distance(to: q) - r0) <= 1e-12)
+        #expect(
+          isApproximatelyEqual(
+            control.distance(to: q), r0, relativeTolerance: 0, absoluteTolerance: 1e-12))
       }
       #expect(abs((m - a).cross(u)) <= 1e-12 && abs((n - b).cross(u)) <= 1e-12)
       #expect(reflect(m, origin: o, along: u).distance(to: n) <= 1e-12)
@@ -114,7 +122,9 @@ import Testing
         continue
       }
       for (point, centre, radius) in [(p1a, o, r0), (p1b, o, r0), (p2a, p, r1), (p2b, p, r1)] {
-        #expect(abs(point.distance(to: centre) - radius) <= 1e-12)
+        #expect(
+          isApproximatelyEqual(
+            point.distance(to: centre), radius, relativeTolerance: 0, absoluteTolerance: 1e-12))
       }
       let u = try #require((p - o).normalized)
       #expect(reflect(p1a, origin: o, along: u).distance(to: p1b) <= 1e-12)

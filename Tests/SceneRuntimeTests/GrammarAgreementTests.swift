@@ -1,6 +1,7 @@
 import Foundation
 import SceneGeometry
 import SceneGraph
+import SceneTestSupport
 import Testing
 
 @testable import SceneRuntime
@@ -19,7 +20,9 @@ import Testing
     for frame in run {
       let counter = try #require(handle(frame, "counter"))
       #expect(counter.x == Double(frame.index))
-      #expect(abs(counter.y - Double(frame.index)) <= 1e-9)
+      #expect(
+        isApproximatelyEqual(
+          counter.y, Double(frame.index), relativeTolerance: 0, absoluteTolerance: 1e-9))
     }
   }
 
@@ -147,9 +150,13 @@ import Testing
     let g = try graph("springs:\n  s: { duration: 0.5s, bounce: \(bounce) }\n")
     let spring = g.springs[0]
     let resolvedZeta = spring.damping / (2 * (spring.stiffness * spring.mass).squareRoot())
-    #expect(abs(resolvedZeta - zeta) <= 1e-12)
+    #expect(
+      isApproximatelyEqual(resolvedZeta, zeta, relativeTolerance: 0, absoluteTolerance: 1e-12))
     let model = SpringModel(duration: 0.5, bounce: bounce)
-    #expect(abs(model.damping / (2 * (model.stiffness * model.mass).squareRoot()) - zeta) <= 1e-12)
+    #expect(
+      isApproximatelyEqual(
+        model.damping / (2 * (model.stiffness * model.mass).squareRoot()), zeta,
+        relativeTolerance: 0, absoluteTolerance: 1e-12))
   }
 
   /// An eased drag released at once springs back the same way at every frame rate: the
@@ -172,7 +179,9 @@ import Testing
       let at = try #require(run.first { abs($0.time - 0.5) < 1e-9 })
       positions.append(try #require(handle(at, "ball")).x)
     }
-    for x in positions { #expect(abs(x - positions[0]) <= 1e-9) }
+    for x in positions {
+      #expect(isApproximatelyEqual(x, positions[0], relativeTolerance: 0, absoluteTolerance: 1e-9))
+    }
   }
 
   /// `ends: clamp` on a closed path stops at the start point instead of wrapping past it.
@@ -193,7 +202,9 @@ import Testing
         - drag: { to: [30, 12], over: 0.2s }
       """)
     let last = try #require(run.last.flatMap { handle($0, "bead") })
-    #expect(abs(last.x - x) <= 1e-9 && abs(last.y - 20) <= 1e-9)
+    #expect(
+      isApproximatelyEqual(last.x, x, relativeTolerance: 0, absoluteTolerance: 1e-9)
+        && isApproximatelyEqual(last.y, 20, relativeTolerance: 0, absoluteTolerance: 1e-9))
   }
 
   /// A `release` with no finger down changes nothing: no pointer appears in the frames.

@@ -3,6 +3,7 @@ import SceneDiagnostics
 import SceneGeometry
 import SceneGraph
 import SceneSyntax
+import SceneTestSupport
 import Testing
 
 @testable import SceneRuntime
@@ -53,7 +54,9 @@ func handle(_ frame: Frame, _ name: String) -> HandleFrame? {
     let run = try frames(Self.wave)
     // While pulled 200 points: baseHeight = 50 + 200 − 100 = 150, c.y = 150 + 136 = 286.
     let pulled = try #require(run.first { abs($0.time - 0.65) < 1e-9 })
-    #expect(abs((handle(pulled, "c")?.y ?? 0) - 286) <= 1e-9)
+    #expect(
+      isApproximatelyEqual(
+        (handle(pulled, "c")?.y ?? 0), 286, relativeTolerance: 0, absoluteTolerance: 1e-9))
     let last = try #require(run.last)
     #expect(handle(last, "c")?.y == 50)
     #expect(handle(last, "c")?.state == .idle)
@@ -109,7 +112,9 @@ func handle(_ frame: Frame, _ name: String) -> HandleFrame? {
     }
     // Released, it springs back along the curve to where it started.
     let last = try #require(run.last.flatMap { handle($0, "ball") })
-    #expect(abs(last.x) <= 1e-9 && abs(last.y - 100) <= 1e-9)
+    #expect(
+      abs(last.x) <= 1e-9
+        && isApproximatelyEqual(last.y, 100, relativeTolerance: 0, absoluteTolerance: 1e-9))
   }
 
   @Test func elasticFollowsAtSevenTenthsAndTweensBackAt900PointsPerSecond() throws {
@@ -128,7 +133,7 @@ func handle(_ frame: Frame, _ name: String) -> HandleFrame? {
       """)
     let held = try #require(
       run.first { abs($0.time - 0.25) < 1e-9 }.flatMap { handle($0, "badge") })
-    #expect(abs(held.y - 170) <= 1e-9)  // 0.7 × 100.
+    #expect(isApproximatelyEqual(held.y, 170, relativeTolerance: 0, absoluteTolerance: 1e-9))  // 0.7 × 100.
     // Released at 0.3 s, 70 points at 900 points/s take 0.0778 s.
     let back = try #require(run.first { abs($0.time - 0.4) < 1e-9 }.flatMap { handle($0, "badge") })
     #expect(back.y == 100 && back.state == .idle)
@@ -179,7 +184,10 @@ func handle(_ frame: Frame, _ name: String) -> HandleFrame? {
     // Before it broke, the anchor shrank with distance: r = 30 − d / 10.
     let early = try #require(run.first { abs($0.time - 0.3) < 1e-9 })
     let d = abs((handle(early, "ball")?.y ?? 0) - 100)
-    #expect(abs((handle(early, "anchor")?.radius ?? 0) - (30 - d / 10)) <= 1e-9)
+    #expect(
+      isApproximatelyEqual(
+        (handle(early, "anchor")?.radius ?? 0), (30 - d / 10), relativeTolerance: 0,
+        absoluteTolerance: 1e-9))
   }
 
   @Test func aDegenerateExpressionIsALocatedErrorNotNaN() throws {
@@ -234,7 +242,7 @@ func handle(_ frame: Frame, _ name: String) -> HandleFrame? {
     let run = try SceneRunner.frames(of: g, traces: loaded.traces)
     let held = try #require(
       run.first { abs($0.time - 0.25) < 1e-9 }.flatMap { handle($0, "badge") })
-    #expect(abs(held.y - 150) <= 1e-9)  // Half of the 100-point pull.
+    #expect(isApproximatelyEqual(held.y, 150, relativeTolerance: 0, absoluteTolerance: 1e-9))  // Half of the 100-point pull.
     #expect(run.flatMap(\.events).map(\.type).prefix(2) == ["grab", "release"])
   }
 
@@ -306,7 +314,9 @@ func handle(_ frame: Frame, _ name: String) -> HandleFrame? {
     // A steady 200 points per second at the release.
     let after = try #require(
       run.first { abs($0.time - 0.6) < 1e-9 }.flatMap { handle($0, "meter") })
-    #expect(abs(after.y - 200) <= 1e-6 && abs(after.x) <= 1e-9)
+    #expect(
+      isApproximatelyEqual(after.y, 200, relativeTolerance: 0, absoluteTolerance: 1e-6)
+        && abs(after.x) <= 1e-9)
   }
 
   @Test func twoPointersGrabTwoHandles() throws {

@@ -1,6 +1,7 @@
 import Foundation
 import SceneGeometry
 import SceneSyntax
+import SceneTestSupport
 import Testing
 
 @testable import SceneRuntime
@@ -72,10 +73,13 @@ import Testing
       for (n, expected) in zip(samples, reference) {
         let got = model.state(after: Double(n) * h, displacement: start.x0, velocity: start.v0)
         #expect(
-          abs(got.displacement - expected.x) <= 1e-7 * scale,
+          isApproximatelyEqual(
+            got.displacement, expected.x, relativeTolerance: 0, absoluteTolerance: 1e-7 * scale),
           "ζ \(zeta) start \(start) t \(Double(n) * h): \(got.displacement) vs \(expected.x)")
         #expect(
-          abs(got.velocity - expected.v) <= 1e-7 * scale * model.naturalFrequency,
+          isApproximatelyEqual(
+            got.velocity, expected.v, relativeTolerance: 0,
+            absoluteTolerance: 1e-7 * scale * model.naturalFrequency),
           "ζ \(zeta) start \(start) t \(Double(n) * h): \(got.velocity) vs \(expected.v)")
       }
     }
@@ -120,7 +124,8 @@ import Testing
     for t in [0, 0.01, 0.2, 1, 7] {
       let expected = exp(-12 * t) * (x0 + (v0 + 12 * x0) * t)
       let got = model.state(after: t, displacement: x0, velocity: v0).displacement
-      #expect(abs(got - expected) <= 1e-13 * 200)
+      #expect(
+        isApproximatelyEqual(got, expected, relativeTolerance: 0, absoluteTolerance: 1e-13 * 200))
     }
   }
 
@@ -181,30 +186,57 @@ import Testing
     let model = SpringModel(dampingRatio: 0.57, duration: 0.9)
     let k = 4 * Double.pi * Double.pi / 0.81
     #expect(model.mass == 1)
-    #expect(abs(model.stiffness - k) <= 1e-12 * k)
-    #expect(abs(model.damping - 2 * 0.57 * k.squareRoot()) <= 1e-12 * model.damping)
-    #expect(abs(model.dampingRatio - 0.57) <= 1e-14)
-    #expect(abs(model.naturalFrequency - 2 * Double.pi / 0.9) <= 1e-12)
+    #expect(
+      isApproximatelyEqual(model.stiffness, k, relativeTolerance: 0, absoluteTolerance: 1e-12 * k))
+    #expect(
+      isApproximatelyEqual(
+        model.damping, 2 * 0.57 * k.squareRoot(), relativeTolerance: 0,
+        absoluteTolerance: 1e-12 * model.damping))
+    #expect(
+      isApproximatelyEqual(model.dampingRatio, 0.57, relativeTolerance: 0, absoluteTolerance: 1e-14)
+    )
+    #expect(
+      isApproximatelyEqual(
+        model.naturalFrequency, 2 * Double.pi / 0.9, relativeTolerance: 0, absoluteTolerance: 1e-12)
+    )
     // Mass scales both constants and leaves the motion alone.
     let heavy = SpringModel(dampingRatio: 0.57, duration: 0.9, mass: 3)
-    #expect(abs(heavy.stiffness - 3 * k) <= 1e-12 * k)
-    #expect(abs(heavy.dampingRatio - 0.57) <= 1e-14)
+    #expect(
+      isApproximatelyEqual(
+        heavy.stiffness, 3 * k, relativeTolerance: 0, absoluteTolerance: 1e-12 * k))
+    #expect(
+      isApproximatelyEqual(heavy.dampingRatio, 0.57, relativeTolerance: 0, absoluteTolerance: 1e-14)
+    )
     let a = model.state(after: 0.4, displacement: 10, velocity: 5)
     let b = heavy.state(after: 0.4, displacement: 10, velocity: 5)
-    #expect(abs(a.displacement - b.displacement) <= 1e-12)
+    #expect(
+      isApproximatelyEqual(
+        a.displacement, b.displacement, relativeTolerance: 0, absoluteTolerance: 1e-12))
   }
 
   @Test func swiftUIMapping() {
     // bounce ≥ 0: ζ = 1 − bounce, k = (2π/T)², c = 4π(1 − bounce)/T.
     let bouncy = SpringModel(duration: 0.5, bounce: 0.3)
     let k = pow(2 * Double.pi / 0.5, 2)
-    #expect(abs(bouncy.stiffness - k) <= 1e-12 * k)
-    #expect(abs(bouncy.damping - 4 * Double.pi * 0.7 / 0.5) <= 1e-12 * bouncy.damping)
-    #expect(abs(SpringModel(duration: 0.5, bounce: 0).dampingRatio - 1) <= 1e-15)
+    #expect(
+      isApproximatelyEqual(bouncy.stiffness, k, relativeTolerance: 0, absoluteTolerance: 1e-12 * k))
+    #expect(
+      isApproximatelyEqual(
+        bouncy.damping, 4 * Double.pi * 0.7 / 0.5, relativeTolerance: 0,
+        absoluteTolerance: 1e-12 * bouncy.damping))
+    #expect(
+      isApproximatelyEqual(
+        SpringModel(duration: 0.5, bounce: 0).dampingRatio, 1, relativeTolerance: 0,
+        absoluteTolerance: 1e-15))
     // bounce < 0: ζ = 1/(1 + bounce), SwiftUI's c = 4π/(T(1 + bounce)).
     let sluggish = SpringModel(duration: 0.5, bounce: -0.5)
-    #expect(abs(sluggish.dampingRatio - 2) <= 1e-14)
-    #expect(abs(sluggish.damping - 4 * Double.pi / (0.5 * 0.5)) <= 1e-12 * sluggish.damping)
+    #expect(
+      isApproximatelyEqual(sluggish.dampingRatio, 2, relativeTolerance: 0, absoluteTolerance: 1e-14)
+    )
+    #expect(
+      isApproximatelyEqual(
+        sluggish.damping, 4 * Double.pi / (0.5 * 0.5), relativeTolerance: 0,
+        absoluteTolerance: 1e-12 * sluggish.damping))
     // Out of range clamps to −1…1: undamped at 1, and no NaN at −1.
     #expect(SpringModel(duration: 0.5, bounce: 2).dampingRatio == 0)
     let limit = SpringModel(duration: 0.5, bounce: -1)
@@ -248,7 +280,9 @@ import Testing
     // Pure friction: x → x0 + v0·m/c, v → 0.
     let friction = SpringModel(stiffness: 0, damping: 10)
     let end = friction.state(after: 100, displacement: 10, velocity: -3)
-    #expect(abs(end.displacement - 9.7) <= 1e-12 && end.velocity == 0)
+    #expect(
+      isApproximatelyEqual(end.displacement, 9.7, relativeTolerance: 0, absoluteTolerance: 1e-12)
+        && end.velocity == 0)
   }
 
   // MARK: - Rest and release
@@ -283,7 +317,8 @@ import Testing
     // The initial slope is v0: a forward difference converges to it at first order.
     let h = 1e-7
     let slope = (model.state(after: h, displacement: x0, velocity: v0).displacement - x0) / h
-    #expect(abs(slope - v0) <= 1e-4 * abs(v0))
+    #expect(
+      isApproximatelyEqual(slope, v0, relativeTolerance: 0, absoluteTolerance: 1e-4 * abs(v0)))
   }
 
   // MARK: - Extremes

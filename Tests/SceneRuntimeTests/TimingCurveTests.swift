@@ -1,4 +1,5 @@
 import SceneSyntax
+import SceneTestSupport
 import Testing
 
 @testable import SceneRuntime
@@ -8,9 +9,14 @@ import Testing
     #expect(TimingCurve(.linear).value(at: 0.3) == 0.3)
     // ease-in-out is symmetric: y(0.5) = 0.5, y(1 − x) = 1 − y(x).
     let inOut = TimingCurve(.easeInOut)
-    #expect(abs(inOut.value(at: 0.5) - 0.5) <= 1e-12)
+    #expect(
+      isApproximatelyEqual(
+        inOut.value(at: 0.5), 0.5, relativeTolerance: 0, absoluteTolerance: 1e-12))
     for x in stride(from: 0.05, through: 0.95, by: 0.05) {
-      #expect(abs(inOut.value(at: x) + inOut.value(at: 1 - x) - 1) <= 1e-12)
+      #expect(
+        isApproximatelyEqual(
+          inOut.value(at: x) + inOut.value(at: 1 - x), 1, relativeTolerance: 0,
+          absoluteTolerance: 1e-12))
     }
     // ease-out starts fast: above the diagonal everywhere inside.
     let out = TimingCurve(.easeOut)
@@ -22,7 +28,10 @@ import Testing
     for k in 1..<100 {
       let x = Double(k) / 100
       let s = curve.parameter(forX: x)
-      #expect(abs(TimingCurve.bezier(s, curve.x1, curve.x2) - x) <= 1e-12)
+      #expect(
+        isApproximatelyEqual(
+          TimingCurve.bezier(s, curve.x1, curve.x2), x, relativeTolerance: 0,
+          absoluteTolerance: 1e-12))
     }
     #expect(curve.value(at: -1) == 0 && curve.value(at: 2) == 1)
     // x(s) is flat at both ends here (x1 = 0, x2 = 1): Newton's slope vanishes there,
@@ -30,7 +39,9 @@ import Testing
     let flat = TimingCurve(x1: 0, y1: 0.5, x2: 1, y2: 0.5)
     for x in [1e-9, 1e-6, 0.5, 1 - 1e-6] {
       let s = flat.parameter(forX: x)
-      #expect(abs(TimingCurve.bezier(s, 0, 1) - x) <= 1e-12)
+      #expect(
+        isApproximatelyEqual(
+          TimingCurve.bezier(s, 0, 1), x, relativeTolerance: 0, absoluteTolerance: 1e-12))
     }
   }
 }

@@ -1,5 +1,6 @@
 import SceneGeometry
 import SceneSyntax
+import SceneTestSupport
 import Testing
 
 @testable import SceneRuntime
@@ -40,7 +41,8 @@ import Testing
   @Test func speedSetsDuration() {
     // The default return: 900 points/s, ease-out; 450 points take 0.5 s.
     let tween = Tween(from: Self.from, to: Self.to, speed: 900, curve: TimingCurve(.easeOut))
-    #expect(abs(tween.duration - 0.5) <= 1e-15)
+    #expect(
+      isApproximatelyEqual(tween.duration, 0.5, relativeTolerance: 0, absoluteTolerance: 1e-15))
     #expect(tween.value(at: 0.5) == Self.to && tween.isFinished(at: 0.5))
     #expect(!tween.isFinished(at: 0.49))
   }

@@ -47,11 +47,16 @@ import Testing
     let result = try SceneLoader.load(path: Self.scenes.appendingPathComponent(name).path)
     let yaml = try #require(result.spec, "\(name) did not load")
     let generated = try Self.load(text: DSLEmitter.emit(SceneEncoder.encode(yaml)), syntax: .dsl)
-    #expect(yaml == generated, "\(name) and its generated DSL twin differ: \(Self.firstDifference(yaml, generated))")
-    let twinPath = Self.scenes.appendingPathComponent(name.replacingOccurrences(of: ".yaml", with: ".scene")).path
+    #expect(
+      yaml == generated,
+      "\(name) and its generated DSL twin differ: \(Self.firstDifference(yaml, generated))")
+    let twinPath = Self.scenes.appendingPathComponent(
+      name.replacingOccurrences(of: ".yaml", with: ".scene")
+    ).path
     if FileManager.default.fileExists(atPath: twinPath) {
       let twin = try #require(try SceneLoader.load(path: twinPath).spec)
-      #expect(yaml == twin, "\(name) and its .scene twin differ: \(Self.firstDifference(yaml, twin))")
+      #expect(
+        yaml == twin, "\(name) and its .scene twin differ: \(Self.firstDifference(yaml, twin))")
     }
   }
 
@@ -80,7 +85,10 @@ import Testing
     let a = HandleSpec(name: Located("ball"), position: Expression(.number(1, nil)))
     var b = a
     b.radius = Located(20)
-    #expect(Self.firstDifference(a, b) == "radius: nil ≠ Optional(SceneSyntax.Located<Swift.Double>(value: 20.0, source: <generated>:1:1))")
+    #expect(
+      Self.firstDifference(a, b)
+        == "radius: nil ≠ Optional(SceneSyntax.Located<Swift.Double>(value: 20.0, source: <generated>:1:1))"
+    )
     #expect(Self.firstDifference(a, a) == "")
   }
 

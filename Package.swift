@@ -126,11 +126,14 @@ let package = Package(
     .testTarget(name: "SceneGraphTests", dependencies: ["SceneGraph", "SceneTestSupport"]),
     .testTarget(
       name: "SceneRuntimeTests",
-      dependencies: ["SceneRuntime", "SceneGraph", "SceneSyntax", "SceneGeometry", "SceneTestSupport"]),
+      dependencies: [
+        "SceneRuntime", "SceneGraph", "SceneSyntax", "SceneGeometry", "SceneTestSupport",
+      ]),
     .testTarget(
       name: "SceneOutputsTests",
       dependencies: [
-        "SceneOutputs", "SceneRuntime", "SceneGraph", "SceneSyntax", "SceneGeometry", "SceneTestSupport",
+        "SceneOutputs", "SceneRuntime", "SceneGraph", "SceneSyntax", "SceneGeometry",
+        "SceneTestSupport",
       ]),
     .testTarget(
       name: "SceneTestingTests",

@@ -4,9 +4,10 @@ import ScenePipeline
 import SceneRuntime
 import Testing
 
-/// The word-for-word corpus past parsing, one folder per stage: `resolve`, `trace`, `run`,
-/// `encoding` (BOM, CRLF, non-ASCII text) and `limit` (each limit at its exact boundary).
-/// Each scene is loaded through the one pipeline and, if clean, run; what `scenec` would
+/// The word-for-word corpus past parsing, one folder per stage.
+///
+/// The stages: `resolve`, `trace`, `run`, `encoding` (BOM, CRLF, non-ASCII text) and
+/// `limit` (each limit at its exact boundary). Each scene is loaded through the one pipeline and, if clean, run; what `scenec` would
 /// print is compared with `NAME.expected` beside it. Record with
 /// `SCENEC_RECORD_CORPUS=1 swift test --filter CorpusTests`, then read every change.
 @Suite struct CorpusTests {

@@ -133,7 +133,8 @@ func handle(_ frame: Frame, _ name: String) -> HandleFrame? {
       """)
     let held = try #require(
       run.first { abs($0.time - 0.25) < 1e-9 }.flatMap { handle($0, "badge") })
-    #expect(isApproximatelyEqual(held.y, 170, relativeTolerance: 0, absoluteTolerance: 1e-9))  // 0.7 × 100.
+    // 0.7 × 100.
+    #expect(isApproximatelyEqual(held.y, 170, relativeTolerance: 0, absoluteTolerance: 1e-9))
     // Released at 0.3 s, 70 points at 900 points/s take 0.0778 s.
     let back = try #require(run.first { abs($0.time - 0.4) < 1e-9 }.flatMap { handle($0, "badge") })
     #expect(back.y == 100 && back.state == .idle)
@@ -242,7 +243,8 @@ func handle(_ frame: Frame, _ name: String) -> HandleFrame? {
     let run = try SceneRunner.frames(of: g, traces: loaded.traces)
     let held = try #require(
       run.first { abs($0.time - 0.25) < 1e-9 }.flatMap { handle($0, "badge") })
-    #expect(isApproximatelyEqual(held.y, 150, relativeTolerance: 0, absoluteTolerance: 1e-9))  // Half of the 100-point pull.
+    // Half of the 100-point pull.
+    #expect(isApproximatelyEqual(held.y, 150, relativeTolerance: 0, absoluteTolerance: 1e-9))
     #expect(run.flatMap(\.events).map(\.type).prefix(2) == ["grab", "release"])
   }
 

@@ -10,25 +10,27 @@ extension SceneResolver {
     let what = "spring '\(spring.name.value)'"
     let mass = checked(spring.mass, default: 1, "\(what): mass", in: 1e-6...1e6)
     let threshold = positive(spring.restThreshold, default: 0.5, "\(what): restThreshold")
-    var stiffness = 4 * Double.pi * Double.pi * mass
-    var damping = 0.0
+    // The conversions are SpringModel's own, so the runtime and the resolver cannot
+    // disagree on them; the ranges above keep them away from SpringModel's clamps.
+    let model: SpringModel
     switch spring.parameters {
     case .dampingRatio(let ratio, let duration):
       let period = seconds(duration, default: 1, "\(what): duration")
       let zeta = checked(ratio, default: 1, "\(what): dampingRatio", in: 0...1000)
-      stiffness = 4 * Double.pi * Double.pi * mass / (period * period)
-      damping = 2 * zeta * (stiffness * mass).squareRoot()
+      model = SpringModel(
+        dampingRatio: zeta, duration: period, mass: mass, restThreshold: threshold)
     case .bounce(let bounce, let duration):
       let period = seconds(duration, default: 1, "\(what): duration")
       let b = checked(bounce, default: 0, "\(what): bounce", in: -0.99...1)
-      // SwiftUI: ζ = 1 − bounce; a negative bounce is overdamped, ζ = 1 / (1 + bounce).
-      let zeta = b >= 0 ? 1 - b : 1 / (1 + b)
-      stiffness = 4 * Double.pi * Double.pi * mass / (period * period)
-      damping = 2 * zeta * (stiffness * mass).squareRoot()
+      model = SpringModel(duration: period, bounce: b, mass: mass, restThreshold: threshold)
     case .physical(let k, let c):
-      stiffness = checked(k, default: 100, "\(what): stiffness", in: 1e-6...1e9)
-      damping = checked(c, default: 10, "\(what): damping", in: 0...1e12)
+      let stiffness = checked(k, default: 100, "\(what): stiffness", in: 1e-6...1e9)
+      let damping = checked(c, default: 10, "\(what): damping", in: 0...1e12)
+      model = SpringModel(
+        stiffness: stiffness, damping: damping, mass: mass, restThreshold: threshold)
     }
+    let stiffness = model.stiffness
+    let damping = model.damping
     return SceneGraph.Spring(
       name: spring.name.value, mass: mass, stiffness: stiffness, damping: damping,
       restThreshold: threshold, source: spring.name.source)

@@ -1,5 +1,6 @@
 import Foundation
 import SceneGeometry
+import SceneGraph
 import SceneSyntax
 import SceneTestSupport
 import Testing
@@ -243,20 +244,26 @@ import Testing
     #expect(limit.damping.isFinite && limit.damping > 0)
   }
 
-  @Test func specForms() {
-    let spec = SpringSpec(
-      name: Located("snap"), parameters: .dampingRatio(Located(0.7), duration: Located(0.5)),
-      mass: Located(2), restThreshold: Located(0.1))
-    let expected = SpringModel(dampingRatio: 0.7, duration: 0.5, mass: 2, restThreshold: 0.1)
-    #expect(SpringModel(spec) == expected)
-    let swiftUI = SpringSpec(
-      name: Located("soft"), parameters: .bounce(Located(0.2), duration: Located(0.4)))
-    #expect(SpringModel(swiftUI) == SpringModel(duration: 0.4, bounce: 0.2))
-    let physical = SpringSpec(
-      name: Located("raw"), parameters: .physical(stiffness: Located(300), damping: Located(20)))
-    let model = SpringModel(physical)
-    #expect(model == SpringModel(stiffness: 300, damping: 20))
-    #expect(model.mass == 1 && model.restThreshold == 0.5)
+  /// The resolver turns each of the language's three forms into exactly the SpringModel
+  /// the runtime builds, with the language's defaults (mass 1, threshold 0.5).
+  @Test func theResolverUsesTheModelsOwnConversions() throws {
+    let g = try graph(
+      """
+      springs:
+        snap: { dampingRatio: 0.7, duration: 0.5s, mass: 2, restThreshold: 0.1 }
+        soft: { duration: 0.4s, bounce: 0.2 }
+        raw: { stiffness: 300, damping: 20 }
+      """)
+    func model(_ s: SceneGraph.Spring) -> SpringModel {
+      SpringModel(
+        stiffness: s.stiffness, damping: s.damping, mass: s.mass, restThreshold: s.restThreshold)
+    }
+    #expect(
+      model(g.springs[0])
+        == SpringModel(dampingRatio: 0.7, duration: 0.5, mass: 2, restThreshold: 0.1))
+    #expect(model(g.springs[1]) == SpringModel(duration: 0.4, bounce: 0.2))
+    #expect(model(g.springs[2]) == SpringModel(stiffness: 300, damping: 20))
+    #expect(g.springs[2].mass == 1 && g.springs[2].restThreshold == 0.5)
   }
 
   @Test func garbageParametersStayTotal() {

@@ -1,6 +1,5 @@
 import Foundation
 import SceneGeometry
-import SceneSyntax
 
 /// A damped spring m·x'' + c·x' + k·x = 0, solved exactly.
 ///
@@ -54,30 +53,6 @@ public struct SpringModel: Hashable, Sendable {
     let b = Self.clamp(bounce, -1, 1)
     let zeta = b >= 0 ? 1 - b : 1 / (1 + b)
     self.init(dampingRatio: zeta, duration: duration, mass: mass, restThreshold: restThreshold)
-  }
-
-  /// A spring from one of the scene language's three forms.
-  public init(_ parameters: SpringSpec.Parameters, mass: Double = 1, restThreshold: Double = 0.5) {
-    switch parameters {
-    case .dampingRatio(let zeta, let duration):
-      self.init(
-        dampingRatio: zeta.value, duration: duration.value, mass: mass,
-        restThreshold: restThreshold)
-    case .bounce(let bounce, let duration):
-      self.init(
-        duration: duration.value, bounce: bounce.value, mass: mass, restThreshold: restThreshold)
-    case .physical(let stiffness, let damping):
-      self.init(
-        stiffness: stiffness.value, damping: damping.value, mass: mass,
-        restThreshold: restThreshold)
-    }
-  }
-
-  /// A spring preset as written, with the language's defaults (mass 1, threshold 0.5).
-  public init(_ spec: SpringSpec) {
-    self.init(
-      spec.parameters, mass: spec.mass?.value ?? 1,
-      restThreshold: spec.restThreshold?.value ?? 0.5)
   }
 
   /// The damping ratio ζ = c / (2√(km)); infinite for a damped spring with no stiffness.

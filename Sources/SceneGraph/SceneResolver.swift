@@ -48,7 +48,7 @@ public struct SceneResolver {
     let height = checked(
       header.size.map { Located($0.value.height, at: $0.source) }, default: 300, "scene height",
       in: 1...100_000)
-    let fps = checked(header.fps, default: 60, "fps", in: 1...1000)
+    let fps = checked(header.fps, default: 60, "fps", in: FrameClock.fpsRange)
     let limit = checked(header.maxDuration, default: 30, "maxDuration", in: 0.001...3600)
     var duration = SceneGraph.Duration.untilRest(limit: limit)
     if let given = header.duration, case .seconds(let seconds) = given.value {

@@ -42,6 +42,11 @@ public struct SceneRunner: Sendable {
     simulation = try Simulation(graph: graph)
     player = GesturePlayer(tracks: graph.gesture, traces: traces)
     self.fps = fps ?? graph.fps
+    guard FrameClock.fpsRange.contains(self.fps) else {
+      throw RuntimeError(
+        "fps must be \(FrameClock.fpsRangeDescription), found \(self.fps.shortestDescription)",
+        at: nil)
+    }
     let seconds: Double
     if let duration {
       seconds = duration
@@ -56,7 +61,7 @@ public struct SceneRunner: Sendable {
         untilRest = true
       }
     }
-    let frames = (seconds * self.fps + 1e-9).rounded(.down)
+    let frames = FrameClock(fps: self.fps).lastFrame(after: seconds)
     guard frames.isFinite, frames <= Double(maxFrames) else {
       throw RuntimeError(
         "the scene would run \(frames.isFinite ? frames.shortestDescription : "too many") frames; the limit is \(maxFrames) (raise it with --max-frames)",
@@ -68,7 +73,7 @@ public struct SceneRunner: Sendable {
   /// The next frame, or `nil` when the run is over.
   public mutating func nextFrame() throws(RuntimeError) -> Frame? {
     guard !finished, next <= lastFrame else { return nil }
-    let time = Double(next) / fps
+    let time = FrameClock(fps: fps).time(ofFrame: next)
     let events = player.events(through: time) { expression in
       guard let compiled = simulation.graph.gestureExpressions[expression] else { return .zero }
       return simulation.evaluate(compiled)

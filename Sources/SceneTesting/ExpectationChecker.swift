@@ -95,8 +95,7 @@ struct ExpectationChecker {
   /// Whether `frame` is the one a moment names; `.end` matches every frame, so the last one seen wins.
   func matches(_ moment: ExpectationSpec.Moment, _ frame: Frame) -> Bool {
     switch moment {
-    // The resolver keeps t within an hour, so the frame number is an exact integer.
-    case .time(let t): return Double(frame.index) == (t * fps).rounded()
+    case .time(let t): return FrameClock(fps: fps).frame(nearest: t) == frame.index
     case .frame(let n): return frame.index == n
     case .end: return true
     }

@@ -103,14 +103,14 @@ public struct SceneTest: Sendable {
     guard let graph = loaded.graph else { return .failure(SceneTestError(text: loaded.rendered())) }
     do {
       var runner = try SceneRunner(graph: graph, traces: loaded.traces, fps: fps)
-      guard time.isFinite, time >= 0, time * runner.fps <= Double(runner.lastFrame) else {
+      let clock = FrameClock(fps: runner.fps)
+      guard let wanted = clock.frame(nearest: time), wanted <= runner.lastFrame else {
         return .failure(
           SceneTestError(
             text:
               "error: the scene has frames 0 to \(runner.lastFrame); there is no frame at \(time.shortestDescription) s\n"
           ))
       }
-      let wanted = Int((time * runner.fps).rounded())
       let context = OutputContext(graph: graph, precision: Self.snapshotPrecision, fps: runner.fps)
       var last: Frame?
       while let frame = try runner.nextFrame() {

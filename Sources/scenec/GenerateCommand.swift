@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SceneGraph
 import SceneStress
 
 /// `scenec generate`: writes the stress scene the benchmarks use, at any size.
@@ -41,7 +42,7 @@ struct GenerateCommand: ParsableCommand {
     guard duration.isFinite, duration > 0, duration <= 3600 else {
       throw ValidationError("--duration must be a number of seconds in 0…3600 (got \(duration))")
     }
-    guard (1...1000).contains(fps) else {
+    guard FrameClock.fpsRange.contains(Double(fps)) else {
       throw ValidationError("--fps must be in 1…1000 (got \(fps))")
     }
   }

@@ -70,8 +70,8 @@ struct RunCommand: ParsableCommand {
   var quiet = false
 
   func validate() throws {
-    if let fps, !(fps >= 1 && fps <= 1000) {
-      throw ValidationError("--fps must be between 1 and 1000")
+    if let fps, !FrameClock.fpsRange.contains(fps) {
+      throw ValidationError("--fps must be \(FrameClock.fpsRangeDescription)")
     }
     if let duration, Self.seconds(duration).map({ $0 > 0 && $0 <= 3600 }) != true {
       throw ValidationError("--duration must be a time such as 2s or 1500ms, up to 3600s")
@@ -135,8 +135,8 @@ struct RunCommand: ParsableCommand {
       throw Sysexits.dataError
     }
     let context = OutputContext(graph: graph, precision: precision, fps: runner.fps)
-    // --at was checked to be within an hour, so the frame number is exact.
-    let wanted: Int? = frame ?? at.flatMap(Self.seconds).map { Int(($0 * runner.fps).rounded()) }
+    let clock = FrameClock(fps: runner.fps)
+    let wanted: Int? = frame ?? at.flatMap(Self.seconds).flatMap(clock.frame(nearest:))
     if let wanted, wanted > runner.lastFrame {
       printError(
         "error: the scene has frames 0 to \(runner.lastFrame); frame \(wanted) does not exist")

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dispatch
 import Foundation
+import SceneGraph
 import SceneTesting
 
 /// `scenec test`: scene-level snapshot tests.
@@ -40,8 +41,8 @@ struct TestCommand: ParsableCommand {
   var jobs: Int?
 
   func validate() throws {
-    if let fps, !(fps >= 1 && fps <= 1000) {
-      throw ValidationError("--fps must be between 1 and 1000")
+    if let fps, !FrameClock.fpsRange.contains(fps) {
+      throw ValidationError("--fps must be \(FrameClock.fpsRangeDescription)")
     }
     if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
   }

@@ -219,4 +219,12 @@ import Testing
       """)
     #expect(run.allSatisfy { $0.pointers.isEmpty && $0.events.isEmpty })
   }
+
+  /// A frame rate outside the clock's range is an error from the runner, not a trap.
+  @Test func aRunnerRefusesAFrameRateOutOfRange() throws {
+    let g = try graph("scene: { duration: 0.1s }\n")
+    #expect(throws: RuntimeError.self) { try SceneRunner(graph: g, fps: 0) }
+    #expect(throws: RuntimeError.self) { try SceneRunner(graph: g, fps: .nan) }
+    #expect(throws: RuntimeError.self) { try SceneRunner(graph: g, fps: 1e9) }
+  }
 }

@@ -29,9 +29,11 @@ public struct FrameClock: Hashable, Sendable {
     return Int(frame)
   }
 
-  /// The number of the last frame of a run of `seconds`: whole steps, with a tolerance so
-  /// that a duration meant to land on a frame (0.1 s at 30 fps) does. A `Double`, so that
-  /// a caller can compare it with a limit before converting it.
+  /// The number of the last frame of a run of `seconds`.
+  ///
+  /// Whole steps, with a tolerance so that a duration meant to land on a frame (0.1 s at
+  /// 30 fps) does. A `Double`, so that a caller can compare it with a limit before
+  /// converting it.
   public func lastFrame(after seconds: Double) -> Double {
     (seconds * fps + 1e-9).rounded(.down)
   }

@@ -13,23 +13,7 @@ extension SceneResolver {
 
   /// The symbols of the built-ins and handles; lets are added as their types become known.
   func baseSymbols(_ layout: SlotLayout) -> [String: Symbol] {
-    var symbols: [String: Symbol] = [
-      "width": .number(slot: SlotLayout.width), "height": .number(slot: SlotLayout.height),
-      "time": .number(slot: SlotLayout.time), "frame": .number(slot: SlotLayout.frame),
-      "pointer": .object(
-        members: [
-          "x": .number(slot: SlotLayout.pointerX), "y": .number(slot: SlotLayout.pointerY),
-          "down": .number(slot: SlotLayout.pointerDown),
-        ], value: nil),
-      "drag": .object(
-        members: ["dx": .number(slot: SlotLayout.dragX), "dy": .number(slot: SlotLayout.dragY)],
-        value: nil),
-      "velocity": .object(
-        members: [
-          "x": .number(slot: SlotLayout.velocityX), "y": .number(slot: SlotLayout.velocityY),
-        ],
-        value: nil),
-    ]
+    var symbols = SlotLayout.builtinSymbols
     for (i, handle) in spec.handles.enumerated() {
       let slot = layout.handleSlot(i)
       symbols[handle.name.value] = .object(

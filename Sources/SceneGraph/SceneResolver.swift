@@ -14,9 +14,7 @@ public struct SceneResolver {
   }
 
   /// Names an expression reads without their being defined in the scene.
-  public static let builtinNames = [
-    "width", "height", "time", "frame", "pointer", "drag", "velocity",
-  ]
+  public static let builtinNames = SlotLayout.builtinSymbols.keys.sorted()
 
   var errors: [ResolveError] = []
   var handleIndex: [String: Int] = [:]

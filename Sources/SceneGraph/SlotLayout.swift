@@ -31,4 +31,25 @@ public struct SlotLayout: Hashable, Sendable {
   public func handleSlot(_ index: Int) -> Int { Self.builtinCount + 2 * letCount + 3 * index }
   /// How many slots the state has.
   public var count: Int { Self.builtinCount + 2 * letCount + 3 * handleCount }
+
+  /// What each built-in name an expression reads stands for (`width`, `time`, `pointer.x`,
+  /// …): the one table of built-ins, for the compiler and for the names a scene may not
+  /// take.
+  public static let builtinSymbols: [String: Symbol] = [
+    "width": .number(slot: SlotLayout.width), "height": .number(slot: SlotLayout.height),
+    "time": .number(slot: SlotLayout.time), "frame": .number(slot: SlotLayout.frame),
+    "pointer": .object(
+      members: [
+        "x": .number(slot: SlotLayout.pointerX), "y": .number(slot: SlotLayout.pointerY),
+        "down": .number(slot: SlotLayout.pointerDown),
+      ], value: nil),
+    "drag": .object(
+      members: ["dx": .number(slot: SlotLayout.dragX), "dy": .number(slot: SlotLayout.dragY)],
+      value: nil),
+    "velocity": .object(
+      members: [
+        "x": .number(slot: SlotLayout.velocityX), "y": .number(slot: SlotLayout.velocityY),
+      ],
+      value: nil),
+  ]
 }

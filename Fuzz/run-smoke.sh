@@ -31,8 +31,12 @@ run() {
   local target=$1 seeds=$2
   mkdir -p "$work/$target"
   echo "fuzz: $target for ${seconds}s"
+  # Leak detection is off: LeakSanitizer cannot follow Swift's tagged pointers (String and
+  # bridge-object storage), so a lazily made global such as a table of names is reported
+  # as leaked though it lives for the whole process. Memory errors are still caught.
   if ! "$bin/$target" "$work/$target" "$seeds" -dict=scenec.dict -max_total_time="$seconds" \
-    -max_len=8192 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$work/$target-" \
+    -max_len=8192 -timeout=10 -rss_limit_mb=2048 -detect_leaks=0 -print_final_stats=1 \
+    -artifact_prefix="$work/$target-" \
     > "$work/$target.log" 2>&1; then
     tail -n 40 "$work/$target.log"
     mkdir -p crashes

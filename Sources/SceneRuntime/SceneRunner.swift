@@ -12,6 +12,8 @@ public struct SceneRunner: Sendable {
   public private(set) var simulation: Simulation
   var player: GesturePlayer
   public let fps: Double
+  /// The run's time step, made once from `fps`.
+  let clock: FrameClock
   /// The last frame index that may be produced.
   public let lastFrame: Int
   let untilRest: Bool
@@ -61,7 +63,8 @@ public struct SceneRunner: Sendable {
         untilRest = true
       }
     }
-    let frames = FrameClock(fps: self.fps).lastFrame(after: seconds)
+    clock = FrameClock(fps: self.fps)
+    let frames = clock.lastFrame(after: seconds)
     guard frames.isFinite, frames <= Double(maxFrames) else {
       throw RuntimeError(
         "the scene would run \(frames.isFinite ? frames.shortestDescription : "too many") frames; the limit is \(maxFrames) (raise it with --max-frames)",
@@ -73,7 +76,7 @@ public struct SceneRunner: Sendable {
   /// The next frame, or `nil` when the run is over.
   public mutating func nextFrame() throws(RuntimeError) -> Frame? {
     guard !finished, next <= lastFrame else { return nil }
-    let time = FrameClock(fps: fps).time(ofFrame: next)
+    let time = clock.time(ofFrame: next)
     let events = player.events(through: time) { expression in
       guard let compiled = simulation.graph.gestureExpressions[expression] else { return .zero }
       return simulation.evaluate(compiled)

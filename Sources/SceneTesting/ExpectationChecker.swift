@@ -7,18 +7,19 @@ import SceneSyntax
 /// Checks a scene's `expect:` lines against its run, frame by frame.
 ///
 /// Value checks are evaluated on the live simulation at their moment (the frame nearest a
-/// time, a frame number, or the last frame), so they can read lets and any handle; event
-/// checks look at every frame's events afterwards.
+/// time, or a frame number, as it is seen; the last frame once, when the run is over), so
+/// they can read lets and any handle; event checks look at every frame's events afterwards.
 struct ExpectationChecker {
   let expectations: [SceneGraph.Expectation]
   let slots: SceneGraph.ExpectationSlots
-  let fps: Double
+  let clock: FrameClock
   /// The result of each moment-bound check: `nil` until its frame has been seen.
   var outcomes: [Int: String?] = [:]
   var events: [(time: Double, event: SceneEvent)] = []
-  /// Each handle's position in the previous frame, for the velocity of handles whose
-  /// motion the engine does not integrate (bound, animated, tweened).
-  var previous: [Vector]?
+  /// The latest frame seen and the one before it: the second gives the velocity of
+  /// handles whose motion the engine does not integrate (bound, animated, tweened).
+  var latest: Frame?
+  var previous: Frame?
   /// Whether the run stopped at its `maxDuration` instead of coming to rest.
   var stoppedAtLimit = false
 
@@ -28,61 +29,83 @@ struct ExpectationChecker {
   init(graph: SceneGraph, fps: Double) {
     expectations = graph.expectations
     slots = graph.expectationSlots
-    self.fps = fps
+    clock = FrameClock(fps: fps)
   }
 
   /// Looks at one frame, with the simulation in the state that made it.
   mutating func observe(_ frame: Frame, simulation: Simulation) {
     for event in frame.events { events.append((frame.time, event)) }
-    let positions = frame.handles.map { Vector($0.x, $0.y) }
-    defer { previous = positions }
-    for (index, expectation) in expectations.enumerated() {
-      switch expectation.kind {
-      case .value(let moment, let lhs, let comparison, let rhs, let tolerance):
-        guard matches(moment, frame) else { continue }
-        let state = expectationState(frame, positions: positions, simulation: simulation)
-        let a = state.withUnsafeBufferPointer { lhs.evaluate($0).x }
-        let b = state.withUnsafeBufferPointer { rhs.evaluate($0).x }
-        let allowed =
-          tolerance.map { t in abs(state.withUnsafeBufferPointer { t.evaluate($0).x }) }
-          ?? (comparison == .approximately ? Self.defaultTolerance : 0)
-        let passed: Bool
-        switch comparison {
-        case .less: passed = a < b + allowed
-        case .lessOrEqual: passed = a <= b + allowed
-        case .greater: passed = a > b - allowed
-        case .greaterOrEqual: passed = a >= b - allowed
-        case .equal, .approximately: passed = abs(a - b) <= allowed
-        }
-        outcomes[index] =
-          passed
-          ? .some(nil)
-          : .some("was \(a.shortestDescription) at t = \(frame.time.shortestDescription)")
-      case .allAtRest(let moment):
-        guard matches(moment, frame) else { continue }
-        // The same test that ends an until-rest run, so the two never disagree.
-        let moving = simulation.movingHandleNames
-        outcomes[index] =
-          moving.isEmpty
-          ? .some(nil)
-          : .some(
-            "still moving at t = \(frame.time.shortestDescription): \(moving.joined(separator: ", "))"
-          )
-      case .event, .noEvent:
-        continue
+    previous = latest
+    latest = frame
+    for index in expectations.indices where matches(moment(of: index), frame) {
+      check(index, frame, simulation)
+    }
+  }
+
+  /// Checks the expectations of the run's end, with the simulation as it finished.
+  mutating func finishRun(_ simulation: Simulation, stoppedAtLimit: Bool) {
+    self.stoppedAtLimit = stoppedAtLimit
+    guard let latest else { return }
+    for index in expectations.indices where moment(of: index) == .end {
+      check(index, latest, simulation)
+    }
+  }
+
+  /// The moment a value or rest check is bound to; `nil` for event checks.
+  func moment(of index: Int) -> ExpectationSpec.Moment? {
+    switch expectations[index].kind {
+    case .value(let moment, _, _, _, _), .allAtRest(let moment): return moment
+    case .event, .noEvent: return nil
+    }
+  }
+
+  /// Checks expectation `index` at `frame`.
+  mutating func check(_ index: Int, _ frame: Frame, _ simulation: Simulation) {
+    switch expectations[index].kind {
+    case .value(_, let lhs, let comparison, let rhs, let tolerance):
+      let state = expectationState(frame, simulation: simulation)
+      let a = state.withUnsafeBufferPointer { lhs.evaluate($0).x }
+      let b = state.withUnsafeBufferPointer { rhs.evaluate($0).x }
+      let allowed =
+        tolerance.map { t in abs(state.withUnsafeBufferPointer { t.evaluate($0).x }) }
+        ?? (comparison == .approximately ? Self.defaultTolerance : 0)
+      let passed: Bool
+      switch comparison {
+      case .less: passed = a < b + allowed
+      case .lessOrEqual: passed = a <= b + allowed
+      case .greater: passed = a > b - allowed
+      case .greaterOrEqual: passed = a >= b - allowed
+      case .equal, .approximately: passed = abs(a - b) <= allowed
       }
+      outcomes[index] =
+        passed
+        ? .some(nil)
+        : .some("was \(a.shortestDescription) at t = \(frame.time.shortestDescription)")
+    case .allAtRest:
+      // The same test that ends an until-rest run, so the two never disagree.
+      let moving = simulation.movingHandleNames
+      outcomes[index] =
+        moving.isEmpty
+        ? .some(nil)
+        : .some(
+          "still moving at t = \(frame.time.shortestDescription): \(moving.joined(separator: ", "))"
+        )
+    case .event, .noEvent:
+      break
     }
   }
 
   /// The simulation's values followed by the expectation-only ones: each handle's radius,
   /// velocity, speed and state, then the state names' numbers.
-  func expectationState(_ frame: Frame, positions: [Vector], simulation: Simulation) -> [Double] {
+  func expectationState(_ frame: Frame, simulation: Simulation) -> [Double] {
     var state = simulation.slotValues
     state.reserveCapacity(slots.count)
     for (i, handle) in frame.handles.enumerated() {
       let velocity =
         simulation.integratedVelocity(ofHandle: i)
-        ?? previous.map { (positions[i] - $0[i]) * fps } ?? .zero
+        ?? previous.map { before in
+          Vector(handle.x - before.handles[i].x, handle.y - before.handles[i].y) * clock.fps
+        } ?? .zero
       state += [
         handle.radius, velocity.x, velocity.y, velocity.length,
         Double(HandleState.allCases.firstIndex(of: handle.state) ?? 0),
@@ -92,12 +115,13 @@ struct ExpectationChecker {
     return state
   }
 
-  /// Whether `frame` is the one a moment names; `.end` matches every frame, so the last one seen wins.
-  func matches(_ moment: ExpectationSpec.Moment, _ frame: Frame) -> Bool {
+  /// Whether `frame` is the one a moment names while the run goes on; the end is checked
+  /// once, by ``finishRun(_:stoppedAtLimit:)``.
+  func matches(_ moment: ExpectationSpec.Moment?, _ frame: Frame) -> Bool {
     switch moment {
-    case .time(let t): return FrameClock(fps: fps).frame(nearest: t) == frame.index
-    case .frame(let n): return frame.index == n
-    case .end: return true
+    case .time(let t)?: return clock.frame(nearest: t) == frame.index
+    case .frame(let n)?: return frame.index == n
+    case .end?, nil: return false
     }
   }
 

@@ -80,7 +80,7 @@ public struct SceneTest: Sendable {
         text += FrameOutput.jsonl.frame(context, frame)
         checker.observe(frame, simulation: runner.simulation)
       }
-      checker.stoppedAtLimit = runner.stoppedAtLimit
+      checker.finishRun(runner.simulation, stoppedAtLimit: runner.stoppedAtLimit)
       let failures = checker.finish()
       return .success(
         Run(

@@ -34,41 +34,21 @@ public enum SceneEncoder {
     if !header.isEmpty {
       top.append(entry("scene", commented(mapping(header), spec.header.source)))
     }
-    if !spec.lets.isEmpty {
+    /// A section of named items (`handles: { ball: … }`), each after its comments.
+    func section<Item>(
+      _ key: String, _ items: [Item], name: (Item) -> Located<String>,
+      encode: (Item) -> DocumentNode
+    ) {
+      guard !items.isEmpty else { return }
       top.append(
         entry(
-          "let",
-          mapping(
-            spec.lets.map { entry($0.name.value, commented(scalar($0.value.text), $0.name.source)) }
-          )))
+          key, mapping(items.map { entry(name($0).value, commented(encode($0), name($0).source)) }))
+      )
     }
-    if !spec.springs.isEmpty {
-      top.append(
-        entry(
-          "springs",
-          mapping(
-            spec.springs.map {
-              entry($0.name.value, commented(mapping(encodeSpring($0)), $0.name.source))
-            })))
-    }
-    if !spec.handles.isEmpty {
-      top.append(
-        entry(
-          "handles",
-          mapping(
-            spec.handles.map {
-              entry($0.name.value, commented(mapping(encodeHandle($0)), $0.name.source))
-            })))
-    }
-    if !spec.paths.isEmpty {
-      top.append(
-        entry(
-          "paths",
-          mapping(
-            spec.paths.map {
-              entry($0.name.value, commented(mapping(encodePath($0)), $0.name.source))
-            })))
-    }
+    section("let", spec.lets, name: \.name) { scalar($0.value.text) }
+    section("springs", spec.springs, name: \.name) { mapping(encodeSpring($0)) }
+    section("handles", spec.handles, name: \.name) { mapping(encodeHandle($0)) }
+    section("paths", spec.paths, name: \.name) { mapping(encodePath($0)) }
     if !spec.constraints.isEmpty {
       top.append(
         entry(

@@ -1,14 +1,20 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
+/// `Double.sin`, `.exp`, `.hypot`, … without Foundation: the C library's own functions.
+let realModule = Target.Dependency.product(name: "RealModule", package: "swift-numerics")
+
 let package = Package(
   name: "scenec",
   platforms: [.macOS(.v13)],
   products: [
     .library(name: "SceneGeometry", targets: ["SceneGeometry"]),
     .library(name: "SceneDiagnostics", targets: ["SceneDiagnostics"]),
+    .library(name: "SceneVocabulary", targets: ["SceneVocabulary"]),
     .library(name: "SceneSyntax", targets: ["SceneSyntax"]),
+    .library(name: "SceneYAML", targets: ["SceneYAML"]),
     .library(name: "SceneGraph", targets: ["SceneGraph"]),
+    .library(name: "SceneResolve", targets: ["SceneResolve"]),
     .library(name: "SceneRuntime", targets: ["SceneRuntime"]),
     .library(name: "SceneOutputs", targets: ["SceneOutputs"]),
     .library(name: "ScenePipeline", targets: ["ScenePipeline"]),
@@ -18,6 +24,7 @@ let package = Package(
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    .package(url: "https://github.com/apple/swift-numerics", from: "1.1.1"),
     .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     .package(url: "https://github.com/pointfreeco/swift-snapshot-testing", from: "1.19.7"),
   ],
@@ -33,38 +40,70 @@ let package = Package(
     ),
 
     // MARK: - Pipeline stages
+    //
+    // The engine core (geometry, diagnostics, vocabulary, the syntax tree and DSL, the graph
+    // and the runtime) imports neither Foundation nor libyaml, so an app or a WebAssembly
+    // build can embed it; `Tests/PortabilityTests` checks that from the compiler's own
+    // record of the modules each one loads.
 
     /// Exact curve geometry: segments, paths, SVG path data, arc length, nearest point.
-    .target(name: "SceneGeometry"),
+    .target(name: "SceneGeometry", dependencies: [realModule]),
 
     /// Source locations and clang-style diagnostics, shared by every stage.
     .target(name: "SceneDiagnostics"),
 
-    /// Stage 1: YAML (libyaml) and the DSL into one AST, with exact diagnostics.
-    .target(name: "SceneSyntax", dependencies: ["SceneDiagnostics", "SceneGeometry", "CYAML"]),
+    /// The words both the syntax tree and the graph speak: colours, easings, the kinds of
+    /// constraint, shapes, event names.
+    .target(name: "SceneVocabulary", dependencies: ["SceneDiagnostics", "SceneGeometry"]),
 
-    /// Stage 2: the AST resolved into a graph: indices for names, compiled expressions,
-    /// dependency order, validation.
+    /// Stage 1: the syntax tree, the DSL front end, the document tree both front ends
+    /// build and its decoder, expressions, traces and the formatters.
     .target(
-      name: "SceneGraph", dependencies: ["SceneSyntax", "SceneGeometry", "SceneDiagnostics"]),
+      name: "SceneSyntax", dependencies: ["SceneDiagnostics", "SceneGeometry", "SceneVocabulary"]),
+
+    /// Stage 1, YAML: libyaml's events into the document tree. The only module that sees C.
+    .target(name: "SceneYAML", dependencies: ["SceneSyntax", "SceneDiagnostics", "CYAML"]),
+
+    /// The resolved scene every later stage reads: indices, compiled expressions, the
+    /// gesture with its exact timings, colours, and nothing of the syntax.
+    .target(
+      name: "SceneGraph",
+      dependencies: ["SceneDiagnostics", "SceneGeometry", "SceneVocabulary", realModule]),
+
+    /// Stage 2: the syntax tree resolved into a graph: names to indices, expressions
+    /// compiled, dependency order, validation, traces bound.
+    .target(
+      name: "SceneResolve",
+      dependencies: [
+        "SceneSyntax", "SceneGraph", "SceneDiagnostics", "SceneGeometry", "SceneVocabulary",
+      ]),
 
     /// Stage 3: the simulation, stepped at a fixed time step.
-    .target(name: "SceneRuntime", dependencies: ["SceneGraph", "SceneSyntax", "SceneGeometry"]),
+    .target(
+      name: "SceneRuntime",
+      dependencies: [
+        "SceneGraph", "SceneGeometry", "SceneVocabulary", "SceneDiagnostics", realModule,
+      ]),
 
-    /// The one entry point from a scene file to a runnable scene: front end, resolver,
-    /// traces; used by every command and by library users.
+    /// The one entry point from a scene file to a runnable scene: reads the file and its
+    /// traces, runs the front end and the resolver; used by every command and by library users.
     .target(
       name: "ScenePipeline",
-      dependencies: ["SceneSyntax", "SceneGraph", "SceneRuntime", "SceneDiagnostics"]),
+      dependencies: [
+        "SceneSyntax", "SceneYAML", "SceneResolve", "SceneGraph", "SceneDiagnostics",
+      ]),
 
-    /// Stage 4: frames to files — JSON lines, SVG, HTML, CSV — as registered values.
-    .target(name: "SceneOutputs", dependencies: ["SceneRuntime", "SceneGraph", "SceneGeometry"]),
+    /// Stage 4: frames to bytes — JSON lines, SVG, HTML, CSV — as registered values.
+    .target(
+      name: "SceneOutputs",
+      dependencies: ["SceneRuntime", "SceneGraph", "SceneGeometry", "SceneVocabulary"],
+      resources: [.embedInCode("Resources/player.js")]),
 
     /// Scene-level snapshot tests: golden frames beside each scene.
     .target(
       name: "SceneTesting",
       dependencies: [
-        "SceneOutputs", "SceneRuntime", "SceneGraph", "SceneSyntax", "SceneDiagnostics",
+        "SceneOutputs", "SceneRuntime", "SceneGraph", "SceneVocabulary", "SceneDiagnostics",
         "ScenePipeline",
       ]),
 
@@ -73,7 +112,7 @@ let package = Package(
     .target(
       name: "SceneTestingSnapshots",
       dependencies: [
-        "SceneTesting", "SceneOutputs", "SceneRuntime", "SceneGraph", "SceneSyntax",
+        "SceneTesting", "SceneOutputs", "SceneRuntime", "SceneGraph",
         .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
       ]),
 
@@ -87,8 +126,11 @@ let package = Package(
       dependencies: [
         "SceneGeometry",
         "SceneDiagnostics",
+        "SceneVocabulary",
         "SceneSyntax",
+        "SceneYAML",
         "SceneGraph",
+        "SceneResolve",
         "SceneRuntime",
         "SceneOutputs",
         "ScenePipeline",
@@ -117,45 +159,59 @@ let package = Package(
     .testTarget(
       name: "SceneSyntaxTests",
       dependencies: [
-        "SceneSyntax",
+        "SceneSyntax", "SceneYAML", "SceneVocabulary", "SceneDiagnostics", "SceneGeometry",
+        "ScenePipeline",
         .product(name: "PropertyBased", package: "swift-property-based"),
       ],
       // Read from the source tree by the corpus test, not bundled.
       exclude: ["Malformed", "Examples"]
     ),
-    .testTarget(name: "SceneGraphTests", dependencies: ["SceneGraph", "SceneTestSupport"]),
+    .testTarget(
+      name: "SceneGraphTests",
+      dependencies: [
+        "SceneGraph", "SceneResolve", "SceneSyntax", "SceneVocabulary", "SceneDiagnostics",
+        "SceneGeometry", "ScenePipeline", "SceneTestSupport",
+      ]),
     .testTarget(
       name: "SceneRuntimeTests",
       dependencies: [
-        "SceneRuntime", "SceneGraph", "SceneSyntax", "SceneGeometry", "SceneTestSupport",
+        "SceneRuntime", "SceneGraph", "SceneSyntax", "SceneResolve", "SceneVocabulary",
+        "SceneGeometry", "SceneDiagnostics", "ScenePipeline", "SceneTestSupport",
       ]),
     .testTarget(
       name: "SceneOutputsTests",
       dependencies: [
-        "SceneOutputs", "SceneRuntime", "SceneGraph", "SceneSyntax", "SceneGeometry",
-        "SceneTestSupport",
+        "SceneOutputs", "SceneRuntime", "SceneGraph", "SceneSyntax", "SceneResolve",
+        "SceneVocabulary", "SceneGeometry", "SceneDiagnostics", "ScenePipeline", "SceneTestSupport",
       ]),
     .testTarget(
       name: "SceneTestingTests",
       dependencies: [
-        "SceneTesting", "SceneTestingSnapshots",
+        "SceneTesting", "SceneTestingSnapshots", "SceneOutputs", "SceneRuntime", "SceneGraph",
+        "ScenePipeline", "SceneDiagnostics",
         .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
       ],
       exclude: ["__Snapshots__"]),
     .testTarget(
       name: "ScenePipelineTests",
-      dependencies: ["ScenePipeline", "SceneGraph", "SceneRuntime", "SceneDiagnostics"],
+      dependencies: [
+        "ScenePipeline", "SceneGraph", "SceneRuntime", "SceneSyntax", "SceneDiagnostics",
+        "SceneVocabulary",
+      ],
       // Read from the source tree by the corpus test, not bundled.
       exclude: ["Corpus"]),
     .testTarget(
       name: "DocumentationTests",
       dependencies: [
         "ScenePipeline", "SceneRuntime", "SceneGeometry", "SceneGraph", "SceneSyntax",
-        "SceneDiagnostics",
+        "SceneResolve", "SceneVocabulary", "SceneDiagnostics",
       ]),
     .testTarget(
       name: "SceneStressTests",
-      dependencies: ["SceneStress", "SceneSyntax", "SceneGraph", "SceneRuntime"]),
+      dependencies: [
+        "SceneStress", "SceneSyntax", "SceneGraph", "SceneResolve", "SceneRuntime", "ScenePipeline",
+        "SceneDiagnostics",
+      ]),
     .testTarget(
       name: "ScenecEndToEndTests",
       dependencies: ["scenec"]
@@ -163,3 +219,12 @@ let package = Package(
   ],
   swiftLanguageModes: [.v6]
 )
+
+// Every module names what it uses: a type's members are visible only where its module is
+// imported, so `Package.swift` lists the real dependencies.
+for target in package.targets where target.type != .system {
+  target.swiftSettings =
+    (target.swiftSettings ?? []) + [
+      .enableUpcomingFeature("MemberImportVisibility")
+    ]
+}

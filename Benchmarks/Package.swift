@@ -32,6 +32,8 @@ let package = Package(
         "CYAMLBench",
         .product(name: "Benchmark", package: "benchmark"),
         .product(name: "SceneSyntax", package: "scenec"),
+        .product(name: "ScenePipeline", package: "scenec"),
+        .product(name: "SceneResolve", package: "scenec"),
         .product(name: "SceneGraph", package: "scenec"),
         .product(name: "SceneRuntime", package: "scenec"),
         .product(name: "SceneOutputs", package: "scenec"),
@@ -45,6 +47,8 @@ let package = Package(
       dependencies: [
         .product(name: "Benchmark", package: "benchmark"),
         .product(name: "SceneSyntax", package: "scenec"),
+        .product(name: "ScenePipeline", package: "scenec"),
+        .product(name: "SceneResolve", package: "scenec"),
         .product(name: "SceneGraph", package: "scenec"),
         .product(name: "SceneRuntime", package: "scenec"),
         .product(name: "SceneStress", package: "scenec"),

@@ -17,6 +17,7 @@ let package = Package(
       dependencies: [
         .product(name: "SceneSyntax", package: "scenec"),
         .product(name: "SceneDiagnostics", package: "scenec"),
+        .product(name: "ScenePipeline", package: "scenec"),
       ]),
     .executableTarget(name: "FuzzYAML", dependencies: ["FuzzSupport"]),
     .executableTarget(name: "FuzzDSL", dependencies: ["FuzzSupport"]),
@@ -29,7 +30,7 @@ let package = Package(
       ]),
     .executableTarget(
       name: "FuzzTrace",
-      dependencies: ["FuzzSupport", .product(name: "SceneRuntime", package: "scenec")]),
+      dependencies: ["FuzzSupport", .product(name: "SceneSyntax", package: "scenec")]),
     .executableTarget(
       name: "FuzzPipeline",
       dependencies: [

@@ -1,5 +1,3 @@
-import Foundation
-
 /// Integrates the speed of one cubic: everything about its arc length that does not
 /// depend on the range, worked out once so repeated ranges (an inverse solve) are cheap.
 ///

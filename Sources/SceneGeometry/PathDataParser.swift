@@ -1,4 +1,4 @@
-import Foundation
+import RealModule
 
 /// A single-pass scanner and parser for SVG path data (the `d` attribute of SVG 1.1 and 2).
 ///
@@ -290,8 +290,8 @@ struct PathDataParser {
     if rx == 0 || ry == 0 { return [.line(p1, p2)] }  // F.6.2: a straight line
 
     let phi = rotation.truncatingRemainder(dividingBy: 360) * .pi / 180
-    let cosPhi = cos(phi)
-    let sinPhi = sin(phi)
+    let cosPhi = Double.cos(phi)
+    let sinPhi = Double.sin(phi)
     // F.6.5.1, halved before subtracting so huge coordinates do not overflow.
     let dx = p1.x / 2 - p2.x / 2
     let dy = p1.y / 2 - p2.y / 2
@@ -301,7 +301,7 @@ struct PathDataParser {
     // in radii units, so F.6.6's Λ is s² and F.6.5.2's radicand is (1 - s²) / s².
     var xn = x1 / rx
     var yn = y1 / ry
-    let s = hypot(xn, yn)
+    let s = Double.hypot(xn, yn)
     guard s > 0, s.isFinite else { return [.line(p1, p2)] }
     var cxn = 0.0
     var cyn = 0.0
@@ -312,7 +312,7 @@ struct PathDataParser {
       xn /= s
       yn /= s
     } else {
-      let root = sqrt(max(0, (1 - s) * (1 + s)))
+      let root = max(0, (1 - s) * (1 + s)).squareRoot()
       let sign: Double = largeArc != sweep ? 1 : -1
       cxn = sign * root * (yn / s)
       cyn = -sign * root * (xn / s)
@@ -327,7 +327,7 @@ struct PathDataParser {
     let u = Vector(xn - cxn, yn - cyn)
     let v = Vector(-xn - cxn, -yn - cyn)
     let theta1 = u.angle
-    var delta = atan2(u.cross(v), u.dot(v))
+    var delta = Double.atan2(y: u.cross(v), x: u.dot(v))
     if !sweep && delta > 0 {
       delta -= 2 * .pi
     } else if sweep && delta < 0 {
@@ -340,15 +340,15 @@ struct PathDataParser {
     // The tolerance keeps exact quarter and half turns from gaining a piece to rounding.
     let count = max(1, Int((abs(delta) / maximumArcStep - 1e-9).rounded(.up)))
     let step = delta / Double(count)
-    let k = 4.0 / 3.0 * tan(step / 4)
+    let k = 4.0 / 3.0 * Double.tan(step / 4)
     func pointAt(_ theta: Double) -> Point {
-      let ex = rx * cos(theta)
-      let ey = ry * sin(theta)
+      let ex = rx * Double.cos(theta)
+      let ey = ry * Double.sin(theta)
       return Point(center.x + cosPhi * ex - sinPhi * ey, center.y + sinPhi * ex + cosPhi * ey)
     }
     func tangentAt(_ theta: Double) -> Vector {
-      let ex = -rx * sin(theta)
-      let ey = ry * cos(theta)
+      let ex = -rx * Double.sin(theta)
+      let ey = ry * Double.cos(theta)
       return Vector(cosPhi * ex - sinPhi * ey, sinPhi * ex + cosPhi * ey)
     }
     var segments: [Segment] = []

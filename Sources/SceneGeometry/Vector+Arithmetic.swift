@@ -1,4 +1,4 @@
-import Foundation
+import RealModule
 
 // MARK: - Arithmetic
 
@@ -37,13 +37,13 @@ extension Vector {
   @inlinable public var lengthSquared: Double { x * x + y * y }
 
   /// The Euclidean length, computed without intermediate overflow or underflow.
-  @inlinable public var length: Double { hypot(x, y) }
+  @inlinable public var length: Double { Double.hypot(x, y) }
 
   /// The distance between two points.
   @inlinable public func distance(to other: Vector) -> Double { (other - self).length }
 
   /// The direction `atan2(y, x)` in radians, in `-π...π`; `0` for the zero vector.
-  @inlinable public var angle: Double { atan2(y, x) }
+  @inlinable public var angle: Double { Double.atan2(y: y, x: x) }
 
   /// The vector scaled to length 1, or `nil` when it has no direction (zero or not finite).
   @inlinable public var normalized: Vector? {
@@ -61,7 +61,7 @@ extension Vector {
   @inlinable public var isFinite: Bool { x.isFinite && y.isFinite }
 
   /// The unit vector at `angle` radians.
-  @inlinable public init(angle: Double) { self.init(x: cos(angle), y: sin(angle)) }
+  @inlinable public init(angle: Double) { self.init(x: Double.cos(angle), y: Double.sin(angle)) }
 
   /// Linear interpolation: `self` at `amount == 0`, `other` at `amount == 1`.
   @inlinable public func interpolate(to other: Vector, amount: Double) -> Vector {

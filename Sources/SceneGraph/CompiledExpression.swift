@@ -1,14 +1,5 @@
-import SceneSyntax
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#elseif canImport(ucrt)
-import ucrt
-#endif
+import RealModule
+import SceneDiagnostics
 
 /// An expression compiled for the runtime: a flat program for a small stack machine that
 /// reads numbers from the runtime's state and computes a number or a point.
@@ -30,10 +21,10 @@ public struct CompiledExpression: Sendable, Hashable {
     case point
 
     /// How many stack entries (and `Double`s) a value of the type takes.
-    var width: Int { self == .number ? 1 : 2 }
+    package var width: Int { self == .number ? 1 : 2 }
 
     /// The type with its article, as messages use it: `a number`, `a point`.
-    var described: String { self == .number ? "a number" : "a point" }
+    package var described: String { self == .number ? "a number" : "a point" }
   }
 
   /// Whether the result is a number or a point.
@@ -45,17 +36,17 @@ public struct CompiledExpression: Sendable, Hashable {
   /// Where the expression was written, for the runtime to point at a bad value.
   public let source: SourceRef
   /// The program, run from first to last instruction on an empty stack.
-  let code: [Instruction]
+  package let code: [Instruction]
   /// The most stack entries the program holds at once.
-  let stackDepth: Int
+  package let stackDepth: Int
 
   /// How many stack entries a program may use: the stack is allocated at this size on
   /// every evaluation, so it stays small enough (1 KiB) to always live on the call stack.
-  static let maximumStackDepth = 128
+  package static let maximumStackDepth = 128
 
   /// Wraps a finished program, which the compiler has checked against
   /// ``maximumStackDepth`` (``validated(_:type:)``).
-  init(code: [Instruction], resultType: ValueType, stackDepth: Int, source: SourceRef) {
+  package init(code: [Instruction], resultType: ValueType, stackDepth: Int, source: SourceRef) {
     self.code = code
     self.resultType = resultType
     self.stackDepth = stackDepth
@@ -109,7 +100,7 @@ extension CompiledExpression {
   /// A number takes one stack entry and a point two (x below y). Each instruction pops its
   /// operands, first operand deepest, and pushes its result. The types are fixed when
   /// compiling, so there is one instruction per operator and type, and none checks.
-  enum Instruction: Hashable, Sendable {
+  package enum Instruction: Hashable, Sendable {
     /// Pushes a constant, kept as its bits so that programs holding a NaN compare equal.
     case constant(bits: UInt64)
     /// Pushes the number at a state slot.
@@ -156,7 +147,9 @@ extension CompiledExpression {
     case distance
 
     /// A number pushed as its bits.
-    static func constant(_ value: Double) -> Instruction { .constant(bits: value.bitPattern) }
+    package static func constant(_ value: Double) -> Instruction {
+      .constant(bits: value.bitPattern)
+    }
 
     /// How many entries the instruction pops and pushes.
     var effect: (pops: Int, pushes: Int) {
@@ -187,7 +180,7 @@ extension CompiledExpression {
   /// faster: `a * 2 + b` runs as three steps instead of five. An operand pushed right
   /// before a binary operation is always its second operand, so the pairs are found by
   /// looking at neighbours alone.
-  static func fused(_ code: [Instruction]) -> [Instruction] {
+  package static func fused(_ code: [Instruction]) -> [Instruction] {
     var result: [Instruction] = []
     result.reserveCapacity(code.count)
     var index = 0
@@ -216,7 +209,7 @@ extension CompiledExpression {
   ///
   /// The evaluator trusts the stack depth blindly, so this is checked once per program,
   /// whatever the compiler's own bookkeeping says.
-  static func validated(_ code: [Instruction], type: ValueType) -> Int? {
+  package static func validated(_ code: [Instruction], type: ValueType) -> Int? {
     var height = 0
     var deepest = 0
     for instruction in code {
@@ -237,7 +230,7 @@ extension CompiledExpression {
   /// Both constant folding and evaluation come here, so a folded constant has exactly the
   /// bits evaluation would have computed.
   @inline(__always)
-  static func run(
+  package static func run(
     _ code: UnsafeBufferPointer<Instruction>, state: UnsafeBufferPointer<Double>,
     stack s: UnsafeMutableBufferPointer<Double>
   ) -> (x: Double, y: Double) {
@@ -257,8 +250,8 @@ extension CompiledExpression {
       case .not: s[top &- 1] = Math.not(s[top &- 1])
       case .abs: s[top &- 1] = Swift.abs(s[top &- 1])
       case .squareRoot: s[top &- 1] = s[top &- 1].squareRoot()
-      case .sine: s[top &- 1] = sin(s[top &- 1])
-      case .cosine: s[top &- 1] = cos(s[top &- 1])
+      case .sine: s[top &- 1] = Double.sin(s[top &- 1])
+      case .cosine: s[top &- 1] = Double.cos(s[top &- 1])
 
       case .add:
         top &-= 1
@@ -315,10 +308,10 @@ extension CompiledExpression {
         s[top &- 1] = Math.maximum(s[top &- 1], s[top])
       case .arcTangent2:
         top &-= 1
-        s[top &- 1] = atan2(s[top &- 1], s[top])
+        s[top &- 1] = Double.atan2(y: s[top &- 1], x: s[top])
       case .hypotenuse:
         top &-= 1
-        s[top &- 1] = hypot(s[top &- 1], s[top])
+        s[top &- 1] = Double.hypot(s[top &- 1], s[top])
 
       case .clamp:
         let b = top &- 3
@@ -378,7 +371,7 @@ extension CompiledExpression {
         top = b &+ 2
       case .distance:
         let b = top &- 4
-        s[b] = hypot(s[b &+ 2] - s[b], s[b &+ 3] - s[b &+ 1])
+        s[b] = Double.hypot(s[b &+ 2] - s[b], s[b &+ 3] - s[b &+ 1])
         top = b &+ 1
       }
     }

@@ -1,22 +1,28 @@
 import SceneDiagnostics
-import SceneSyntax
+import SceneVocabulary
 
 extension SceneGraph {
   /// A scene test's `expect:` line, resolved: its expressions compiled against the scene
   /// (with the members only expectations may read), its event subjects checked, its
   /// moment in range.
   public struct Expectation: Sendable {
+    public init(kind: Kind, text: String, source: SourceRef) {
+      self.kind = kind
+      self.text = text
+      self.source = source
+    }
+
     public enum Kind: Sendable {
       /// A comparison at a moment, with an optional tolerance.
       case value(
-        at: ExpectationSpec.Moment, CompiledExpression, ExpectationSpec.Comparison,
-        CompiledExpression, tolerance: CompiledExpression?)
+        at: ExpectationMoment, CompiledExpression, Comparison, CompiledExpression,
+        tolerance: CompiledExpression?)
       /// An event happens, optionally before or after a time or another event.
-      case event(ExpectationSpec.EventPattern, ExpectationSpec.Timing?)
+      case event(EventPattern, EventTiming?)
       /// An event never happens.
-      case noEvent(ExpectationSpec.EventPattern)
+      case noEvent(EventPattern)
       /// Every handle is at rest at the moment.
-      case allAtRest(at: ExpectationSpec.Moment)
+      case allAtRest(at: ExpectationMoment)
     }
 
     public var kind: Kind

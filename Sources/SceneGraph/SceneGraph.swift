@@ -1,13 +1,14 @@
 import SceneDiagnostics
 import SceneGeometry
-import SceneSyntax
+import SceneVocabulary
 
 /// A scene resolved for running: every name replaced by an index, every default
 /// applied, every value checked.
 ///
-/// Built from a ``SceneSpec`` by ``SceneResolver``; the runtime only ever reads it. It
-/// keeps the source of every part, so that even a problem found while the scene runs
-/// can point at the text that caused it.
+/// Built from a scene's syntax tree by the resolver (module `SceneResolve`); the runtime,
+/// the outputs and the tests only ever read it, and none of them sees the syntax. It keeps
+/// the source of every part, so that even a problem found while the scene runs can point
+/// at the text that caused it.
 public struct SceneGraph: Sendable {
   public var name: String
   public var width: Double
@@ -28,11 +29,6 @@ public struct SceneGraph: Sendable {
   public var lets: [Let]
   /// What to evaluate each frame, dependencies first.
   public var evaluationOrder: [Node]
-  /// Every point expression of the gesture script, compiled, keyed by the expression.
-  public var gestureExpressions: [Expression: CompiledExpression]
-  /// What every name an expression may read stands for, for compiling more expressions
-  /// against this graph (a scene test's expectations).
-  public var symbols: [String: Symbol] = [:]
   /// Where the values only expectations read live, after the scene's own slots.
   public var expectationSlots = ExpectationSlots(layout: SlotLayout(letCount: 0, handleCount: 0))
 
@@ -44,6 +40,12 @@ public struct SceneGraph: Sendable {
   }
 
   public struct Let: Sendable {
+    public init(name: String, value: CompiledExpression, source: SourceRef) {
+      self.name = name
+      self.value = value
+      self.source = source
+    }
+
     public var name: String
     public var value: CompiledExpression
     public var source: SourceRef
@@ -62,6 +64,18 @@ public struct SceneGraph: Sendable {
 
   /// A spring preset as physical constants.
   public struct Spring: Hashable, Sendable {
+    public init(
+      name: String, mass: Double, stiffness: Double, damping: Double, restThreshold: Double,
+      source: SourceRef
+    ) {
+      self.name = name
+      self.mass = mass
+      self.stiffness = stiffness
+      self.damping = damping
+      self.restThreshold = restThreshold
+      self.source = source
+    }
+
     public var name: String
     public var mass: Double
     public var stiffness: Double
@@ -72,7 +86,9 @@ public struct SceneGraph: Sendable {
 
   public struct Handle: Sendable {
     public var name: String
-    public var shape: HandleSpec.Shape
+    /// Where its name was written.
+    public var nameSource: SourceRef
+    public var shape: HandleShape
     public var radius: Double
     public var width: Double
     public var height: Double
@@ -81,7 +97,6 @@ public struct SceneGraph: Sendable {
     /// The spring it returns to rest with, as an index into ``SceneGraph/springs``.
     public var spring: Int?
     public var style: Style
-    public var spec: HandleSpec
     /// Where it starts; for a bound handle, where it is while it follows its expression.
     public var position: CompiledExpression?
     /// Where it returns to when released, if given.
@@ -99,8 +114,22 @@ public struct SceneGraph: Sendable {
   }
 
   public struct PathNode: Sendable {
+    public init(
+      name: String, isDynamic: Bool, segments: [SceneGraph.Segment], measured: MeasuredPath?,
+      style: SceneGraph.Style, source: SourceRef
+    ) {
+      self.name = name
+      self.isDynamic = isDynamic
+      self.segments = segments
+      self.measured = measured
+      self.style = style
+      self.source = source
+    }
+
     public var name: String
-    public var geometry: PathSpec.Geometry
+    /// Whether its points are expressions evaluated every frame (segments), rather than
+    /// fixed path data.
+    public var isDynamic: Bool
     /// For a segment path: each segment's points, compiled, in order.
     public var segments: [Segment]
     /// The measured path, for fixed path data; prepared for repeated positions
@@ -111,26 +140,9 @@ public struct SceneGraph: Sendable {
     public var source: SourceRef
   }
 
+  /// A constraint: its kind's settings (one struct per kind, in
+  /// `SceneGraph.Constraints.swift`), and how it is named and was written.
   public struct Constraint: Sendable {
-    public enum Kind: Sendable {
-      case follow(
-        handle: Int, path: Int, orient: Bool, wrap: Bool, spring: Int?, rest: Double?,
-        hysteresis: Double)
-      case elastic(handle: Int, resistance: ElasticSpec.Resistance, returnMotion: Return)
-      case gooey(
-        anchor: Int, ball: Int, viscosity: Double, maxDistance: Double, minRadius: Double,
-        spring: Int?, style: GooeySpec.Style, bridgeStyle: Style)
-      case animate(
-        handle: Int, path: Int, duration: Double, repeatMode: AnimateSpec.Repeat, easing: Easing,
-        orient: Bool, delay: Double)
-    }
-
-    public enum Return: Hashable, Sendable {
-      case spring(Int)
-      case speed(Double, Easing)
-      case duration(Double, Easing)
-    }
-
     public var name: String?
     public var kind: Kind
     public var source: SourceRef
@@ -138,10 +150,21 @@ public struct SceneGraph: Sendable {
     /// `gooey1`, `gooey2`, … by its place among the gooey constraints (the bridge path
     /// and the `link.*` events carry it); empty for other unnamed constraints.
     public var reportedName = ""
+
+    public init(name: String?, kind: Kind, source: SourceRef) {
+      self.name = name
+      self.kind = kind
+      self.source = source
+    }
   }
 
   /// One segment of a segment path with its points compiled.
   public struct Segment: Sendable {
+    public init(kind: Kind, points: [CompiledExpression]) {
+      self.kind = kind
+      self.points = points
+    }
+
     public enum Kind: Sendable { case move, line, quadratic, cubic, close }
     public var kind: Kind
     public var points: [CompiledExpression]
@@ -149,6 +172,13 @@ public struct SceneGraph: Sendable {
 
   /// The resolved style: what a shape is drawn with once defaults apply.
   public struct Style: Hashable, Sendable {
+    public init(fill: Color?, stroke: Color?, strokeWidth: Double, opacity: Double) {
+      self.fill = fill
+      self.stroke = stroke
+      self.strokeWidth = strokeWidth
+      self.opacity = opacity
+    }
+
     public var fill: Color?
     public var stroke: Color?
     public var strokeWidth: Double

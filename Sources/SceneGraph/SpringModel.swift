@@ -1,4 +1,4 @@
-import Foundation
+import RealModule
 import SceneGeometry
 
 /// A damped spring m·x'' + c·x' + k·x = 0, solved exactly.
@@ -123,7 +123,7 @@ public struct SpringModel: Hashable, Sendable {
     // t = 0, where it gives the identity exactly.
     if abs(z) <= Self.seriesLimit {
       let series = Self.series(z)
-      let e = exp(-alpha * t)
+      let e = Double.exp(-alpha * t)
       let ec = e * series.c
       let es = (e * t) * series.sOverT
       return (ec + alpha * es, es, -w0sq * es, ec - alpha * es)
@@ -132,11 +132,11 @@ public struct SpringModel: Hashable, Sendable {
     if q > 0 {
       // Under-damped: an exponentially decaying rotation.
       let wd = q.squareRoot()
-      let e = exp(-alpha * t)
+      let e = Double.exp(-alpha * t)
       // Past about 1e16 periods the rounding of t alone has lost the phase; one that
       // overflows is taken as 0 so the state stays on its orbit instead of becoming NaN.
       let phase = wd * t
-      let (sine, cosine) = phase.isFinite ? (sin(phase), cos(phase)) : (0, 1)
+      let (sine, cosine) = phase.isFinite ? (Double.sin(phase), Double.cos(phase)) : (0, 1)
       let ec = e * cosine
       let es = e * sine / wd
       return (ec + alpha * es, es, -w0sq * es, ec - alpha * es)
@@ -149,9 +149,9 @@ public struct SpringModel: Hashable, Sendable {
     let wd = (-q).squareRoot()
     let fast = alpha + wd
     let slow = w0sq / fast
-    let e1 = exp(-slow * t)
-    let e2 = exp(-fast * t)
-    let s = e1 * (-expm1(-2 * wd * t)) / (2 * wd)
+    let e1 = Double.exp(-slow * t)
+    let e2 = Double.exp(-fast * t)
+    let s = e1 * (-Double.expMinusOne(-2 * wd * t)) / (2 * wd)
     return (e1 + slow * s, s, -w0sq * s, e2 - slow * s)
   }
 

@@ -1,6 +1,7 @@
 import SceneGeometry
 import SceneGraph
 import SceneRuntime
+import SceneVocabulary
 
 extension FrameOutput {
   /// One frame as a standalone SVG 1.1 document: the last of the frames it is given (the
@@ -468,7 +469,8 @@ enum SVGText {
         graph.paths.map { ($0.name, $0.style) }, uniquingKeysWith: { first, _ in first })
       var bridges: [(String, SceneGraph.Style)] = []
       for constraint in graph.constraints {
-        guard case .gooey(_, _, _, _, _, _, _, let bridgeStyle) = constraint.kind else { continue }
+        guard case .gooey(let gooey) = constraint.kind else { continue }
+        let bridgeStyle = gooey.bridgeStyle
         bridges.append((constraint.reportedName, bridgeStyle))
       }
       bridgeStyles = Dictionary(bridges, uniquingKeysWith: { first, _ in first })

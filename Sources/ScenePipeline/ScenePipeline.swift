@@ -1,7 +1,7 @@
 import Foundation
 import SceneDiagnostics
 import SceneGraph
-import SceneRuntime
+import SceneResolve
 import SceneSyntax
 
 #if canImport(Glibc)
@@ -29,10 +29,9 @@ public enum ScenePipeline {
 
   /// A scene loaded as far as it would go.
   public struct Loaded: Sendable {
-    /// The resolved scene, when there were no errors.
+    /// The resolved scene, with its traces bound to its `replay` steps, when there were
+    /// no errors.
     public var graph: SceneGraph?
-    /// The traces its `replay` steps play, keyed by the name the scene wrote.
-    public var traces: [String: TraceFile]
     /// The scene file and the traces read, for rendering diagnostics with their lines.
     public var files: [SourceFile]
     /// Every problem found, in the order the stages found them.
@@ -62,16 +61,16 @@ public enum ScenePipeline {
     _ read: SceneLoader.Result, sceneFile: String, options: Options = Options()
   ) -> Loaded {
     var loaded = Loaded(
-      graph: nil, traces: [:], files: read.file.map { [$0] } ?? [], diagnostics: read.diagnostics)
+      graph: nil, files: read.file.map { [$0] } ?? [], diagnostics: read.diagnostics)
     guard let spec = read.spec else { return loaded }
-    let resolved = SceneResolver.resolve(spec)
-    loaded.diagnostics += resolved.errors.map(\.diagnostic)
-    // Traces are checked even when the scene has other errors: `check` reports them all.
+    // Traces are read first, for the resolver to bind, and checked even when the scene has
+    // other errors: `check` reports them all.
     let traces = TraceLoader.load(
       for: spec.gesture, sceneFile: sceneFile, folders: options.traceFolders)
+    let resolved = SceneResolver.resolve(spec, traces: traces.traces)
+    loaded.diagnostics += resolved.errors.map(\.diagnostic)
     loaded.files += traces.files
     loaded.diagnostics += traces.diagnostics
-    loaded.traces = traces.traces
     if !loaded.hasErrors { loaded.graph = resolved.graph }
     return loaded
   }

@@ -1,30 +1,16 @@
 import SceneGeometry
 import SceneGraph
-import SceneSyntax
+import SceneVocabulary
 
 /// `animate`: time moves the handle along a path at uniform speed along the path (exact
 /// arc length, not the curve parameter), once, looping or ping-ponging, eased per pass.
 enum AnimateConstraint: ConstraintBehavior {
-  struct Parameters: Sendable {
-    var handle: Int
-    var path: Int
-    var duration: Double
-    var repeatMode: AnimateSpec.Repeat
-    var curve: TimingCurve
-    var orient: Bool
-    var delay: Double
-  }
+  typealias Parameters = SceneGraph.Animate
 
-  static func parameters(of kind: SceneGraph.Constraint.Kind) -> Parameters? {
-    guard
-      case .animate(
-        let handle, let path, let duration, let repeatMode, let easing, let orient, let delay) =
-        kind
-    else { return nil }
-    return Parameters(
-      handle: handle, path: path, duration: duration, repeatMode: repeatMode,
-      curve: TimingCurve(easing),
-      orient: orient, delay: delay)
+  /// How far the animation has got, kept between frames.
+  struct State: Sendable {
+    /// How many passes have completed, for `loop` events.
+    var passes = 0.0
   }
 
   static func setUp(_ c: Int, _ p: Parameters, in sim: inout Simulation) {
@@ -58,13 +44,16 @@ enum AnimateConstraint: ConstraintBehavior {
       fraction =
         whole.truncatingRemainder(dividingBy: 2) == 0 ? passes - whole : 1 - (passes - whole)
     }
-    if p.repeatMode != .once && whole > sim.constraints[c].passes {
-      sim.constraints[c].passes = whole
+    if p.repeatMode != .once && whole > sim.animateStates[sim.stateSlots[c]].passes {
+      sim.animateStates[sim.stateSlots[c]].passes = whole
       sim.events.append(SceneEvent("loop", sim.handleNames[h]))
     }
     guard let total = sim.measured(p.path, { $0.length }),
       let position = sim.measured(
-        p.path, { $0.position(atLength: p.curve.value(at: fraction) * total) })
+        p.path,
+        { [curve = TimingCurve(p.easing)] in
+          $0.position(atLength: curve.value(at: fraction) * total)
+        })
     else { return }
     sim.handles[h].position = position.point
     if p.orient { sim.handles[h].angle = position.angle }

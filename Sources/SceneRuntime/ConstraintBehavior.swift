@@ -5,18 +5,18 @@ import SceneGraph
 /// implements, each in its own file.
 ///
 /// A kind is a type with static hooks that work on the simulation in place; the hooks it
-/// does not need keep their defaults. Each kind reads its settings from `Parameters`, a
-/// plain value made once from the graph (``parameters(of:)``), so a step never copies the
-/// graph's description of a constraint, its names and source locations, out of an array.
+/// does not need keep their defaults. Each kind reads its settings from `Parameters`, the
+/// graph's own struct for the kind (``SceneGraph/Follow`` and the others), kept in
+/// ``Simulation/kinds`` without the constraint's names and source locations, so a step
+/// never copies those out of an array.
 ///
-/// ``ConstraintParameters`` lists the kinds, and its `switch`es are the registry: adding a
-/// kind is one new file, one case there and one line in each dispatch. Dispatching by
-/// `switch` rather than through `any ConstraintBehavior.Type` keeps every call static, so
-/// nothing per constraint per frame goes through an existential.
+/// The dispatches below are exhaustive `switch`es over ``SceneGraph/Constraint/Kind``: a
+/// new kind does not compile until each names its behaviour (the recipe is in
+/// `SceneGraph.Constraints.swift`). Dispatching by `switch` rather than through
+/// `any ConstraintBehavior.Type` keeps every call static, so nothing per constraint per
+/// frame goes through an existential.
 protocol ConstraintBehavior {
   associatedtype Parameters: Sendable
-  /// The kind's settings, or `nil` when `kind` is another kind.
-  static func parameters(of kind: SceneGraph.Constraint.Kind) -> Parameters?
   /// Puts the constraint's handles where the constraint says they start.
   static func setUp(_ c: Int, _ p: Parameters, in simulation: inout Simulation)
   /// Places a held handle for a drag target; `false` to let it go exactly to the target.
@@ -48,33 +48,11 @@ extension ConstraintBehavior {
   static func path(_ c: Int, _ p: Parameters, in simulation: Simulation) -> PathFrame? { nil }
 }
 
-/// Every constraint of a simulation with its kind's settings.
-enum ConstraintParameters: Sendable {
-  case follow(FollowConstraint.Parameters)
-  case elastic(ElasticConstraint.Parameters)
-  case gooey(GooeyConstraint.Parameters)
-  case animate(AnimateConstraint.Parameters)
-
-  init(_ kind: SceneGraph.Constraint.Kind) {
-    if let p = FollowConstraint.parameters(of: kind) {
-      self = .follow(p)
-    } else if let p = ElasticConstraint.parameters(of: kind) {
-      self = .elastic(p)
-    } else if let p = GooeyConstraint.parameters(of: kind) {
-      self = .gooey(p)
-    } else if let p = AnimateConstraint.parameters(of: kind) {
-      self = .animate(p)
-    } else {
-      preconditionFailure("a constraint kind without a behaviour: \(kind)")
-    }
-  }
-}
-
 // MARK: - Dispatch
 
 extension Simulation {
   mutating func setUpConstraint(_ c: Int) {
-    switch parameters[c] {
+    switch kinds[c] {
     case .follow(let p): FollowConstraint.setUp(c, p, in: &self)
     case .elastic(let p): ElasticConstraint.setUp(c, p, in: &self)
     case .gooey(let p): GooeyConstraint.setUp(c, p, in: &self)
@@ -83,7 +61,7 @@ extension Simulation {
   }
 
   mutating func dragConstraint(_ c: Int, handle: Int, to target: Vector) -> Bool {
-    switch parameters[c] {
+    switch kinds[c] {
     case .follow(let p): FollowConstraint.drag(c, p, handle: handle, to: target, in: &self)
     case .elastic(let p): ElasticConstraint.drag(c, p, handle: handle, to: target, in: &self)
     case .gooey(let p): GooeyConstraint.drag(c, p, handle: handle, to: target, in: &self)
@@ -92,7 +70,7 @@ extension Simulation {
   }
 
   mutating func releaseConstraint(_ c: Int, handle: Int, velocity: Vector) {
-    switch parameters[c] {
+    switch kinds[c] {
     case .follow(let p):
       FollowConstraint.release(c, p, handle: handle, velocity: velocity, in: &self)
     case .elastic(let p):
@@ -104,7 +82,7 @@ extension Simulation {
   }
 
   mutating func stepConstraint(_ c: Int, dt: Double) {
-    switch parameters[c] {
+    switch kinds[c] {
     case .follow(let p): FollowConstraint.step(c, p, dt: dt, in: &self)
     case .elastic(let p): ElasticConstraint.step(c, p, dt: dt, in: &self)
     case .gooey(let p): GooeyConstraint.step(c, p, dt: dt, in: &self)
@@ -113,7 +91,7 @@ extension Simulation {
   }
 
   func constraintPath(_ c: Int) -> PathFrame? {
-    switch parameters[c] {
+    switch kinds[c] {
     case .follow(let p): FollowConstraint.path(c, p, in: self)
     case .elastic(let p): ElasticConstraint.path(c, p, in: self)
     case .gooey(let p): GooeyConstraint.path(c, p, in: self)

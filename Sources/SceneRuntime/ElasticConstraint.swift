@@ -1,46 +1,10 @@
 import SceneGeometry
 import SceneGraph
-import SceneSyntax
 
 /// `elastic`: a handle pulled from its rest resists (a linear factor, iOS rubber-banding,
 /// or not at all) and returns when released, by a spring or by a tween.
 enum ElasticConstraint: ConstraintBehavior {
-  struct Parameters: Sendable {
-    enum Resistance: Sendable {
-      case none
-      case factor(Double)
-      /// The coefficient, and the dimension (the scene's size along each axis when `nil`).
-      case rubberband(coefficient: Double, dimension: Double?)
-    }
-
-    enum Return: Sendable {
-      case spring(Int)
-      case speed(Double, Easing)
-      case duration(Double, Easing)
-    }
-
-    var handle: Int
-    var resistance: Resistance
-    var returnMotion: Return
-  }
-
-  static func parameters(of kind: SceneGraph.Constraint.Kind) -> Parameters? {
-    guard case .elastic(let handle, let resistance, let returnMotion) = kind else { return nil }
-    let plain: Parameters.Resistance =
-      switch resistance {
-      case .none: .none
-      case .factor(let factor): .factor(factor.value)
-      case .rubberband(let coefficient, let dimension):
-        .rubberband(coefficient: coefficient.value, dimension: dimension?.value)
-      }
-    let motion: Parameters.Return =
-      switch returnMotion {
-      case .spring(let spring): .spring(spring)
-      case .speed(let speed, let easing): .speed(speed, easing)
-      case .duration(let duration, let easing): .duration(duration, easing)
-      }
-    return Parameters(handle: handle, resistance: plain, returnMotion: motion)
-  }
+  typealias Parameters = SceneGraph.Elastic
 
   static func drag(
     _ c: Int, _ p: Parameters, handle h: Int, to target: Vector, in sim: inout Simulation

@@ -1,4 +1,4 @@
-import Foundation
+import RealModule
 import SceneGeometry
 
 /// The outline of the bridge that joins a `gooey` constraint's two circles.
@@ -176,6 +176,6 @@ public enum GooeyBridge {
   private static func clampedAcos(_ x: Double) -> Double {
     if x.isNaN || x >= 1 { return 0 }
     if x <= -1 { return Double.pi }
-    return acos(x)
+    return Double.acos(x)
   }
 }

@@ -1,6 +1,5 @@
 import SceneGeometry
 import SceneGraph
-import SceneSyntax
 
 /// Runs a scene from start to end at a fixed time step, with its gesture script playing
 /// the pointers: the driver behind `scenec run` and scene tests.
@@ -30,19 +29,17 @@ public struct SceneRunner: Sendable {
 
   /// - Parameters:
   ///   - graph: The resolved scene.
-  ///   - traces: The traces its `replay` steps play, keyed as the scene names them.
   ///   - fps: Overrides the scene's frame rate.
   ///   - duration: Overrides the scene's length, in seconds.
   ///   - maxFrames: The most frames the run may have.
   /// - Throws: ``RuntimeError`` when the run would exceed `maxFrames`, or the scene's
   ///   initial state is not finite.
   public init(
-    graph: SceneGraph, traces: [String: TraceFile] = [:], fps: Double? = nil,
-    duration: Double? = nil,
+    graph: SceneGraph, fps: Double? = nil, duration: Double? = nil,
     maxFrames: Int = SceneRunner.defaultMaxFrames
   ) throws(RuntimeError) {
     simulation = try Simulation(graph: graph)
-    player = GesturePlayer(tracks: graph.gesture, traces: traces)
+    player = GesturePlayer(tracks: graph.gesture)
     self.fps = fps ?? graph.fps
     guard FrameClock.fpsRange.contains(self.fps) else {
       throw RuntimeError(
@@ -77,10 +74,7 @@ public struct SceneRunner: Sendable {
   public mutating func nextFrame() throws(RuntimeError) -> Frame? {
     guard !finished, next <= lastFrame else { return nil }
     let time = clock.time(ofFrame: next)
-    let events = player.events(through: time) { expression in
-      guard let compiled = simulation.graph.gestureExpressions[expression] else { return .zero }
-      return simulation.evaluate(compiled)
-    }
+    let events = player.events(through: time) { simulation.evaluate($0) }
     for event in events {
       // Apply each event at its own time, so a release between two frames happens then.
       if next > 0 && event.time > simulation.time { simulation.advance(to: event.time) }
@@ -108,10 +102,9 @@ public struct SceneRunner: Sendable {
 
   /// Every frame of the run.
   public static func frames(
-    of graph: SceneGraph, traces: [String: TraceFile] = [:], fps: Double? = nil,
-    duration: Double? = nil
+    of graph: SceneGraph, fps: Double? = nil, duration: Double? = nil
   ) throws(RuntimeError) -> [Frame] {
-    var runner = try SceneRunner(graph: graph, traces: traces, fps: fps, duration: duration)
+    var runner = try SceneRunner(graph: graph, fps: fps, duration: duration)
     var frames: [Frame] = []
     while let frame = try runner.nextFrame() { frames.append(frame) }
     return frames

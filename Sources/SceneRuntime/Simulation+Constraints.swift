@@ -1,17 +1,18 @@
+import SceneDiagnostics
 import SceneGeometry
 import SceneGraph
-import SceneSyntax
+import SceneVocabulary
 
 extension Simulation {
   // MARK: - Frames
 
   mutating func frame() -> Frame {
     var paths: [PathFrame] = []
-    paths.reserveCapacity(pathNames.count + constraints.count)
+    paths.reserveCapacity(pathNames.count + kinds.count)
     for i in currentPaths.indices {
       paths.append(PathFrame(name: pathNames[i], path: currentPaths[i], isHidden: false))
     }
-    for c in constraints.indices {
+    for c in kinds.indices {
       if let path = constraintPath(c) { paths.append(path) }
     }
     let frame = Frame(
@@ -48,12 +49,12 @@ extension Simulation {
       if let c = mover[i] {
         let constraint = graph.constraints[c]
         throw RuntimeError(
-          "handle '\(graph.handles[i].name)' got a non-finite position from its \(keyword(constraint)) constraint at t = \(now)",
+          "handle '\(graph.handles[i].name)' got a non-finite position from its \(constraint.kind.keyword.rawValue) constraint at t = \(now)",
           at: constraint.source.span)
       }
       throw RuntimeError(
         "handle '\(graph.handles[i].name)' got a non-finite position from its expression at t = \(now)",
-        at: graph.handles[i].spec.position.source.span)
+        at: (graph.handles[i].position?.source ?? graph.handles[i].nameSource).span)
     }
     for (i, path) in currentPaths.enumerated() where pathIsDynamic[i] {
       guard !path.subpaths.allSatisfy({ $0.start.isFinite && $0.segments.allSatisfy(\.isFinite) })
@@ -61,15 +62,6 @@ extension Simulation {
       throw RuntimeError(
         "path '\(graph.paths[i].name)' got a point that is not a finite number at t = \(now)",
         at: graph.paths[i].source.span)
-    }
-  }
-
-  func keyword(_ constraint: SceneGraph.Constraint) -> String {
-    switch constraint.kind {
-    case .follow: return "follow"
-    case .elastic: return "elastic"
-    case .gooey: return "gooey"
-    case .animate: return "animate"
     }
   }
 }

@@ -1,6 +1,5 @@
 import SceneGeometry
 import SceneGraph
-import SceneSyntax
 
 /// The moving parts of one handle.
 struct HandleRuntime: Sendable {
@@ -79,25 +78,4 @@ struct PointerRuntime: Sendable {
     let velocity = (last.position - first.position) / (last.time - first.time)
     return velocity.isFinite ? velocity : .zero
   }
-}
-
-/// The moving parts of one constraint.
-struct ConstraintRuntime: Sendable {
-  /// Follow: the handle's arc length on the path, and its rest there.
-  var length = 0.0
-  var lengthVelocity = 0.0
-  var restLength = 0.0
-  var springingAlongPath = false
-  /// The length the handle was last placed at (NaN: not placed since it last moved), and
-  /// whether its rest has been placed: on a fixed path neither changes until it moves.
-  var placedLength = Double.nan
-  var restPlaced = false
-  /// Gooey: whether the link has broken, and the anchor's radius when whole.
-  var broken = false
-  var anchorRadius = 0.0
-  var releasedBeforeBreak = false
-  /// Animate: how many passes have completed, for `loop` events.
-  var passes = 0.0
-
-  init(for constraint: SceneGraph.Constraint) {}
 }

@@ -1,6 +1,5 @@
 import SceneGeometry
 import SceneGraph
-import SceneSyntax
 
 extension Simulation {
   // MARK: - Slots and expressions
@@ -183,7 +182,7 @@ extension Simulation {
       drag(i, to: target, dt: dt)
     }
     for i in handles.indices { move(i, dt: dt) }
-    for c in constraints.indices { stepConstraint(c, dt: dt) }
+    for c in kinds.indices { stepConstraint(c, dt: dt) }
     writeHandleSlots()
     evaluateNodes(initial: false)
     // Rest positions of bound handles may read lets: settle them after the lets.
@@ -204,7 +203,10 @@ extension Simulation {
     switch handles[i].mode {
     case .springing(let spring):
       guard dt > 0 else { return }
-      if let c = mover[i], constraints[c].springingAlongPath { return }  // Done in stepConstraint.
+      // Done in stepConstraint.
+      if let c = mover[i], case .follow = kinds[c], followStates[stateSlots[c]].springingAlongPath {
+        return
+      }
       if handleIsBound[i], let rest = restPosition(of: i) { handles[i].rest = rest }
       var displacement = handles[i].position - handles[i].rest
       var velocity = handles[i].velocity
@@ -229,8 +231,8 @@ extension Simulation {
     handles[i].mode = .idle
     tweens[i] = nil
     events.append(SceneEvent("rest", handleNames[i]))
-    if let c = mover[i], case .gooey = parameters[c], constraints[c].releasedBeforeBreak {
-      constraints[c].releasedBeforeBreak = false
+    if let c = mover[i], case .gooey = kinds[c], gooeyStates[stateSlots[c]].releasedBeforeBreak {
+      gooeyStates[stateSlots[c]].releasedBeforeBreak = false
       events.append(SceneEvent("link.restored", constraintNames[c]))
     }
   }

@@ -1,6 +1,6 @@
 import SceneGeometry
 import SceneGraph
-import SceneSyntax
+import SceneVocabulary
 
 /// A running scene: feed it pointer events, step it, read frames.
 ///
@@ -24,11 +24,17 @@ public struct Simulation: Sendable {
   var handles: [HandleRuntime]
   /// The tween each handle is on, while its mode is `tweening`.
   var tweens: [Tween?]
-  var constraints: [ConstraintRuntime]
   /// The constraint that moves each handle, if any.
   let mover: [Int?]
-  /// Each constraint's settings, made once from the graph (see ``ConstraintBehavior``).
-  let parameters: [ConstraintParameters]
+  /// Each constraint's settings, copied once from the graph without its names and source
+  /// (see ``ConstraintBehavior``).
+  let kinds: [SceneGraph.Constraint.Kind]
+  /// Where each constraint's run-time state is in its kind's storage below (0 for a kind
+  /// without state).
+  let stateSlots: [Int]
+  var followStates: [FollowConstraint.State]
+  var gooeyStates: [GooeyConstraint.State]
+  var animateStates: [AnimateConstraint.State]
   /// The name each constraint is reported by in events and frames
   /// (``SceneGraph/Constraint/reportedName``), read per frame without copying the graph.
   let constraintNames: [String]
@@ -84,26 +90,33 @@ public struct Simulation: Sendable {
       )
     }
     var mover = [Int?](repeating: nil, count: graph.handles.count)
-    for (i, constraint) in graph.constraints.enumerated() {
-      switch constraint.kind {
-      case .follow(let h, _, _, _, _, _, _), .elastic(let h, _, _),
-        .animate(let h, _, _, _, _, _, _):
-        mover[h] = i
-      case .gooey(_, let ball, _, _, _, _, _, _):
-        mover[ball] = i
+    for (i, constraint) in graph.constraints.enumerated() { mover[constraint.kind.movedHandle] = i }
+    self.mover = mover
+    kinds = graph.constraints.map(\.kind)
+    var stateSlots: [Int] = []
+    var counts = (follow: 0, gooey: 0, animate: 0)
+    for kind in kinds {
+      switch kind {
+      case .follow:
+        stateSlots.append(counts.follow)
+        counts.follow += 1
+      case .gooey:
+        stateSlots.append(counts.gooey)
+        counts.gooey += 1
+      case .animate:
+        stateSlots.append(counts.animate)
+        counts.animate += 1
+      case .elastic:
+        stateSlots.append(0)
       }
     }
-    self.mover = mover
-    parameters = graph.constraints.map { ConstraintParameters($0.kind) }
+    self.stateSlots = stateSlots
+    followStates = Array(repeating: FollowConstraint.State(), count: counts.follow)
+    gooeyStates = Array(repeating: GooeyConstraint.State(), count: counts.gooey)
+    animateStates = Array(repeating: AnimateConstraint.State(), count: counts.animate)
     constraintNames = graph.constraints.map(\.reportedName)
     var pathIsMeasured = [Bool](repeating: false, count: graph.paths.count)
-    for parameters in parameters {
-      switch parameters {
-      case .follow(let p): pathIsMeasured[p.path] = true
-      case .animate(let p): pathIsMeasured[p.path] = true
-      case .elastic, .gooey: break
-      }
-    }
+    for kind in kinds { if let path = kind.measuredPath { pathIsMeasured[path] = true } }
     self.pathIsMeasured = pathIsMeasured
     pathIsDynamic = graph.paths.map { !$0.segments.isEmpty }
     currentPaths = graph.paths.map { $0.measured?.path ?? Path() }
@@ -139,7 +152,6 @@ public struct Simulation: Sendable {
     self.segmentKinds = segmentKinds
     self.segmentPointPrograms = segmentPointPrograms
     programs = ExpressionBatch(expressions)
-    constraints = []
     // Fixed paths come measured from the resolver (with the dense inverse table where a
     // constraint reads them every frame); segment paths are measured as they are evaluated.
     let placeholder = MeasuredPath(Path())
@@ -157,8 +169,7 @@ public struct Simulation: Sendable {
     }
     writeHandleSlots()
     evaluateNodes(initial: true)
-    constraints = graph.constraints.map { ConstraintRuntime(for: $0) }
-    for c in constraints.indices { setUpConstraint(c) }
+    for c in kinds.indices { setUpConstraint(c) }
     for i in handles.indices {
       handles[i].rest = restPosition(of: i) ?? handles[i].position
     }
@@ -182,7 +193,9 @@ public struct Simulation: Sendable {
     case .idle, .hidden: return .zero
     case .dragging: return handles[i].velocity
     case .springing:
-      if let c = mover[i], constraints[c].springingAlongPath { return nil }
+      if let c = mover[i], case .follow = kinds[c], followStates[stateSlots[c]].springingAlongPath {
+        return nil
+      }
       return handles[i].velocity
     case .tweening, .following, .animating: return nil
     }

@@ -1,4 +1,4 @@
-import SceneSyntax
+import SceneVocabulary
 
 /// A timing curve solved exactly: the y of a cubic-bezier easing at a given x.
 ///

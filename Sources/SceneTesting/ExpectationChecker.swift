@@ -2,7 +2,7 @@ import SceneDiagnostics
 import SceneGeometry
 import SceneGraph
 import SceneRuntime
-import SceneSyntax
+import SceneVocabulary
 
 /// Checks a scene's `expect:` lines against its run, frame by frame.
 ///
@@ -52,7 +52,7 @@ struct ExpectationChecker {
   }
 
   /// The moment a value or rest check is bound to; `nil` for event checks.
-  func moment(of index: Int) -> ExpectationSpec.Moment? {
+  func moment(of index: Int) -> ExpectationMoment? {
     switch expectations[index].kind {
     case .value(let moment, _, _, _, _), .allAtRest(let moment): return moment
     case .event, .noEvent: return nil
@@ -117,7 +117,7 @@ struct ExpectationChecker {
 
   /// Whether `frame` is the one a moment names while the run goes on; the end is checked
   /// once, by ``finishRun(_:stoppedAtLimit:)``.
-  func matches(_ moment: ExpectationSpec.Moment?, _ frame: Frame) -> Bool {
+  func matches(_ moment: ExpectationMoment?, _ frame: Frame) -> Bool {
     switch moment {
     case .time(let t)?: return clock.frame(nearest: t) == frame.index
     case .frame(let n)?: return frame.index == n
@@ -172,7 +172,7 @@ struct ExpectationChecker {
     return result
   }
 
-  func occurrences(_ pattern: ExpectationSpec.EventPattern) -> [Double] {
+  func occurrences(_ pattern: EventPattern) -> [Double] {
     events.filter {
       $0.event.type == pattern.name
         && (pattern.subject == nil || $0.event.subject == pattern.subject)
@@ -180,12 +180,12 @@ struct ExpectationChecker {
     .map(\.time)
   }
 
-  func describe(_ pattern: ExpectationSpec.EventPattern) -> String {
+  func describe(_ pattern: EventPattern) -> String {
     pattern.subject.map { "\(pattern.name) of \($0)" } ?? pattern.name
   }
 
-  func referenceTime(_ timing: ExpectationSpec.Timing) -> Result<(Bool, Double), ReferenceError> {
-    let (isBefore, reference): (Bool, ExpectationSpec.Timing.Reference)
+  func referenceTime(_ timing: EventTiming) -> Result<(Bool, Double), ReferenceError> {
+    let (isBefore, reference): (Bool, EventTiming.Reference)
     switch timing {
     case .before(let r): (isBefore, reference) = (true, r)
     case .after(let r): (isBefore, reference) = (false, r)

@@ -1,10 +1,10 @@
 import Foundation
 import SceneDiagnostics
+import SceneGeometry
 import SceneGraph
 import SceneOutputs
 import ScenePipeline
 import SceneRuntime
-import SceneSyntax
 
 /// One scene checked against its golden frames: the unit `scenec test` runs.
 ///
@@ -72,7 +72,7 @@ public struct SceneTest: Sendable {
     guard let graph = loaded.graph else { return .failure(SceneTestError(text: loaded.rendered())) }
     let renderer = DiagnosticRenderer(files: loaded.files)
     do {
-      var runner = try SceneRunner(graph: graph, traces: loaded.traces, fps: fps)
+      var runner = try SceneRunner(graph: graph, fps: fps)
       let context = OutputContext(graph: graph, precision: Self.snapshotPrecision, fps: runner.fps)
       var checker = ExpectationChecker(graph: graph, fps: runner.fps)
       var text = ""
@@ -102,7 +102,7 @@ public struct SceneTest: Sendable {
     }
     guard let graph = loaded.graph else { return .failure(SceneTestError(text: loaded.rendered())) }
     do {
-      var runner = try SceneRunner(graph: graph, traces: loaded.traces, fps: fps)
+      var runner = try SceneRunner(graph: graph, fps: fps)
       let clock = FrameClock(fps: runner.fps)
       guard let wanted = clock.frame(nearest: time), wanted <= runner.lastFrame else {
         return .failure(

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SceneDiagnostics
+import ScenePipeline
 import SceneSyntax
 
 /// `scenec fmt`: canonical formatting, and conversion between YAML and the DSL.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SceneDiagnostics
+import SceneGeometry
 import SceneGraph
 import SceneOutputs
 import ScenePipeline
@@ -128,7 +129,7 @@ struct RunCommand: ParsableCommand {
     var runner: SceneRunner
     do {
       runner = try SceneRunner(
-        graph: graph, traces: loaded.traces, fps: fps, duration: duration.flatMap(Self.seconds),
+        graph: graph, fps: fps, duration: duration.flatMap(Self.seconds),
         maxFrames: maxFrames)
     } catch {
       printError(renderer.render(error.diagnostic), terminator: "")

@@ -1,4 +1,5 @@
 import SceneDiagnostics
+import SceneResolve
 import SceneSyntax
 import SceneTestSupport
 import Testing

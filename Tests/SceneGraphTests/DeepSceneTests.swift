@@ -1,4 +1,6 @@
 import SceneDiagnostics
+import ScenePipeline
+import SceneResolve
 import SceneSyntax
 import Testing
 

@@ -1,6 +1,10 @@
 import Foundation
 import SceneDiagnostics
+import SceneGeometry
+import ScenePipeline
+import SceneResolve
 import SceneSyntax
+import SceneVocabulary
 import Testing
 
 @testable import SceneGraph
@@ -84,14 +88,11 @@ import Testing
     let spring = graph.springs[0]
     #expect(abs(spring.stiffness - 4 * Double.pi * Double.pi / 0.25) <= 1e-9)
     #expect(abs(spring.damping - 2 * 0.5 * spring.stiffness.squareRoot()) <= 1e-9)
-    guard
-      case .follow(let handle, let path, _, let wrap, _, _, let hysteresis) = graph.constraints[0]
-        .kind
-    else {
+    guard case .follow(let follow) = graph.constraints[0].kind else {
       Issue.record("not a follow constraint")
       return
     }
-    #expect(handle == 0 && path == 0 && !wrap && hysteresis == 20)
+    #expect(follow.handle == 0 && follow.path == 0 && !follow.wrap && follow.hysteresis == 20)
   }
 
   @Test func danglingReferencesSuggestTheNearestName() {

@@ -2,6 +2,8 @@ import Foundation
 import SceneDiagnostics
 import SceneGeometry
 import SceneGraph
+import ScenePipeline
+import SceneResolve
 import SceneRuntime
 import SceneSyntax
 import Testing

@@ -1,5 +1,6 @@
 import SceneGeometry
 import SceneRuntime
+import SceneSyntax
 import SceneTestSupport
 import Testing
 

@@ -1,6 +1,8 @@
 import Foundation
 import SceneDiagnostics
 import SceneGraph
+import ScenePipeline
+import SceneResolve
 import SceneRuntime
 import SceneSyntax
 import Testing

@@ -26,7 +26,7 @@ import Testing
     let loaded = try ScenePipeline.load(path: directory + "/" + name)
     guard let graph = loaded.graph else { return loaded.rendered() }
     do {
-      let frames = try SceneRunner.frames(of: graph, traces: loaded.traces)
+      let frames = try SceneRunner.frames(of: graph)
       return "ok: \(frames.count) frames\n"
     } catch {
       return DiagnosticRenderer(files: loaded.files).render(error.diagnostic)

@@ -1,6 +1,9 @@
 import SceneGeometry
+import SceneGraph
+import SceneResolve
 import SceneSyntax
 import SceneTestSupport
+import SceneVocabulary
 import Testing
 
 @testable import SceneRuntime
@@ -28,19 +31,40 @@ import Testing
     .drag(.by(point(x, y)), duration: over.map(seconds), easing: ease.map { Located($0) })
   }
 
-  /// Evaluates the points `(x, y)` of these scripts; a name is not a point.
-  static func constant(_ expression: Expression) -> Vector {
-    guard case .point(let x, let y) = expression.kind, case .number(let a, _) = x.kind,
-      case .number(let b, _) = y.kind
-    else { return Vector(.nan, .nan) }
-    return Vector(a, b)
+  /// Evaluates the constant points `(x, y)` of these scripts; a name is not constant.
+  static func constant(_ expression: CompiledExpression) -> Vector {
+    guard let value = expression.constantValue else { return Vector(.nan, .nan) }
+    return Vector(value.x, value.y)
+  }
+
+  /// The names the scripts may use: handles `start` and `handle`, in that order.
+  static let handleNames = ["start", "handle"]
+
+  /// The graph's tracks for scripts written as syntax, through the real resolver (so step
+  /// times, defaults and traces are bound exactly as for a scene).
+  static func resolved(_ tracks: [GestureTrack], traces: [String: TraceFile] = [:])
+    -> [SceneGraph.GestureTrack]
+  {
+    let spec = SceneSpec(
+      handles: handleNames.map { HandleSpec(name: Located($0), position: point(0, 0)) },
+      gesture: tracks)
+    let result = SceneResolver.resolve(spec, traces: traces)
+    #expect(result.errors.isEmpty, "\(result.errors)")
+    return result.graph?.gesture ?? []
+  }
+
+  /// The handle a compiled name reads (by its slots), for scripts that use names.
+  static func handleName(of expression: CompiledExpression) -> String? {
+    let layout = SlotLayout(letCount: 0, handleCount: handleNames.count)
+    return handleNames.indices.first { expression.dependencies.contains(layout.handleSlot($0)) }
+      .map { handleNames[$0] }
   }
 
   /// Plays `tracks` as the runtime does: one call per frame at n / fps, up to `until`.
   static func play(
     _ tracks: [GestureTrack], traces: [String: TraceFile] = [:], fps: Double, until: Double
   ) -> [PointerEvent] {
-    var player = GesturePlayer(tracks: tracks, traces: traces)
+    var player = GesturePlayer(tracks: resolved(tracks, traces: traces))
     var events: [PointerEvent] = []
     var n = 0
     while Double(n) / fps <= until {
@@ -148,16 +172,17 @@ import Testing
     // A handle that moves while the finger drags towards it.
     var handle = Vector(200, 0)
     var calls: [String] = []
-    var player = GesturePlayer(tracks: [
-      Self.track([
-        .wait(Self.seconds(0.01)),
-        .press(Self.name("start")),
-        .drag(.to(Self.name("handle")), duration: Self.seconds(0.2), easing: nil),
-        .drag(.to(Self.name("handle")), duration: Self.seconds(0.1), easing: nil),
-      ])
-    ])
-    func evaluate(_ expression: Expression) -> Vector {
-      guard case .identifier(let name) = expression.kind else { return .zero }
+    var player = GesturePlayer(
+      tracks: Self.resolved([
+        Self.track([
+          .wait(Self.seconds(0.01)),
+          .press(Self.name("start")),
+          .drag(.to(Self.name("handle")), duration: Self.seconds(0.2), easing: nil),
+          .drag(.to(Self.name("handle")), duration: Self.seconds(0.1), easing: nil),
+        ])
+      ]))
+    func evaluate(_ expression: CompiledExpression) -> Vector {
+      guard let name = Self.handleName(of: expression) else { return .zero }
       calls.append(name)
       return name == "handle" ? handle : Vector(100, 0)
     }
@@ -212,9 +237,9 @@ import Testing
         Self.move(0.05, Vector(150, 0), 1),
         Self.up(0.1, Vector(150, 0), Vector(500, 0), 1),
       ])
-    var player = GesturePlayer(tracks: tracks)
+    var player = GesturePlayer(tracks: Self.resolved(tracks))
     #expect(player.endTime == 0.1)
-    #expect(GesturePlayer.duration(of: tracks) == 0.1)
+    #expect(GesturePlayer.duration(of: Self.resolved(tracks)) == 0.1)
     _ = player.events(through: 0.05, evaluate: Self.constant)
     #expect(!player.isFinished)
     _ = player.events(through: 0.1, evaluate: Self.constant)
@@ -309,7 +334,7 @@ import Testing
         .press(Self.point(3, 3)),
       ])
     ]
-    var player = GesturePlayer(tracks: tracks)
+    var player = GesturePlayer(tracks: Self.resolved(tracks))
     #expect(player.endTime == 0.15 && player.endTime == 9.0 / 60)
     var frameOfPress: Int?
     for n in 0...20 where frameOfPress == nil {
@@ -383,9 +408,11 @@ import Testing
         Self.up(0.4375, p2),
         Self.move(0.4375, Vector(30, 10)),
       ])
-    #expect(GesturePlayer.duration(of: tracks, traces: ["swipe.csv": Self.trace]) == 0.4375)
+    #expect(
+      GesturePlayer.duration(of: Self.resolved(tracks, traces: ["swipe.csv": Self.trace])) == 0.4375
+    )
     // Asked exactly at a sample, the move is the sample itself.
-    var player = GesturePlayer(tracks: tracks, traces: ["swipe.csv": Self.trace])
+    var player = GesturePlayer(tracks: Self.resolved(tracks, traces: ["swipe.csv": Self.trace]))
     _ = player.events(through: 0.25, evaluate: Self.constant)
     #expect(player.events(through: 0.3125, evaluate: Self.constant) == [Self.move(0.3125, p1)])
   }
@@ -400,7 +427,7 @@ import Testing
       .init(time: 1, position: Vector(120, 0), phase: .up, pointer: 1),
     ])
     var player = GesturePlayer(
-      tracks: [Self.track(2, [.replay(Located("pinch"))])], traces: ["pinch": pinch])
+      tracks: Self.resolved([Self.track(2, [.replay(Located("pinch"))])], traces: ["pinch": pinch]))
     #expect(player.endTime == 1)
     #expect(
       player.events(through: 0.25, evaluate: Self.constant) == [
@@ -419,7 +446,7 @@ import Testing
 
   @Test func missingTraceIsEmpty() {
     let tracks = [Self.track([.replay(Located("gone.csv")), .tap(Self.point(1, 1))])]
-    #expect(GesturePlayer(tracks: tracks).endTime == 0)
+    #expect(GesturePlayer(tracks: Self.resolved(tracks)).endTime == 0)
     #expect(
       Self.play(tracks, fps: 60, until: 0.1) == [
         Self.down(0, Vector(1, 1)), Self.up(0, Vector(1, 1), .zero),
@@ -429,7 +456,7 @@ import Testing
   // MARK: - Robustness
 
   @Test func repeatedBackwardAndNaNTimesReturnNothing() {
-    var player = GesturePlayer(tracks: Self.script)
+    var player = GesturePlayer(tracks: Self.resolved(Self.script))
     #expect(player.events(through: 0.05, evaluate: Self.constant).count == 2)
     #expect(player.events(through: 0.05, evaluate: Self.constant) == [])
     #expect(player.events(through: 0.01, evaluate: Self.constant) == [])
@@ -443,18 +470,25 @@ import Testing
     #expect(player.events(through: .infinity, evaluate: Self.constant) == [])
   }
 
-  @Test func badDurationsAreZero() {
+  @Test func stepLengthsAreWholeMicrosecondsAndNeverNegativeOrEndless() {
+    // The resolver refuses these with an error first; the rule itself never traps.
+    #expect(SceneGraph.GestureTiming.microseconds(-1) == 0)
+    #expect(SceneGraph.GestureTiming.microseconds(.nan) == 0)
+    #expect(SceneGraph.GestureTiming.microseconds(.infinity) == 0)
+    #expect(SceneGraph.GestureTiming.microseconds(1e300) == 86_400_000_000)
+    #expect(
+      SceneGraph.GestureTiming.microseconds(0.1) + SceneGraph.GestureTiming.microseconds(0.05)
+        == 150_000)
+    // Zero-length motions all land at once.
     let tracks = [
       Self.track([
-        .press(Self.point(0, 0)), Self.drag(by: 10, 0, over: -1), Self.drag(by: 10, 0, over: .nan),
-        .wait(Self.seconds(.infinity)), Self.drag(by: 10, 0, over: 0),
+        .press(Self.point(0, 0)), Self.drag(by: 10, 0, over: 0), Self.drag(by: 10, 0, over: 0),
       ])
     ]
-    #expect(GesturePlayer(tracks: tracks).endTime == 0)
+    #expect(GesturePlayer(tracks: Self.resolved(tracks)).endTime == 0)
     #expect(
       Self.play(tracks, fps: 60, until: 0) == [
         Self.down(0, .zero), Self.move(0, Vector(10, 0)), Self.move(0, Vector(20, 0)),
-        Self.move(0, Vector(30, 0)),
       ])
   }
 
@@ -464,7 +498,7 @@ import Testing
     #expect(player.events(through: 1, evaluate: Self.constant) == [])
     #expect(
       GesturePlayer.duration(
-        of: [Self.track([]), Self.track(1, [.wait(Self.seconds(2))])], traces: [:]) == 2)
+        of: Self.resolved([Self.track([]), Self.track(1, [.wait(Self.seconds(2))])])) == 2)
   }
 
   @Test func eventsDescribeThemselves() {

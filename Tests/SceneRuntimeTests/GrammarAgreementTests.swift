@@ -1,6 +1,7 @@
 import Foundation
 import SceneGeometry
 import SceneGraph
+import SceneSyntax
 import SceneTestSupport
 import Testing
 
@@ -124,6 +125,11 @@ import Testing
   }
 
   @Test func replayLiftsWhereTheTraceSaysUp() throws {
+    let trace = TraceFile(samples: [
+      .init(time: 0, position: Vector(0, 0), phase: .down),
+      .init(time: 0.1, position: Vector(30, 0), phase: .move),
+      .init(time: 0.2, position: Vector(80, 5), phase: .up),
+    ])
     let g = try graph(
       """
       scene: { duration: 0.5s }
@@ -131,13 +137,8 @@ import Testing
         ball: { position: [0, 0], r: 10, draggable: true }
       gesture:
         - replay: t.csv
-      """)
-    let trace = TraceFile(samples: [
-      .init(time: 0, position: Vector(0, 0), phase: .down),
-      .init(time: 0.1, position: Vector(30, 0), phase: .move),
-      .init(time: 0.2, position: Vector(80, 5), phase: .up),
-    ])
-    let run = try SceneRunner.frames(of: g, traces: ["t.csv": trace])
+      """, traces: ["t.csv": trace])
+    let run = try SceneRunner.frames(of: g)
     let last = try #require(run.last)
     #expect(handle(last, "ball")?.x == 80 && handle(last, "ball")?.y == 5)
     #expect(last.pointers.first?.x == 80 && last.pointers.first?.y == 5)

@@ -2,6 +2,8 @@ import Foundation
 import SceneDiagnostics
 import SceneGeometry
 import SceneGraph
+import ScenePipeline
+import SceneResolve
 import SceneSyntax
 import SceneTestSupport
 import Testing
@@ -9,12 +11,14 @@ import Testing
 @testable import SceneRuntime
 
 /// Loads and resolves a YAML scene for a test.
-func graph(_ yaml: String, file: String = "t.yaml") throws -> SceneGraph {
+func graph(_ yaml: String, file: String = "t.yaml", traces: [String: TraceFile] = [:]) throws
+  -> SceneGraph
+{
   let source = SourceFile(name: file, text: yaml)
   let loaded = SceneLoader.load(source, syntax: .yaml)
   let renderer = DiagnosticRenderer(files: [source])
   let spec = try #require(loaded.spec, "did not load:\n\(renderer.render(loaded.diagnostics))")
-  let resolved = SceneResolver.resolve(spec)
+  let resolved = SceneResolver.resolve(spec, traces: traces)
   return try #require(
     resolved.graph, "did not resolve:\n\(renderer.render(resolved.errors.map(\.diagnostic)))")
 }
@@ -228,19 +232,19 @@ func handle(_ frame: Frame, _ name: String) -> HandleFrame? {
     try "t,x,y,phase\n0,100,100,down\n0.25,100,200,move\n0.3,100,200,up\n".write(
       to: directory.appendingPathComponent("pull.csv"), atomically: true, encoding: .utf8)
     let sceneFile = directory.appendingPathComponent("scene.yaml").path
-    let g = try graph(
-      """
-      scene: { duration: 0.5s }
-      handles:
-        badge: { position: [100, 100], r: 20, draggable: true }
-      constraints:
-        - elastic: { handle: badge, resistance: { factor: 0.5 } }
-      gesture:
-        - replay: pull.csv
-      """)
-    let loaded = TraceLoader.load(for: g.gesture, sceneFile: sceneFile)
+    try """
+    scene: { duration: 0.5s }
+    handles:
+      badge: { position: [100, 100], r: 20, draggable: true }
+    constraints:
+      - elastic: { handle: badge, resistance: { factor: 0.5 } }
+    gesture:
+      - replay: pull.csv
+    """.write(toFile: sceneFile, atomically: true, encoding: .utf8)
+    // The one entry point reads the trace beside the scene and binds it to the step.
+    let loaded = try ScenePipeline.load(path: sceneFile)
     #expect(loaded.diagnostics.isEmpty)
-    let run = try SceneRunner.frames(of: g, traces: loaded.traces)
+    let run = try SceneRunner.frames(of: try #require(loaded.graph))
     let held = try #require(
       run.first { abs($0.time - 0.25) < 1e-9 }.flatMap { handle($0, "badge") })
     // Half of the 100-point pull.
@@ -249,8 +253,11 @@ func handle(_ frame: Frame, _ name: String) -> HandleFrame? {
   }
 
   @Test func aMissingTraceIsReportedAtItsStep() throws {
-    let g = try graph("gesture:\n  - replay: nowhere.csv\n", file: "/tmp/x.yaml")
-    let loaded = TraceLoader.load(for: g.gesture, sceneFile: "/tmp/x.yaml")
+    let spec = try #require(
+      SceneLoader.load(
+        SourceFile(name: "/tmp/x.yaml", text: "gesture:\n  - replay: nowhere.csv\n"), syntax: .yaml
+      ).spec)
+    let loaded = TraceLoader.load(for: spec.gesture, sceneFile: "/tmp/x.yaml")
     let diagnostic = try #require(loaded.diagnostics.first)
     #expect(
       diagnostic.message == "cannot read the trace 'nowhere.csv' (looked for /tmp/nowhere.csv)")

@@ -1,5 +1,6 @@
 import SceneSyntax
 import SceneTestSupport
+import SceneVocabulary
 import Testing
 
 @testable import SceneRuntime

@@ -1,6 +1,7 @@
 import SceneGeometry
 import SceneSyntax
 import SceneTestSupport
+import SceneVocabulary
 import Testing
 
 @testable import SceneRuntime

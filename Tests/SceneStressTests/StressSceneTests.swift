@@ -1,5 +1,7 @@
 import SceneDiagnostics
 import SceneGraph
+import ScenePipeline
+import SceneResolve
 import SceneRuntime
 import SceneStress
 import SceneSyntax

@@ -1,3 +1,4 @@
+import SceneVocabulary
 import Testing
 
 @testable import SceneSyntax

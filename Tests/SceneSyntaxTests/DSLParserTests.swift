@@ -1,3 +1,4 @@
+import Foundation
 import PropertyBased
 import SceneDiagnostics
 import Testing

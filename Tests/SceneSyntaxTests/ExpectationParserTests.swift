@@ -1,5 +1,6 @@
 import PropertyBased
 import SceneDiagnostics
+import SceneVocabulary
 import Testing
 
 @testable import SceneSyntax

@@ -1,5 +1,6 @@
 import Foundation
 import SceneDiagnostics
+import ScenePipeline
 import Testing
 
 @testable import SceneSyntax

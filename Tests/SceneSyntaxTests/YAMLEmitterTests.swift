@@ -1,5 +1,6 @@
 import PropertyBased
 import SceneDiagnostics
+import SceneYAML
 import Testing
 
 @testable import SceneSyntax

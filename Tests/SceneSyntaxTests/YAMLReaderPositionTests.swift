@@ -1,4 +1,6 @@
 import SceneDiagnostics
+import ScenePipeline
+import SceneYAML
 import Testing
 
 @testable import SceneSyntax

@@ -1,7 +1,8 @@
 import SceneDiagnostics
+import SceneSyntax
 import Testing
 
-@testable import SceneSyntax
+@testable import SceneYAML
 
 // MARK: - Helpers
 

@@ -4,6 +4,8 @@ import Foundation
 import SceneDiagnostics
 import SceneGraph
 import SceneOutputs
+import ScenePipeline
+import SceneResolve
 import SceneRuntime
 import SceneStress
 import SceneSyntax
@@ -33,7 +35,8 @@ func rawEventCount(_ bytes: [UInt8]) -> Int {
 }
 
 /// Megabytes of YAML per second, so loading and raw libyaml compare at a glance.
-let megabytesPerSecond = BenchmarkMetric.custom("MB/s", polarity: .prefersLarger, useScalingFactor: false)
+let megabytesPerSecond = BenchmarkMetric.custom(
+  "MB/s", polarity: .prefersLarger, useScalingFactor: false)
 
 /// Runs `work` once and records the rate at which it went through `megabytes`.
 func reportRate(_ megabytes: Double, of benchmark: Benchmark, _ work: () -> Void) {
@@ -49,7 +52,9 @@ let benchmarks: @Sendable () -> Void = {
   let megabytes = Double(bytes.count) / 1e6
   Benchmark(
     "Loading/raw libyaml events (\(String(format: "%.1f", megabytes)) MB)",
-    configuration: .init(metrics: [.wallClock, .throughput, .mallocCountTotal, megabytesPerSecond], maxDuration: .seconds(5))
+    configuration: .init(
+      metrics: [.wallClock, .throughput, .mallocCountTotal, megabytesPerSecond],
+      maxDuration: .seconds(5))
   ) { benchmark in
     for _ in benchmark.scaledIterations {
       reportRate(megabytes, of: benchmark) { blackHole(rawEventCount(bytes)) }
@@ -57,21 +62,28 @@ let benchmarks: @Sendable () -> Void = {
   }
   Benchmark(
     "Loading/scene load: YAML to AST (\(String(format: "%.1f", megabytes)) MB)",
-    configuration: .init(metrics: [.wallClock, .throughput, .mallocCountTotal, megabytesPerSecond], maxDuration: .seconds(5))
+    configuration: .init(
+      metrics: [.wallClock, .throughput, .mallocCountTotal, megabytesPerSecond],
+      maxDuration: .seconds(5))
   ) { benchmark in
     for _ in benchmark.scaledIterations {
       reportRate(megabytes, of: benchmark) {
-        blackHole(SceneLoader.load(SourceFile(name: "large.yaml", text: largeScene), syntax: .yaml).spec)
+        blackHole(
+          SceneLoader.load(SourceFile(name: "large.yaml", text: largeScene), syntax: .yaml).spec)
       }
     }
   }
   Benchmark(
     "Loading/scene load and resolve (\(String(format: "%.1f", megabytes)) MB)",
-    configuration: .init(metrics: [.wallClock, .throughput, .mallocCountTotal, megabytesPerSecond], maxDuration: .seconds(5))
+    configuration: .init(
+      metrics: [.wallClock, .throughput, .mallocCountTotal, megabytesPerSecond],
+      maxDuration: .seconds(5))
   ) { benchmark in
     for _ in benchmark.scaledIterations {
       reportRate(megabytes, of: benchmark) {
-        if let spec = SceneLoader.load(SourceFile(name: "large.yaml", text: largeScene), syntax: .yaml).spec {
+        if let spec = SceneLoader.load(
+          SourceFile(name: "large.yaml", text: largeScene), syntax: .yaml
+        ).spec {
           blackHole(SceneResolver.resolve(spec).graph)
         }
       }
@@ -90,10 +102,12 @@ let benchmarks: @Sendable () -> Void = {
     for output in [FrameOutput.jsonl, .csv, .svg] {
       Benchmark(
         "Outputs/\(output.name) of one 1000-handle frame",
-        configuration: .init(metrics: [.wallClock, .throughput, .mallocCountTotal], maxDuration: .seconds(1))
+        configuration: .init(
+          metrics: [.wallClock, .throughput, .mallocCountTotal], maxDuration: .seconds(1))
       ) { benchmark in
         for _ in benchmark.scaledIterations {
-          blackHole(output.needsAllFrames ? output.end(context, [frame]) : output.frame(context, frame))
+          blackHole(
+            output.needsAllFrames ? output.end(context, [frame]) : output.frame(context, frame))
         }
       }
     }

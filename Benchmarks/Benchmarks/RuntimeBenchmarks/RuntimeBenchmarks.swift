@@ -2,6 +2,8 @@ import Benchmark
 import SceneDiagnostics
 import SceneGeometry
 import SceneGraph
+import ScenePipeline
+import SceneResolve
 import SceneRuntime
 import SceneStress
 import SceneSyntax
@@ -10,8 +12,11 @@ import SceneSyntax
 /// scene that does not load would measure nothing.
 func graph(of text: String) -> SceneGraph {
   let loaded = SceneLoader.load(SourceFile(name: "stress.yaml", text: text), syntax: .yaml)
-  guard let spec = loaded.spec, !loaded.hasErrors, let graph = SceneResolver.resolve(spec).graph else {
-    fatalError("the benchmark scene does not load:\n\(DiagnosticRenderer(files: loaded.file.map { [$0] } ?? []).render(loaded.diagnostics))")
+  guard let spec = loaded.spec, !loaded.hasErrors, let graph = SceneResolver.resolve(spec).graph
+  else {
+    fatalError(
+      "the benchmark scene does not load:\n\(DiagnosticRenderer(files: loaded.file.map { [$0] } ?? []).render(loaded.diagnostics))"
+    )
   }
   return graph
 }
@@ -28,7 +33,8 @@ func animatedScene(handles count: Int) -> String {
   for i in 0..<count { yaml += "  h\(i): { position: [\(i % 40 * 50), \(i / 40 * 50)], r: 4 }\n" }
   yaml += "constraints:\n"
   for i in 0..<count {
-    yaml += "  - animate: { handle: h\(i), path: road, duration: \(2 + i % 7)s, repeat: loop, orient: true }\n"
+    yaml +=
+      "  - animate: { handle: h\(i), path: road, duration: \(2 + i % 7)s, repeat: loop, orient: true }\n"
   }
   return yaml
 }
@@ -45,10 +51,14 @@ func followScene(handles count: Int) -> String {
   for i in 0..<count {
     let x = i % 40 * 100
     let y = i / 40 * 100
-    yaml += "  p\(i): { d: \"M\(x) \(y + 50) C \(x + 30) \(y - 20) \(x + 70) \(y + 120) \(x + 100) \(y + 50)\" }\n"
+    yaml +=
+      "  p\(i): { d: \"M\(x) \(y + 50) C \(x + 30) \(y - 20) \(x + 70) \(y + 120) \(x + 100) \(y + 50)\" }\n"
   }
   yaml += "handles:\n"
-  for i in 0..<count { yaml += "  h\(i): { position: [\(i % 40 * 100 + 50), \(i / 40 * 100 + 50)], r: 10, draggable: true }\n" }
+  for i in 0..<count {
+    yaml +=
+      "  h\(i): { position: [\(i % 40 * 100 + 50), \(i / 40 * 100 + 50)], r: 10, draggable: true }\n"
+  }
   yaml += "constraints:\n"
   for i in 0..<count { yaml += "  - follow: { handle: h\(i), path: p\(i), spring: loose }\n" }
   return yaml
@@ -82,7 +92,8 @@ let benchmarks: @Sendable () -> Void = {
           fatalError("the stress scene failed: \(error)")
         }
         let elapsed = ContinuousClock.now - start
-        let nanoseconds = Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) / 1e9
+        let nanoseconds =
+          Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) / 1e9
         benchmark.measurement(perHandleFrame, Int((nanoseconds / Double(frames * count)).rounded()))
       }
     }
@@ -96,9 +107,12 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark(
       "Runtime/follow + spring, \(count) handles springing along paths",
       configuration: .init(
-        metrics: [.wallClock, .throughput, .mallocCountTotal, perHandleFrame], maxDuration: .seconds(5), maxIterations: 50)
+        metrics: [.wallClock, .throughput, .mallocCountTotal, perHandleFrame],
+        maxDuration: .seconds(5), maxIterations: 50)
     ) { benchmark in
-      guard var simulation = try? Simulation(graph: follow) else { fatalError("the follow scene failed") }
+      guard var simulation = try? Simulation(graph: follow) else {
+        fatalError("the follow scene failed")
+      }
       for i in 0..<count {
         let handle = Point(Double(i % 40 * 100 + 50), Double(i / 40 * 100 + 50))
         simulation.pointerDown(id: 0, at: handle)
@@ -111,7 +125,8 @@ let benchmarks: @Sendable () -> Void = {
       for frame in 1...frames { blackHole(try? simulation.step(to: Double(frame) / 60)) }
       let elapsed = ContinuousClock.now - start
       benchmark.stopMeasurement()
-      let nanoseconds = Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) / 1e9
+      let nanoseconds =
+        Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) / 1e9
       benchmark.measurement(perHandleFrame, Int((nanoseconds / Double(frames * count)).rounded()))
     }
   }
@@ -120,9 +135,13 @@ let benchmarks: @Sendable () -> Void = {
   let animated = graph(of: animatedScene(handles: 1000))
   Benchmark(
     "Runtime/step 1000 handles animated along a path",
-    configuration: .init(metrics: [.wallClock, .throughput, .mallocCountTotal], scalingFactor: .kilo, maxDuration: .seconds(2))
+    configuration: .init(
+      metrics: [.wallClock, .throughput, .mallocCountTotal], scalingFactor: .kilo,
+      maxDuration: .seconds(2))
   ) { benchmark in
-    guard var simulation = try? Simulation(graph: animated) else { fatalError("the animated scene failed") }
+    guard var simulation = try? Simulation(graph: animated) else {
+      fatalError("the animated scene failed")
+    }
     benchmark.startMeasurement()
     for _ in benchmark.scaledIterations { blackHole(try? simulation.step(dt: 1.0 / 60)) }
   }

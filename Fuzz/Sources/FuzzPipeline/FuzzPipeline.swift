@@ -16,7 +16,7 @@ public func fuzzPipeline(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
   let loaded = ScenePipeline.resolve(read, sceneFile: "/nonexistent/fuzz")
   _ = loaded.rendered()
   guard let graph = loaded.graph else { return 0 }
-  guard var runner = try? SceneRunner(graph: graph, traces: loaded.traces, fps: 60, duration: 0.5)
+  guard var runner = try? SceneRunner(graph: graph, fps: 60, duration: 0.5)
   else { return 0 }
   let context = OutputContext(graph: graph, precision: 3, fps: 60)
   var frames: [Frame] = []

@@ -1,5 +1,6 @@
 import Foundation
 import SceneDiagnostics
+import ScenePipeline
 import SceneSyntax
 
 /// libFuzzer's driver, given the test function.

@@ -1,5 +1,5 @@
 import FuzzSupport
-import SceneRuntime
+import SceneSyntax
 
 /// Any text as a trace file (CSV or JSON lines); a trace that parses must hold only finite
 /// numbers and times that never go back.

@@ -1,3 +1,6 @@
+import SceneDiagnostics
+import SceneVocabulary
+
 /// A built-in behaviour that ties handles to paths, rests or each other.
 public struct ConstraintSpec: Hashable, Sendable {
   public enum Kind: Hashable, Sendable {
@@ -18,22 +21,23 @@ public struct ConstraintSpec: Hashable, Sendable {
     self.source = source
   }
 
-  /// The key that names each kind in both syntaxes.
-  public var keyword: String {
+  /// The keyword that names its kind in both syntaxes.
+  public var kindKeyword: ConstraintKeyword {
     switch kind {
-    case .follow: return "follow"
-    case .elastic: return "elastic"
-    case .gooey: return "gooey"
-    case .animate: return "animate"
+    case .follow: return .follow
+    case .elastic: return .elastic
+    case .gooey: return .gooey
+    case .animate: return .animate
     }
   }
+
+  /// The key that names each kind in both syntaxes.
+  public var keyword: String { kindKeyword.rawValue }
 }
 
 /// `follow`: a handle kept on a path; dragged, it sits at the nearest point to the finger.
 public struct FollowSpec: Hashable, Sendable {
-  public enum Ends: String, Hashable, Sendable, CaseIterable {
-    case clamp, wrap
-  }
+  public typealias Ends = PathEnds
 
   public var handle: Reference
   public var path: Reference
@@ -95,12 +99,7 @@ public struct ElasticSpec: Hashable, Sendable {
 
 /// `gooey`: two circles joined by a stretching bridge that breaks.
 public struct GooeySpec: Hashable, Sendable {
-  public enum Style: String, Hashable, Sendable, CaseIterable {
-    /// Tangent points and two quadratic curves, as in the sticky-ball seed.
-    case sticky
-    /// paper.js's metaball bridge (v = 0.5, handle rate 2.4).
-    case metaball
-  }
+  public typealias Style = GooeyStyle
 
   /// The circle that stays and shrinks as the link stretches.
   public var anchor: Reference
@@ -137,10 +136,7 @@ public struct GooeySpec: Hashable, Sendable {
 
 /// `animate`: a handle moved along a path by time, at uniform speed along the path.
 public struct AnimateSpec: Hashable, Sendable {
-  public enum Repeat: String, Hashable, Sendable, CaseIterable {
-    case once, loop
-    case pingPong = "ping-pong"
-  }
+  public typealias Repeat = RepeatMode
 
   public var handle: Reference
   public var path: Reference

@@ -1,3 +1,6 @@
+import SceneDiagnostics
+import SceneVocabulary
+
 /// An assertion a scene test checks: `at 1.2s: ball.y < 300 ± 0.5`,
 /// `event link.broke before 0.8s`, `no event dismissed`, `at end: all at rest`.
 ///
@@ -15,55 +18,19 @@ public struct ExpectationSpec: Hashable, Sendable {
     case allAtRest(at: Moment)
   }
 
-  public enum Moment: Hashable, Sendable {
-    case time(Double)
-    case frame(Int)
-    case end
-  }
+  public typealias Moment = ExpectationMoment
+  public typealias Comparison = SceneVocabulary.Comparison
+  public typealias EventPattern = SceneVocabulary.EventPattern
+  public typealias Timing = EventTiming
 
-  public enum Comparison: String, Hashable, Sendable, CaseIterable {
-    case less = "<"
-    case lessOrEqual = "<="
-    case greater = ">"
-    case greaterOrEqual = ">="
-    case approximately = "≈"
-    case equal = "=="
-  }
-
-  public struct EventPattern: Hashable, Sendable {
-    /// `grab`, `release`, `rest`, `link.broke`, `link.restored`, `dismissed`, `loop`.
-    public var name: String
-    /// The handle or constraint it concerns (`of ball`), if any.
-    public var subject: String?
-    /// Where the subject was written (ignored by `==`).
-    public var subjectSource: SourceRef
-
-    public init(name: String, subject: String? = nil, subjectSource: SourceRef = .synthesized) {
-      self.name = name
-      self.subject = subject
-      self.subjectSource = subjectSource
-    }
-  }
-
-  public enum Timing: Hashable, Sendable {
-    case before(Reference)
-    case after(Reference)
-
-    /// What an event is timed against: a time in seconds, or the first occurrence of an event.
-    public enum Reference: Hashable, Sendable {
-      case time(Double)
-      case event(EventPattern)
-    }
-  }
-
-  public static let eventNames = [
-    "grab", "release", "rest", "link.broke", "link.restored", "dismissed", "loop",
-  ]
-
+  /// Every event an expectation may name.
+  public static let eventNames = SceneEventName.allCases.map(\.rawValue)
   /// Events whose subject is a handle.
-  public static let handleEventNames = ["grab", "release", "rest", "loop"]
+  public static let handleEventNames = SceneEventName.allCases.filter(\.isAboutHandle).map(
+    \.rawValue)
   /// Events whose subject is a `gooey` constraint (by name, or `gooey1`, `gooey2`, …).
-  public static let constraintEventNames = ["link.broke", "link.restored", "dismissed"]
+  public static let constraintEventNames = SceneEventName.allCases.filter { !$0.isAboutHandle }
+    .map(\.rawValue)
 
   public var kind: Kind
   public var source: SourceRef

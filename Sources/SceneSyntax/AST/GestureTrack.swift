@@ -1,3 +1,6 @@
+import SceneDiagnostics
+import SceneVocabulary
+
 /// The script of one pointer: steps played one after another.
 public struct GestureTrack: Hashable, Sendable {
   /// The pointer's id (0 for a one-finger script).

@@ -1,12 +1,9 @@
+import SceneVocabulary
+
 /// An object of the scene: a point with an optional shape, that constraints, springs,
 /// expressions and the finger move.
 public struct HandleSpec: Hashable, Sendable {
-  public enum Shape: String, Hashable, Sendable, CaseIterable {
-    /// An invisible control point (the wave's points).
-    case none
-    case circle
-    case rect
-  }
+  public typealias Shape = HandleShape
 
   public var name: Located<String>
   /// Where it starts, or for a bound handle where it is while the pointer is down:

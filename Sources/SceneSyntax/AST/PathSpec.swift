@@ -1,3 +1,4 @@
+import SceneDiagnostics
 import SceneGeometry
 
 /// A drawn path: fixed SVG path data, or segments through handles and expressions that

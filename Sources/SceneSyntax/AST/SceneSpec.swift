@@ -1,4 +1,6 @@
+import SceneDiagnostics
 import SceneGeometry
+import SceneVocabulary
 
 /// A whole scene as written: the AST both front ends build.
 ///

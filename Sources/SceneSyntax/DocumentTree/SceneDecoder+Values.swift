@@ -1,5 +1,6 @@
 import SceneDiagnostics
 import SceneGeometry
+import SceneVocabulary
 
 // MARK: - Structure
 

@@ -28,11 +28,9 @@ public struct SceneDecoder {
   /// The DSL's tree may repeat keys.
   var keysAreUnique = false
 
-  public static func decode(_ root: DocumentNode) -> Result {
-    decode(root, keysAreUnique: false)
-  }
-
-  static func decode(_ root: DocumentNode, keysAreUnique: Bool) -> Result {
+  /// Decodes a document tree; `keysAreUnique` says its reader has already refused repeated
+  /// keys (the YAML reader does; the DSL's tree may repeat them).
+  public static func decode(_ root: DocumentNode, keysAreUnique: Bool = false) -> Result {
     var decoder = SceneDecoder()
     decoder.keysAreUnique = keysAreUnique
     let spec = decoder.decodeScene(root)

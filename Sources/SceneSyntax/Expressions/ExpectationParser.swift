@@ -1,4 +1,5 @@
 import SceneDiagnostics
+import SceneVocabulary
 
 /// Parses the one-line text of a scene test's expectation into an ``ExpectationSpec``.
 ///

@@ -1,4 +1,5 @@
 import SceneGeometry
+import SceneVocabulary
 
 extension ExpectationSpec {
   /// The canonical text of the expectation, which ``ExpectationParser`` reads back as an

@@ -1,3 +1,5 @@
+import SceneDiagnostics
+
 /// An expression of the scene language, as parsed: `min(pull * 0.6, 100)`,
 /// `(pointer.x, baseY + waveHeight)`, `90deg`.
 ///

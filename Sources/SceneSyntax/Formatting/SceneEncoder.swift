@@ -1,4 +1,6 @@
+import SceneDiagnostics
 import SceneGeometry
+import SceneVocabulary
 
 /// Turns a ``SceneSpec`` back into a ``DocumentNode`` tree of the canonical shape, which
 /// ``YAMLEmitter`` and ``DSLEmitter`` print: the inverse of ``SceneDecoder``.

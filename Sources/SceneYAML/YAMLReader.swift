@@ -1,4 +1,5 @@
 import SceneDiagnostics
+import SceneSyntax
 
 /// Reads a YAML scene file into a ``DocumentNode`` tree, with exact source spans and
 /// guards against hostile input.

@@ -1,5 +1,7 @@
 import Foundation
 import SceneDiagnostics
+import SceneSyntax
+import SceneYAML
 
 #if canImport(Glibc)
 import Glibc

@@ -1,6 +1,8 @@
 import SceneDiagnostics
 import SceneGeometry
+import SceneGraph
 import SceneSyntax
+import SceneVocabulary
 
 /// Resolves a ``SceneSpec`` into a ``SceneGraph``: applies defaults, checks every value
 /// against its allowed range, and turns every name into an index, reporting each
@@ -21,11 +23,19 @@ public struct SceneResolver {
   var pathIndex: [String: Int] = [:]
   var springIndex: [String: Int] = [:]
   let spec: SceneSpec
+  /// The traces the gesture's `replay` steps play, by the file name the scene wrote.
+  let traces: [String: TraceFile]
 
-  init(spec: SceneSpec) { self.spec = spec }
+  init(spec: SceneSpec, traces: [String: TraceFile]) {
+    self.spec = spec
+    self.traces = traces
+  }
 
-  public static func resolve(_ spec: SceneSpec) -> Result {
-    var resolver = SceneResolver(spec: spec)
+  /// Resolves `spec`, binding its `replay` steps to `traces` (keyed by the file name as
+  /// the scene wrote it; a trace missing from it plays as an empty one: nothing, in no
+  /// time; the pipeline reports why it is missing).
+  public static func resolve(_ spec: SceneSpec, traces: [String: TraceFile] = [:]) -> Result {
+    var resolver = SceneResolver(spec: spec, traces: traces)
     let graph = resolver.resolveScene()
     // In file order, as the loader reports its own diagnostics.
     let errors = SourceOrder.sorted(resolver.errors, by: \.span)
@@ -75,13 +85,10 @@ public struct SceneResolver {
     // A fixed path that a constraint reads every frame gets the dense inverse arc-length
     // table here, once, instead of each time a simulation of the scene starts.
     for constraint in constraints {
-      switch constraint.kind {
-      case .follow(_, let path, _, _, _, _, _), .animate(_, let path, _, _, _, _, _):
-        if let measured = paths[path].measured, !measured.isPreparedForRepeatedPositions {
-          paths[path].measured = measured.preparedForRepeatedPositions()
-        }
-      case .elastic, .gooey:
-        break
+      if let path = constraint.kind.measuredPath, let measured = paths[path].measured,
+        !measured.isPreparedForRepeatedPositions
+      {
+        paths[path].measured = measured.preparedForRepeatedPositions()
       }
     }
     checkExclusiveMovers(spec.constraints)
@@ -136,37 +143,7 @@ public struct SceneResolver {
       }
     }
     markBoundHandles(&handles, lets: lets, constraints: constraints, order: order, layout: layout)
-    var gestureExpressions: [Expression: CompiledExpression] = [:]
-    for track in spec.gesture {
-      for step in track.steps {
-        checkStepDuration(step)
-        var points: [Expression] = []
-        switch step.kind {
-        case .press(let p), .tap(let p): points = [p]
-        case .drag(let motion, _, _), .move(let motion, _, _):
-          if case .to(let p) = motion {
-            points = [p]
-          } else if case .by(let v) = motion {
-            points = [v]
-          }
-        case .fling(let motion, _, let velocity):
-          if case .to(let p) = motion {
-            points = [p]
-          } else if case .by(let v) = motion {
-            points = [v]
-          }
-          if let velocity { points.append(velocity) }
-        case .release(let velocity?): points = [velocity]
-        case .release(nil), .wait, .replay: break
-        }
-        for point in points where gestureExpressions[point] == nil {
-          if let compiled = compile(point, symbols, expect: .point, what: "a point of the gesture")
-          {
-            gestureExpressions[point] = compiled
-          }
-        }
-      }
-    }
+    let gesture = resolveGesture(symbols: symbols)
     let expectationSlots = SceneGraph.ExpectationSlots(layout: layout)
     let expectations = resolveExpectations(
       symbols: symbols, slots: expectationSlots, constraints: constraints)
@@ -174,7 +151,7 @@ public struct SceneResolver {
       name: header.name?.value ?? "scene", width: width, height: height, fps: fps,
       duration: duration,
       background: header.background?.value, springs: springs, handles: handles, paths: paths,
-      constraints: constraints, gesture: spec.gesture, expectations: expectations, layout: layout,
+      constraints: constraints, gesture: gesture, expectations: expectations, layout: layout,
       lets: lets.compactMap { $0 },
       evaluationOrder: order.map {
         switch $0 {
@@ -182,9 +159,7 @@ public struct SceneResolver {
         case .handle(let i): return .handle(i)
         case .path(let i): return .path(i)
         }
-      },
-      gestureExpressions: gestureExpressions)
-    graph.symbols = symbols
+      })
     graph.expectationSlots = expectationSlots
     return graph
   }
@@ -202,21 +177,6 @@ public struct SceneResolver {
       return fallback
     }
     return value.value
-  }
-
-  /// A gesture step lasts from 0 to an hour: a negative, NaN or endless step is an error,
-  /// not a step the player quietly shortens to nothing.
-  mutating func checkStepDuration(_ step: GestureStep) {
-    switch step.kind {
-    case .wait(let d):
-      _ = checked(d, default: 0, "a wait", in: 0...3600)
-    case .drag(_, let d?, _), .move(_, let d?, _):
-      _ = checked(d, default: 0, "a motion's 'over'", in: 0...3600)
-    case .fling(_, let d?, _):
-      _ = checked(d, default: 0, "a fling's 'over'", in: 0...3600)
-    default:
-      break
-    }
   }
 
   /// Lets, handles, paths and springs may not clash with each other where expressions

@@ -1,4 +1,5 @@
 import SceneDiagnostics
+import SceneGraph
 import SceneSyntax
 
 // MARK: - Expressions and dependency order
@@ -46,14 +47,9 @@ extension SceneResolver {
     change[SlotLayout.frame] = .withTime
     var moved = [Bool](repeating: false, count: handles.count)
     for constraint in constraints {
-      switch constraint.kind {
-      case .follow(let h, _, _, _, _, _, _), .elastic(let h, _, _): moved[h] = true
-      case .gooey(let anchor, let ball, _, _, _, _, _, _):
-        moved[anchor] = true
-        moved[ball] = true
-      case .animate(let h, _, _, _, _, _, _):
-        moved[h] = true
-        for k in 0..<3 { change[layout.handleSlot(h) + k] = .withTime }
+      for h in constraint.kind.handles { moved[h] = true }
+      if case .animate(let a) = constraint.kind {
+        for k in 0..<3 { change[layout.handleSlot(a.handle) + k] = .withTime }
       }
     }
     func reads(_ expression: CompiledExpression?) -> Change {
@@ -124,11 +120,8 @@ extension SceneResolver {
       edges[.handle(i)] = reads
     }
     for constraint in constraints {
-      switch constraint.kind {
-      case .follow(let handle, let path, _, _, _, _, _),
-        .animate(let handle, let path, _, _, _, _, _):
-        edges[.handle(handle), default: []].append(.path(path))
-      default: break
+      if let path = constraint.kind.measuredPath {
+        edges[.handle(constraint.kind.movedHandle), default: []].append(.path(path))
       }
     }
     for (i, path) in spec.paths.enumerated() {

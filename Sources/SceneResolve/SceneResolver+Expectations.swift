@@ -1,5 +1,8 @@
 import SceneDiagnostics
+import SceneGeometry
+import SceneGraph
 import SceneSyntax
+import SceneVocabulary
 
 // MARK: - Expectations
 

@@ -2,7 +2,7 @@ import SceneDiagnostics
 import SceneGeometry
 import Testing
 
-@testable import SceneRuntime
+@testable import SceneSyntax
 
 @Suite struct TraceFileTests {
   typealias Sample = TraceFile.Sample

@@ -1,5 +1,7 @@
 import SceneDiagnostics
+import SceneGraph
 import SceneSyntax
+import SceneVocabulary
 
 /// Compiles an ``Expression`` into a ``CompiledExpression``: resolves its names through a
 /// ``SymbolTable``, checks its types, converts its units and folds its constant parts.

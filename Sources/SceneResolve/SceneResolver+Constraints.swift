@@ -1,6 +1,8 @@
 import SceneDiagnostics
 import SceneGeometry
+import SceneGraph
 import SceneSyntax
+import SceneVocabulary
 
 // MARK: - Constraints
 
@@ -8,7 +10,7 @@ extension SceneResolver {
   mutating func resolveConstraint(
     _ constraint: ConstraintSpec, handles: [SceneGraph.Handle], paths: [SceneGraph.PathNode]
   ) -> SceneGraph.Constraint? {
-    let what = "\(constraint.keyword) constraint"
+    let what = "\(constraint.kindKeyword.rawValue) constraint"
     let kind: SceneGraph.Constraint.Kind
     switch constraint.kind {
     case .follow(let f):
@@ -31,23 +33,23 @@ extension SceneResolver {
         }
       }
       kind = .follow(
-        handle: handle, path: path, orient: f.orient?.value ?? false, wrap: wrap, spring: spring,
-        rest: rest?.value, hysteresis: hysteresis)
+        SceneGraph.Follow(
+          handle: handle, path: path, orient: f.orient?.value ?? false, wrap: wrap, spring: spring,
+          rest: rest?.value, hysteresis: hysteresis))
     case .elastic(let e):
       guard let handle = lookup(e.handle, in: handleIndex, kind: "handle") else { return nil }
-      var resistance = e.resistance ?? .factor(Located(0.7))
-      switch resistance {
+      let resistance: SceneGraph.Elastic.Resistance
+      switch e.resistance ?? .factor(Located(0.7)) {
       case .factor(let factor):
-        resistance = .factor(
-          Located(checked(factor, default: 0.7, "\(what): factor", in: 0...1), at: factor.source))
+        resistance = .factor(checked(factor, default: 0.7, "\(what): factor", in: 0...1))
       case .rubberband(let c, let d):
-        _ = positive(c, default: 0.55, "\(what): rubberband coefficient")
-        _ = positive(d, default: 1, "\(what): dimension")
-        resistance = .rubberband(coefficient: c, dimension: d)
+        let coefficient = positive(c, default: 0.55, "\(what): rubberband coefficient")
+        let dimension = positive(d, default: 1, "\(what): dimension")
+        resistance = .rubberband(coefficient: coefficient, dimension: d == nil ? nil : dimension)
       case .none:
-        break
+        resistance = .none
       }
-      let motion: SceneGraph.Constraint.Return
+      let motion: SceneGraph.Elastic.Return
       switch e.returnMotion {
       case nil: motion = .speed(900, .easeOut)
       case .spring(let name)?:
@@ -59,7 +61,8 @@ extension SceneResolver {
         motion = .duration(
           seconds(duration, default: 0.3, "\(what): duration"), easing?.value ?? .easeOut)
       }
-      kind = .elastic(handle: handle, resistance: resistance, returnMotion: motion)
+      kind = .elastic(
+        SceneGraph.Elastic(handle: handle, resistance: resistance, returnMotion: motion))
     case .gooey(let g):
       let anchor = lookup(g.anchor, in: handleIndex, kind: "handle")
       let ball = lookup(g.ball, in: handleIndex, kind: "handle")
@@ -75,7 +78,7 @@ extension SceneResolver {
           at: reference.source,
           notes: [
             Diagnostic.Note(
-              "'\(reference.value)' is defined here", at: handles[index].spec.name.source.span)
+              "'\(reference.value)' is defined here", at: handles[index].nameSource.span)
           ])
       }
       if anchor == ball {
@@ -85,9 +88,10 @@ extension SceneResolver {
       }
       let bridge = style(g.bridgeStyle, defaultFill: handles[anchor].style.fill, what: what)
       kind = .gooey(
-        anchor: anchor, ball: ball, viscosity: viscosity, maxDistance: maxDistance,
-        minRadius: minRadius,
-        spring: spring, style: g.style?.value ?? .sticky, bridgeStyle: bridge)
+        SceneGraph.Gooey(
+          anchor: anchor, ball: ball, viscosity: viscosity, maxDistance: maxDistance,
+          minRadius: minRadius, spring: spring, style: g.style?.value ?? .sticky,
+          bridgeStyle: bridge))
     case .animate(let a):
       let handle = lookup(a.handle, in: handleIndex, kind: "handle")
       let path = lookup(a.path, in: pathIndex, kind: "path")
@@ -95,8 +99,10 @@ extension SceneResolver {
       let delay = checked(a.delay, default: 0, "\(what): delay", in: -3600...3600)
       guard let handle, let path else { return nil }
       kind = .animate(
-        handle: handle, path: path, duration: duration, repeatMode: a.repeatMode?.value ?? .once,
-        easing: a.easing?.value ?? .linear, orient: a.orient?.value ?? false, delay: delay)
+        SceneGraph.Animate(
+          handle: handle, path: path, duration: duration,
+          repeatMode: a.repeatMode?.value ?? .once, easing: a.easing?.value ?? .linear,
+          orient: a.orient?.value ?? false, delay: delay))
     }
     return SceneGraph.Constraint(
       name: constraint.name?.value, kind: kind, source: constraint.source)
@@ -117,7 +123,7 @@ extension SceneResolver {
       for handle in moved {
         if let first = mover[handle.value] {
           error(
-            "handle '\(handle.value)' is already moved by \(first.keyword == "elastic" || first.keyword == "animate" ? "an" : "a") \(first.keyword) constraint; a handle can be moved by only one follow, elastic, gooey or animate",
+            "handle '\(handle.value)' is already moved by \(first.kindKeyword == .elastic || first.kindKeyword == .animate ? "an" : "a") \(first.keyword) constraint; a handle can be moved by only one follow, elastic, gooey or animate",
             at: handle.source,
             notes: [
               Diagnostic.Note("the \(first.keyword) constraint is here", at: first.source.span)

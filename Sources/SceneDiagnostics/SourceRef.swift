@@ -1,6 +1,4 @@
-import SceneDiagnostics
-
-/// Where a syntax-tree node was written.
+/// Where a node of the scene (syntax tree or graph) was written.
 ///
 /// Deliberately ignored by `==` and by hashing: two scene ASTs are equal when they say
 /// the same thing, whichever file, syntax (YAML or DSL) and layout they came from. Read
@@ -20,18 +18,3 @@ public struct SourceRef: Hashable, Sendable, CustomStringConvertible {
   public var location: SourceLocation { span.start }
   public var description: String { span.start.description }
 }
-
-/// A value and where it was written; equality compares the value only.
-public struct Located<Value: Hashable & Sendable>: Hashable, Sendable {
-  public var value: Value
-  public var source: SourceRef
-
-  public init(_ value: Value, at source: SourceRef = .synthesized) {
-    self.value = value
-    self.source = source
-  }
-}
-
-/// A name that refers to something else in the scene (a handle, a path, a spring),
-/// with where the reference was written, so a dangling one can be pointed at.
-public typealias Reference = Located<String>

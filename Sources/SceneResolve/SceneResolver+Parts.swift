@@ -1,7 +1,8 @@
-import Foundation
 import SceneDiagnostics
 import SceneGeometry
+import SceneGraph
 import SceneSyntax
+import SceneVocabulary
 
 // MARK: - Springs, handles, paths
 
@@ -83,7 +84,7 @@ extension SceneResolver {
     let radius = nonNegative(handle.radius, default: 0, "\(what): radius")
     let width = nonNegative(handle.width, default: 0, "\(what): width")
     let height = nonNegative(handle.height, default: 0, "\(what): height")
-    let shape: HandleSpec.Shape =
+    let shape: HandleShape =
       handle.shape?.value ?? (handle.radius != nil ? .circle : handle.width != nil ? .rect : .none)
     if shape == .circle && handle.radius == nil {
       error("\(what) is a circle but has no 'r'", at: handle.shape?.source ?? handle.name.source)
@@ -96,12 +97,12 @@ extension SceneResolver {
     let hitRadius = nonNegative(handle.hitRadius, default: max(radius, 22), "\(what): hitRadius")
     let spring = handle.spring.flatMap { lookup($0, in: springIndex, kind: "spring") }
     return SceneGraph.Handle(
-      name: handle.name.value, shape: shape, radius: radius, width: width, height: height,
+      name: handle.name.value, nameSource: handle.name.source, shape: shape, radius: radius,
+      width: width, height: height,
       draggable: handle.draggable?.value ?? false, hitRadius: hitRadius, spring: spring,
       style: style(
         handle.style, defaultFill: shape == .none ? nil : Color(red: 255, green: 255, blue: 255),
-        what: what),
-      spec: handle)
+        what: what))
   }
 
   mutating func style(
@@ -132,7 +133,7 @@ extension SceneResolver {
       measured = measure
     }
     return SceneGraph.PathNode(
-      name: path.name.value, geometry: path.geometry, segments: [], measured: measured,
+      name: path.name.value, isDynamic: measured == nil, segments: [], measured: measured,
       style: style(
         path.style, defaultFill: nil, defaultStroke: Color(red: 255, green: 255, blue: 255),
         defaultWidth: 2, what: what),

@@ -1,0 +1,189 @@
+import SceneVocabulary
+
+// Adding a constraint kind
+// ========================
+// A kind is one keyword and one settings struct per stage; the compiler names every other
+// place, because every dispatch is an exhaustive `switch` over a closed enum:
+//
+// 1. Vocabulary: a case in `ConstraintKeyword` (SceneVocabulary/Keywords.swift).
+// 2. Syntax: a `…Spec` struct and a case of `ConstraintSpec.Kind`
+//    (SceneSyntax/AST/ConstraintSpec.swift); its keys in the YAML decoder
+//    (`SceneDecoder+Constraints.swift`) and in `SceneEncoder` (which both `fmt` and the DSL
+//    emitter use); the DSL reads it through the same document tree, so the parser needs
+//    nothing unless the kind has new syntax.
+// 3. Graph: a settings struct below, a case of `Kind`, and its arms in `Kind`'s `keyword`,
+//    `movedHandle`, `handles` and `measuredPath`.
+// 4. Resolve: `SceneResolver+Constraints.swift` checks the spec and builds the struct.
+// 5. Runtime: one file with an enum conforming to `ConstraintBehavior` whose `Parameters`
+//    is the struct, its run-time state (if any) in a storage array of its own on
+//    `Simulation`, and one arm in each dispatch of `ConstraintBehavior.swift`.
+// 6. Outputs: nothing, unless the kind draws (as `gooey` draws its bridge path).
+// 7. Docs and tests: Grammar.md's tables and EBNF, a scene, a twin, a golden snapshot.
+
+extension SceneGraph.Constraint {
+  /// What a constraint does, with its settings resolved: indices for names, defaults
+  /// applied, values checked.
+  public enum Kind: Sendable {
+    case follow(SceneGraph.Follow)
+    case elastic(SceneGraph.Elastic)
+    case gooey(SceneGraph.Gooey)
+    case animate(SceneGraph.Animate)
+
+    /// The keyword that names the kind in both syntaxes.
+    public var keyword: ConstraintKeyword {
+      switch self {
+      case .follow: return .follow
+      case .elastic: return .elastic
+      case .gooey: return .gooey
+      case .animate: return .animate
+      }
+    }
+
+    /// The handle whose position the constraint owns (a gooey link's ball).
+    public var movedHandle: Int {
+      switch self {
+      case .follow(let f): return f.handle
+      case .elastic(let e): return e.handle
+      case .gooey(let g): return g.ball
+      case .animate(let a): return a.handle
+      }
+    }
+
+    /// Every handle it reads or moves.
+    public var handles: [Int] {
+      switch self {
+      case .follow(let f): return [f.handle]
+      case .elastic(let e): return [e.handle]
+      case .gooey(let g): return [g.anchor, g.ball]
+      case .animate(let a): return [a.handle]
+      }
+    }
+
+    /// The path it measures along every frame, if any.
+    public var measuredPath: Int? {
+      switch self {
+      case .follow(let f): return f.path
+      case .animate(let a): return a.path
+      case .elastic, .gooey: return nil
+      }
+    }
+  }
+}
+
+extension SceneGraph {
+  /// `follow`: a handle kept on a path; dragged, it sits at the nearest point to the finger.
+  public struct Follow: Hashable, Sendable {
+    public var handle: Int
+    public var path: Int
+    /// Turn the handle to the path's tangent.
+    public var orient: Bool
+    /// Go round past the ends (closed paths) rather than stop there.
+    public var wrap: Bool
+    /// The spring a released handle returns along the path with, if any.
+    public var spring: Int?
+    /// Where on the path it rests, as a fraction 0…1 of the length.
+    public var rest: Double?
+    /// How much nearer, in points, another part of the path must be before a drag jumps.
+    public var hysteresis: Double
+
+    public init(
+      handle: Int, path: Int, orient: Bool, wrap: Bool, spring: Int?, rest: Double?,
+      hysteresis: Double
+    ) {
+      self.handle = handle
+      self.path = path
+      self.orient = orient
+      self.wrap = wrap
+      self.spring = spring
+      self.rest = rest
+      self.hysteresis = hysteresis
+    }
+  }
+
+  /// `elastic`: a handle pulled from its rest resists, and returns when released.
+  public struct Elastic: Hashable, Sendable {
+    public enum Resistance: Hashable, Sendable {
+      case none
+      /// Follows the finger at this fraction of its motion.
+      case factor(Double)
+      /// iOS rubber-banding with a coefficient over a dimension (the scene's size along
+      /// each axis when `nil`).
+      case rubberband(coefficient: Double, dimension: Double?)
+    }
+
+    /// How it returns when released.
+    public enum Return: Hashable, Sendable {
+      case spring(Int)
+      /// At a speed in points per second, along an easing.
+      case speed(Double, Easing)
+      /// Over a duration in seconds, along an easing.
+      case duration(Double, Easing)
+    }
+
+    public var handle: Int
+    public var resistance: Resistance
+    public var returnMotion: Return
+
+    public init(handle: Int, resistance: Resistance, returnMotion: Return) {
+      self.handle = handle
+      self.resistance = resistance
+      self.returnMotion = returnMotion
+    }
+  }
+
+  /// `gooey`: two circles joined by a stretching bridge that breaks.
+  public struct Gooey: Hashable, Sendable {
+    /// The circle that stays and shrinks as the link stretches.
+    public var anchor: Int
+    /// The circle that is dragged away.
+    public var ball: Int
+    public var viscosity: Double
+    public var maxDistance: Double
+    public var minRadius: Double
+    /// The spring the ball returns with if released before the break.
+    public var spring: Int?
+    public var style: GooeyStyle
+    /// How the bridge is drawn.
+    public var bridgeStyle: Style
+
+    public init(
+      anchor: Int, ball: Int, viscosity: Double, maxDistance: Double, minRadius: Double,
+      spring: Int?, style: GooeyStyle, bridgeStyle: Style
+    ) {
+      self.anchor = anchor
+      self.ball = ball
+      self.viscosity = viscosity
+      self.maxDistance = maxDistance
+      self.minRadius = minRadius
+      self.spring = spring
+      self.style = style
+      self.bridgeStyle = bridgeStyle
+    }
+  }
+
+  /// `animate`: a handle moved along a path by time, at uniform speed along the path.
+  public struct Animate: Hashable, Sendable {
+    public var handle: Int
+    public var path: Int
+    /// Seconds for one pass along the whole path.
+    public var duration: Double
+    public var repeatMode: RepeatMode
+    public var easing: Easing
+    public var orient: Bool
+    /// Seconds to wait before starting (negative: start part-way through).
+    public var delay: Double
+
+    public init(
+      handle: Int, path: Int, duration: Double, repeatMode: RepeatMode, easing: Easing,
+      orient: Bool, delay: Double
+    ) {
+      self.handle = handle
+      self.path = path
+      self.duration = duration
+      self.repeatMode = repeatMode
+      self.easing = easing
+      self.orient = orient
+      self.delay = delay
+    }
+  }
+}

@@ -1,0 +1,16 @@
+/// What a name in an expression stands for: a number or a point in the runtime's state,
+/// or an object with members such as `pointer` or a handle.
+///
+/// Slots index the flat `[Double]` state the runtime owns and rewrites every frame; a
+/// compiled expression reads them and nothing else.
+public indirect enum Symbol: Hashable, Sendable {
+  /// A number stored at `slot`: `time`, `width`, a `let` holding a number.
+  case number(slot: Int)
+  /// A point stored in two slots: a `let` holding a point.
+  case point(x: Int, y: Int)
+  /// A name with members, and optionally a value of its own.
+  ///
+  /// `ball` has members `x`, `y` and `angle`, and `ball` alone is its position; `pointer`
+  /// has `x`, `y` and `down` but no value, so it can only be used through a member.
+  case object(members: [String: Symbol], value: Symbol?)
+}

@@ -1,0 +1,39 @@
+/// The kinds of constraint, by the keyword that names each in both syntaxes.
+///
+/// One list for the YAML decoder, the DSL parser and emitter, the resolver and the
+/// runtime: adding a case here makes the compiler name every `switch` that must learn it.
+public enum ConstraintKeyword: String, Hashable, Sendable, CaseIterable {
+  case follow
+  case elastic
+  case gooey
+  case animate
+}
+
+/// How a handle is drawn.
+public enum HandleShape: String, Hashable, Sendable, CaseIterable {
+  /// An invisible control point (the wave's points).
+  case none
+  case circle
+  case rect
+}
+
+/// What a `follow`ed handle does past a path's ends: stop there, or go round (closed paths).
+public enum PathEnds: String, Hashable, Sendable, CaseIterable {
+  case clamp
+  case wrap
+}
+
+/// How an `animate` constraint repeats its pass along the path.
+public enum RepeatMode: String, Hashable, Sendable, CaseIterable {
+  case once
+  case loop
+  case pingPong = "ping-pong"
+}
+
+/// How a `gooey` link's bridge is shaped.
+public enum GooeyStyle: String, Hashable, Sendable, CaseIterable {
+  /// Tangent points and two quadratic curves, as in the sticky-ball seed.
+  case sticky
+  /// paper.js's metaball bridge (v = 0.5, handle rate 2.4).
+  case metaball
+}

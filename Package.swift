@@ -99,12 +99,16 @@ let package = Package(
       dependencies: ["SceneRuntime", "SceneGraph", "SceneGeometry", "SceneVocabulary"],
       resources: [.embedInCode("Resources/player.js")]),
 
+    /// Files written whole or not at all: a temporary file beside the target renamed over
+    /// it, removed if the process is interrupted.
+    .target(name: "SceneFiles"),
+
     /// Scene-level snapshot tests: golden frames beside each scene.
     .target(
       name: "SceneTesting",
       dependencies: [
         "SceneOutputs", "SceneRuntime", "SceneGraph", "SceneVocabulary", "SceneDiagnostics",
-        "ScenePipeline",
+        "ScenePipeline", "SceneFiles",
       ]),
 
     /// swift-snapshot-testing strategies for scenes, kept apart so the `scenec` tool does
@@ -136,6 +140,7 @@ let package = Package(
         "ScenePipeline",
         "SceneTesting",
         "SceneStress",
+        "SceneFiles",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),

@@ -28,6 +28,27 @@ extension SceneGraph {
     self.lets = lets
     self.evaluationOrder = evaluationOrder
     self.expectationSlots = ExpectationSlots(layout: layout)
+    self.drawnPaths = Self.drawnPaths(paths: paths, constraints: constraints)
+  }
+
+  /// The scene's paths, then each path a constraint makes (a gooey bridge, under the
+  /// constraint's reported name, in its bridge style), in constraint order: the order in
+  /// which a simulation's frames list them.
+  public static func drawnPaths(paths: [PathNode], constraints: [Constraint]) -> [DrawnPath] {
+    var drawn = paths.indices.map {
+      DrawnPath(name: paths[$0].name, style: paths[$0].style, origin: .path($0))
+    }
+    for (c, constraint) in constraints.enumerated() {
+      switch constraint.kind {
+      case .gooey(let gooey):
+        drawn.append(
+          DrawnPath(name: constraint.reportedName, style: gooey.bridgeStyle, origin: .constraint(c))
+        )
+      case .follow, .elastic, .animate:
+        break
+      }
+    }
+    return drawn
   }
 }
 

@@ -20,6 +20,11 @@ public struct SceneGraph: Sendable {
   public var handles: [Handle]
   public var paths: [PathNode]
   public var constraints: [Constraint]
+  /// Every path a frame draws, in the order of a frame's paths.
+  ///
+  /// The scene's paths, then those constraints make (each gooey bridge), with the names
+  /// and styles they are drawn under. Outputs find a frame's path by its index here.
+  public var drawnPaths: [DrawnPath] = []
   public var gesture: [GestureTrack]
   /// The scene test's `expect:` lines, compiled.
   public var expectations: [Expectation]
@@ -155,6 +160,26 @@ public struct SceneGraph: Sendable {
       self.name = name
       self.kind = kind
       self.source = source
+    }
+  }
+
+  /// A path frames draw, and where it comes from.
+  public struct DrawnPath: Hashable, Sendable {
+    public enum Origin: Hashable, Sendable {
+      /// The scene's path at this index of ``SceneGraph/paths``.
+      case path(Int)
+      /// The path a constraint makes (a gooey bridge), by its index.
+      case constraint(Int)
+    }
+
+    public var name: String
+    public var style: Style
+    public var origin: Origin
+
+    public init(name: String, style: Style, origin: Origin) {
+      self.name = name
+      self.style = style
+      self.origin = origin
     }
   }
 

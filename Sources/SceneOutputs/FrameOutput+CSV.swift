@@ -10,31 +10,39 @@ extension FrameOutput {
   public static let csv = FrameOutput(
     name: "csv", fileExtensions: ["csv"],
     summary: "per-frame handle trajectories (frame, time, handle, x, y, angle, state)",
-    begin: { _ in "frame,time,handle,x,y,angle,state\n" },
-    frame: { context, frame in
-      let p = context.precision
-      // `frame,time,` starts every row of the frame.
-      var start = TextBytes(capacity: 32)
-      start.append(frame.index)
-      start.append(UInt8(ascii: ","))
-      start.append(frame.time, precision: p)
-      start.append(UInt8(ascii: ","))
-      var text = TextBytes(capacity: frame.handles.count * (start.count + 64))
-      let handles = frame.handles
-      for i in handles.indices {
-        // Scene names are identifiers, so they never need CSV quoting.
-        text.append(start)
-        text.append(handles[i].name)
-        text.append(UInt8(ascii: ","))
-        text.append(handles[i].x, precision: p)
-        text.append(UInt8(ascii: ","))
-        text.append(handles[i].y, precision: p)
-        text.append(UInt8(ascii: ","))
-        text.append(handles[i].angle, precision: p)
-        text.append(UInt8(ascii: ","))
-        text.append(JSONLines.stateText(handles[i].state))
-        text.append(UInt8(ascii: "\n"))
-      }
-      return text.string
-    })
+    writer: { CSVWriter(context: $0) })
+}
+
+/// Streams: a header, then each frame's rows as they come.
+struct CSVWriter: FrameWriter {
+  let context: OutputContext
+
+  mutating func begin(into sink: inout TextBytes) {
+    sink.append("frame,time,handle,x,y,angle,state\n")
+  }
+
+  mutating func frame(_ frame: Frame, into sink: inout TextBytes) {
+    let p = context.precision
+    // `frame,time,` starts every row of the frame.
+    var start = TextBytes(capacity: 32)
+    start.append(frame.index)
+    start.append(UInt8(ascii: ","))
+    start.append(frame.time, precision: p)
+    start.append(UInt8(ascii: ","))
+    let handles = frame.handles
+    for i in handles.indices {
+      // Scene names are identifiers, so they never need CSV quoting.
+      sink.append(start)
+      sink.append(handles[i].name)
+      sink.append(UInt8(ascii: ","))
+      sink.append(handles[i].x, precision: p)
+      sink.append(UInt8(ascii: ","))
+      sink.append(handles[i].y, precision: p)
+      sink.append(UInt8(ascii: ","))
+      sink.append(handles[i].angle, precision: p)
+      sink.append(UInt8(ascii: ","))
+      sink.append(JSONLines.stateText(handles[i].state))
+      sink.append(UInt8(ascii: "\n"))
+    }
+  }
 }

@@ -14,25 +14,53 @@ extension FrameOutput {
   /// events and a running event log. Space plays and pauses; the arrow keys step one frame.
   /// The data sits in `<script type="application/json" id="scene">`, readable by any tool.
   /// The output depends only on the frames and the context: no dates, no random ids.
+  ///
+  /// Memory: the page's head needs the frame count, so nothing is written until the end;
+  /// each frame is kept as its compact JSON (a few bytes per number), not as a frame.
   public static let html = FrameOutput(
     name: "html", fileExtensions: ["html", "htm"],
     summary: "a self-contained HTML player (canvas, no network)",
-    needsAllFrames: true,
-    end: { context, frames in HTMLPlayer.document(context: context, frames: frames) })
+    writer: { HTMLPlayer.Writer(context: $0) })
 }
 
 /// The HTML player's text: the page, the scene JSON embedded in it, and the escaping that
 /// keeps that JSON inside its script block.
 enum HTMLPlayer {
+  /// Turns each frame into its JSON entry as it comes, and writes the page at the end.
+  struct Writer: FrameWriter {
+    let context: OutputContext
+    /// The frames' entries so far, each after `\n` or `,\n`.
+    var entries: [UInt8] = []
+    var count = 0
+
+    mutating func frame(_ frame: Frame, into sink: inout TextBytes) {
+      var entry = TextBytes(capacity: 64 + 48 * (frame.handles.count + frame.paths.count))
+      entry.append(count == 0 ? "\n" : ",\n")
+      HTMLPlayer.appendEntry(frame, context: context, to: &entry)
+      entries.append(contentsOf: entry.bytes)
+      count += 1
+    }
+
+    mutating func end(into sink: inout TextBytes) {
+      sink.append(HTMLPlayer.head(context: context, frameCount: count))
+      sink.append(HTMLPlayer.sceneHeader(context: context, frameCount: count))
+      entries.withUnsafeBufferPointer { sink.append($0) }
+      sink.append("]}\n</script>\n<script>\n")
+      sink.append(HTMLPlayer.script)
+      sink.append("</script>\n</body>\n</html>\n")
+    }
+  }
+
   // MARK: - The page
 
-  static func document(context: OutputContext, frames: [Frame]) -> String {
+  /// The page up to the opening of the scene's JSON block.
+  static func head(context: OutputContext, frameCount: Int) -> String {
     let graph = context.graph
     // The same markup escaping as SVG: HTML reads those entities alike.
     let title = SVGText.escaped(graph.name.isEmpty ? "scene" : graph.name)
     let width = NumberText.format(graph.width, precision: 0)
     let height = NumberText.format(graph.height, precision: 0)
-    var page = """
+    let page = """
       <!DOCTYPE html>
       <html lang="en">
       <head>
@@ -50,7 +78,7 @@ enum HTMLPlayer {
       <canvas id="stage" width="\(width)" height="\(height)" aria-label="\(title)"></canvas>
       <div class="controls">
       <button id="play" type="button" title="Play or pause (space)">▶ Play</button>
-      <input id="scrub" type="range" min="0" max="\(max(0, frames.count - 1))" step="1" value="0" aria-label="Frame">
+      <input id="scrub" type="range" min="0" max="\(max(0, frameCount - 1))" step="1" value="0" aria-label="Frame">
       <select id="speed" aria-label="Speed">
       <option value="0.25">0.25×</option>
       <option value="0.5">0.5×</option>
@@ -69,98 +97,108 @@ enum HTMLPlayer {
       </main>
       <script type="application/json" id="scene">
       """
-    page += scriptSafe(sceneJSON(context: context, frames: frames))
-    page += "\n</script>\n<script>\n"
-    page += script
-    page += "</script>\n</body>\n</html>\n"
     return page
   }
 
   // MARK: - The scene as JSON
 
-  /// The scene and every frame as compact JSON, not yet made safe for a script block.
+  /// The scene's JSON up to its frames: the scene and its styles, listed once.
   ///
-  /// Styles are listed once, in `handles` and `paths`; a frame's `h` and `p` follow the
-  /// same order: `h` holds `[x, y, angle, r, state]` or `null`, `p` holds SVG path data or
-  /// `null` when the path is hidden; `ptr` holds `[id, x, y, down]`, `e` `[type, subject]`.
-  static func sceneJSON(context: OutputContext, frames: [Frame]) -> String {
+  /// `handles` and `paths` list the graph's handles and drawn paths
+  /// (``SceneGraph/drawnPaths``) in order; a frame's `h` and `p` follow that order (see
+  /// ``appendEntry(_:context:to:)``). Every string is script-safe (``jsonString(_:)``).
+  static func sceneHeader(context: OutputContext, frameCount: Int) -> String {
     let graph = context.graph
     let p = context.precision
     func n(_ value: Double) -> String { NumberText.format(value, precision: p) }
-    // Times keep enough digits to order frames at any rate, whatever the precision.
-    func t(_ value: Double) -> String { NumberText.format(value, precision: max(p, 6)) }
     func color(_ c: (some CustomStringConvertible)?) -> String {
       c.map { jsonString($0.description) } ?? "null"
     }
     func style(_ s: SceneGraph.Style) -> String {
       "\"fill\":\(color(s.fill)),\"stroke\":\(color(s.stroke)),\"strokeWidth\":\(n(s.strokeWidth)),\"opacity\":\(n(s.opacity))"
     }
-
-    // Handles: the scene's, in order, then any a frame names that the scene does not.
-    var handleEntries: [String] = []
-    var handleIndex: [String: Int] = [:]
-    for handle in graph.handles where handleIndex[handle.name] == nil {
-      handleIndex[handle.name] = handleEntries.count
-      handleEntries.append(
-        "{\"name\":\(jsonString(handle.name)),\"shape\":\(jsonString(handle.shape.rawValue)),"
-          + "\"r\":\(n(handle.radius)),\"w\":\(n(handle.width)),\"h\":\(n(handle.height)),\(style(handle.style))}"
-      )
+    let handleEntries = graph.handles.map { handle in
+      "{\"name\":\(jsonString(handle.name)),\"shape\":\(jsonString(handle.shape.rawValue)),"
+        + "\"r\":\(n(handle.radius)),\"w\":\(n(handle.width)),\"h\":\(n(handle.height)),\(style(handle.style))}"
     }
-    // Paths: the scene's, then each gooey bridge under the name the runtime gives it.
-    var pathEntries: [String] = []
-    var pathIndex: [String: Int] = [:]
-    func addPath(_ name: String, _ s: String) {
-      guard pathIndex[name] == nil else { return }
-      pathIndex[name] = pathEntries.count
-      pathEntries.append("{\"name\":\(jsonString(name)),\(s)}")
+    let pathEntries = graph.drawnPaths.map {
+      "{\"name\":\(jsonString($0.name)),\(style($0.style))}"
     }
-    for path in graph.paths { addPath(path.name, style(path.style)) }
-    for constraint in graph.constraints {
-      guard case .gooey(let gooey) = constraint.kind else { continue }
-      let bridgeStyle = gooey.bridgeStyle
-      addPath(constraint.reportedName, style(bridgeStyle))
-    }
-    let unknownStyle = "\"fill\":null,\"stroke\":\"#000000\",\"strokeWidth\":1,\"opacity\":1"
-    for frame in frames {
-      for handle in frame.handles where handleIndex[handle.name] == nil {
-        handleIndex[handle.name] = handleEntries.count
-        handleEntries.append(
-          "{\"name\":\(jsonString(handle.name)),\"shape\":\"circle\",\"r\":\(n(handle.radius)),\"w\":0,\"h\":0,\(unknownStyle)}"
-        )
-      }
-      for path in frame.paths { addPath(path.name, unknownStyle) }
-    }
-
     var text =
       "{\"name\":\(jsonString(graph.name)),\"width\":\(n(graph.width)),\"height\":\(n(graph.height))"
     text +=
       ",\"background\":\(color(graph.background)),\"fps\":\(n(context.fps)),\"precision\":\(p)"
-    text += ",\"frameCount\":\(frames.count)"
+    text += ",\"frameCount\":\(frameCount)"
     text += ",\n\"handles\":[" + handleEntries.joined(separator: ",\n") + "]"
     text += ",\n\"paths\":[" + pathEntries.joined(separator: ",\n") + "]"
     text += ",\n\"frames\":["
-    for (f, frame) in frames.enumerated() {
-      var handles = [String](repeating: "null", count: handleEntries.count)
-      for h in frame.handles {
-        guard let i = handleIndex[h.name] else { continue }
-        handles[i] = "[\(n(h.x)),\(n(h.y)),\(n(h.angle)),\(n(h.radius)),\"\(h.state.rawValue)\"]"
-      }
-      var paths = [String](repeating: "null", count: pathEntries.count)
-      for path in frame.paths where !path.isHidden {
-        guard let i = pathIndex[path.name] else { continue }
-        paths[i] = jsonString(pathData(path.path, precision: p))
-      }
-      let pointers = frame.pointers.map { "[\($0.id),\(n($0.x)),\(n($0.y)),\($0.isDown)]" }
-      let events = frame.events.map { "[\(jsonString($0.type)),\(jsonString($0.subject))]" }
-      text += f == 0 ? "\n" : ",\n"
-      text +=
-        "{\"i\":\(frame.index),\"t\":\(t(frame.time)),\"h\":[" + handles.joined(separator: ",")
-      text += "],\"p\":[" + paths.joined(separator: ",")
-      text += "],\"ptr\":[" + pointers.joined(separator: ",")
-      text += "],\"e\":[" + events.joined(separator: ",") + "]}"
-    }
-    text += "]}"
     return text
+  }
+
+  /// One frame's JSON: `h` holds `[x, y, angle, r, state]` for each of the graph's handles
+  /// (or `null`), `p` SVG path data for each drawn path (or `null` when it is hidden),
+  /// `ptr` `[id, x, y, down]` for each pointer, `e` `[type, subject]` for each event.
+  static func appendEntry(_ frame: Frame, context: OutputContext, to text: inout TextBytes) {
+    let graph = context.graph
+    let p = context.precision
+    text.append("{\"i\":")
+    text.append(frame.index)
+    text.append(",\"t\":")
+    // Times keep enough digits to order frames at any rate, whatever the precision.
+    text.append(frame.time, precision: max(p, 6))
+    text.append(",\"h\":[")
+    for i in graph.handles.indices {
+      if i > 0 { text.append(UInt8(ascii: ",")) }
+      guard i < frame.handles.count else {
+        text.append("null")
+        continue
+      }
+      let h = frame.handles[i]
+      text.append(UInt8(ascii: "["))
+      text.append(h.x, precision: p)
+      text.append(UInt8(ascii: ","))
+      text.append(h.y, precision: p)
+      text.append(UInt8(ascii: ","))
+      text.append(h.angle, precision: p)
+      text.append(UInt8(ascii: ","))
+      text.append(h.radius, precision: p)
+      text.append(",\"")
+      text.append(JSONLines.stateText(h.state))
+      text.append("\"]")
+    }
+    text.append("],\"p\":[")
+    for i in graph.drawnPaths.indices {
+      if i > 0 { text.append(UInt8(ascii: ",")) }
+      guard i < frame.paths.count, !frame.paths[i].isHidden else {
+        text.append("null")
+        continue
+      }
+      // Path data is digits, signs, points, spaces and command letters: nothing to escape.
+      text.append(UInt8(ascii: "\""))
+      text.append(frame.paths[i].path, precision: p)
+      text.append(UInt8(ascii: "\""))
+    }
+    text.append("],\"ptr\":[")
+    for (k, pointer) in frame.pointers.enumerated() {
+      text.append(k == 0 ? "[" : ",[")
+      text.append(pointer.id)
+      text.append(UInt8(ascii: ","))
+      text.append(pointer.x, precision: p)
+      text.append(UInt8(ascii: ","))
+      text.append(pointer.y, precision: p)
+      text.append(UInt8(ascii: ","))
+      text.append(pointer.isDown)
+      text.append(UInt8(ascii: "]"))
+    }
+    text.append("],\"e\":[")
+    for (k, event) in frame.events.enumerated() {
+      text.append(k == 0 ? "[" : ",[")
+      appendJSONString(event.type, to: &text)
+      text.append(UInt8(ascii: ","))
+      appendJSONString(event.subject, to: &text)
+      text.append(UInt8(ascii: "]"))
+    }
+    text.append("]}")
   }
 
   /// Absolute SVG path data like ``SceneGeometry/Path/svgPathData`` but with numbers at
@@ -171,10 +209,21 @@ enum HTMLPlayer {
 
   // MARK: - Escaping
 
-  /// A JSON string literal that is also a valid JavaScript literal (see ``JSONText``).
-  static func jsonString(_ value: String) -> String { JSONText.quoted(value) }
+  /// A JSON string literal that is also a valid JavaScript literal (see ``JSONText``) and
+  /// safe inside a script block (``scriptSafe(_:)``): every string the page's JSON holds
+  /// is made this way, so the JSON as a whole needs no search afterwards.
+  static func jsonString(_ value: String) -> String { scriptSafe(JSONText.quoted(value)) }
 
-  /// JSON made safe to sit between `<script>` and `</script>`.
+  /// ``jsonString(_:)`` appended to `text`, without a `String` for the common case.
+  static func appendJSONString(_ value: String, to text: inout TextBytes) {
+    if value.utf8.contains(UInt8(ascii: "<")) {
+      text.append(jsonString(value))
+    } else {
+      text.appendQuoted(value)
+    }
+  }
+
+  /// JSON text made safe to sit between `<script>` and `</script>`.
   ///
   /// Every `</` becomes `<\/`, so no `</script>` can close the block early, and every
   /// `<!--` becomes `<\u0021--`, so no comment opener can put the HTML parser in its

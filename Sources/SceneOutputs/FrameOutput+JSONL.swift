@@ -11,16 +11,21 @@ extension FrameOutput {
   public static let jsonl = FrameOutput(
     name: "jsonl", fileExtensions: ["jsonl", "ndjson"],
     summary: "one JSON object per frame, sorted keys (the default, to stdout)",
-    frame: { context, frame in
-      var text = TextBytes(capacity: JSONLines.estimatedSize(of: frame))
-      JSONLines.write(frame, precision: context.precision, sceneText: context.sceneText, to: &text)
-      text.append(UInt8(ascii: "\n"))
-      return text.string
-    })
+    writer: { JSONLines.Writer(context: $0) })
 }
 
 /// The frame contract's text.
 enum JSONLines {
+  /// Streams: each frame's line is written as it comes, and nothing is kept.
+  struct Writer: FrameWriter {
+    let context: OutputContext
+
+    mutating func frame(_ frame: Frame, into sink: inout TextBytes) {
+      JSONLines.write(frame, precision: context.precision, sceneText: context.sceneText, to: &sink)
+      sink.append(UInt8(ascii: "\n"))
+    }
+  }
+
   static func line(for frame: Frame, precision p: Int) -> String {
     var text = TextBytes(capacity: estimatedSize(of: frame))
     write(frame, precision: p, sceneText: nil, to: &text)
@@ -58,7 +63,7 @@ enum JSONLines {
     text.append(frame.index)
     text.append(",\"handles\":{")
     let handles = frame.handles
-    if let sceneText, sceneText.matches(handles) {
+    if let sceneText, sceneText.fits(handles) {
       var start = 0
       for k in sceneText.sortedHandles.indices {
         let i = sceneText.sortedHandles[k]
@@ -85,7 +90,7 @@ enum JSONLines {
     text.append("},\"paths\":{")
     let paths = frame.paths
     let pathOrder =
-      sceneText.flatMap { $0.matches(paths) ? $0.sortedPaths : nil }
+      sceneText.flatMap { $0.fits(paths) ? $0.sortedPaths : nil }
       ?? paths.indices.sorted { paths[$0].name < paths[$1].name }
     for k in pathOrder.indices {
       let i = pathOrder[k]

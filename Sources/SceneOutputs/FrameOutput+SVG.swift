@@ -23,8 +23,8 @@ extension FrameOutput {
   public static let svg = FrameOutput(
     name: "svg", fileExtensions: ["svg"],
     summary: "one frame as a standalone SVG (--frame N or --at T)",
-    needsAllFrames: true,
-    end: { context, frames in SVGText.still(frames.last, context: context) })
+    isStill: true,
+    writer: { SVGText.StillWriter(context: $0) })
 
   /// Every frame as one animated SVG that plays in any browser: each element animates with
   /// SMIL (`<animate>` with `calcMode="discrete"`, one value per frame, looping), so the
@@ -42,19 +42,41 @@ extension FrameOutput {
   public static let animatedSVG = FrameOutput(
     name: "animated-svg", fileExtensions: [],
     summary: "every frame as one animated SVG (SMIL), plays in any browser",
-    needsAllFrames: true,
-    end: { context, frames in SVGText.animated(frames, context: context) })
+    writer: { SVGText.AnimatedWriter(context: $0) })
 }
 
 /// The text of the SVG formats.
 enum SVGText {
   // MARK: - One frame
 
-  static func still(_ frame: Frame?, context: OutputContext) -> String {
+  /// Keeps only the latest frame, and draws it at the end.
+  struct StillWriter: FrameWriter {
+    let context: OutputContext
+    var latest: Frame?
+
+    mutating func frame(_ frame: Frame, into sink: inout TextBytes) { latest = frame }
+
+    mutating func end(into sink: inout TextBytes) {
+      SVGText.still(latest, context: context, into: &sink)
+    }
+  }
+
+  /// Keeps every frame, and writes the animation at the end.
+  struct AnimatedWriter: FrameWriter {
+    let context: OutputContext
+    var frames: [Frame] = []
+
+    mutating func frame(_ frame: Frame, into sink: inout TextBytes) { frames.append(frame) }
+
+    mutating func end(into sink: inout TextBytes) {
+      sink.append(SVGText.animated(frames, context: context))
+    }
+  }
+
+  static func still(_ frame: Frame?, context: OutputContext, into out: inout TextBytes) {
     let p = context.precision
-    var styles = Styles(context.graph)
+    let styles = Styles(context.graph)
     var ids = IDs()
-    var out = TextBytes(capacity: 1024 + (frame?.handles.count ?? 0) * 112)
     out.append(prologue(context))
     if let frame {
       // Neighbouring shapes mostly share a paint: its attributes are made once.
@@ -63,7 +85,7 @@ enum SVGText {
       for i in frame.paths.indices {
         let path = frame.paths[i]
         guard !path.isHidden, !path.path.isEmpty else { continue }
-        let paint = styles.path(at: i, named: path.name)
+        let paint = styles.path(at: i)
         if paint != lastPaint {
           lastPaint = paint
           lastAttributes = paint.attributes(precision: p)
@@ -82,7 +104,7 @@ enum SVGText {
       // handle's name being hashed.
       let sceneText = context.sceneText
       var takenByPath: [Bool]? = nil
-      if sceneText.handleNamesAreDistinct, sceneText.matches(frame.handles) {
+      if sceneText.handleNamesAreDistinct, sceneText.fits(frame.handles) {
         var taken = [Bool](repeating: false, count: frame.handles.count)
         for name in ids.used {
           if let index = sceneText.handleIndex(named: name) { taken[index] = true }
@@ -96,7 +118,7 @@ enum SVGText {
       var lastHandleAttributes = ""
       for i in frame.handles.indices {
         let h = frame.handles[i]
-        guard h.state != .hidden, let j = styles.handleIndex(at: i, named: h.name) else { continue }
+        guard h.state != .hidden, let j = styles.handleIndex(at: i) else { continue }
         let shape = handles[j].shape
         guard shape == .circle || shape == .rect else { continue }
         let style = handles[j].style
@@ -144,7 +166,6 @@ enum SVGText {
       }
     }
     out.append("</svg>\n")
-    return out.string
   }
 
   /// Whether two styles are equal, field by field (quicker than their `==` from another module).
@@ -163,13 +184,13 @@ enum SVGText {
   static func animated(_ frames: [Frame], context: OutputContext) -> String {
     let p = context.precision
     func n(_ value: Double) -> String { NumberText.format(value, precision: p) }
-    var styles = Styles(context.graph)
+    let styles = Styles(context.graph)
     var ids = IDs()
     var out = prologue(context)
     guard !frames.isEmpty else { return out + "</svg>\n" }
     let timing = Timing(frames, fps: context.fps, precision: p)
 
-    // Paths: one track per path of a frame, matched across frames by name and occurrence.
+    // Paths: one track per drawn path, by its index in the frames.
     let pathTracks = tracks(of: frames, \.paths, name: \.name)
     for track in pathTracks {
       let data: [String?] = track.items.map { item in
@@ -177,7 +198,7 @@ enum SVGText {
         return PathText.data(path.path, precision: p)
       }
       guard let d = filled(data) else { continue }  // Hidden throughout.
-      let paint = styles.path(at: track.firstIndex, named: track.name)
+      let paint = styles.path(at: track.index)
       let visibility = data.map { $0 == nil ? "hidden" : "visible" }
       out +=
         "  <path\(ids.attribute(for: track.name)) d=\"\(d[0])\"" + paint.attributes(precision: p)
@@ -189,7 +210,7 @@ enum SVGText {
     // Handles, in declaration order.
     let handleTracks = tracks(of: frames, \.handles, name: \.name)
     for track in handleTracks {
-      guard let handle = styles.handle(at: track.firstIndex, named: track.name),
+      guard let handle = styles.handle(at: track.index),
         handle.shape == .circle || handle.shape == .rect
       else { continue }
       let shown: [HandleFrame?] = track.items.map { item in
@@ -243,41 +264,27 @@ enum SVGText {
   /// One element of the frames, followed through every frame.
   struct Track<Element> {
     var name: String
-    /// Its index in the first frame that has it, for finding its style.
-    var firstIndex: Int
+    /// Its index in a frame, the same in every frame of the scene's own simulation.
+    var index: Int
     /// Per frame: the element, or `nil` when that frame does not have it.
     var items: [Element?]
   }
 
-  struct TrackKey: Hashable {
-    var name: String
-    var occurrence: Int
-  }
-
-  /// The elements of every frame as tracks, in order of first appearance; the k-th element
-  /// called `name` of one frame is the k-th of the next.
+  /// The elements of every frame as tracks by index: element `i` of one frame is element
+  /// `i` of the next (frames list a scene's handles and paths in the graph's order).
   static func tracks<Element>(
     of frames: [Frame], _ elements: (Frame) -> [Element], name: (Element) -> String
   ) -> [Track<Element>] {
     var tracks: [Track<Element>] = []
-    var trackOf: [TrackKey: Int] = [:]
     for (f, frame) in frames.enumerated() {
-      var seen: [String: Int] = [:]
-      for (i, element) in elements(frame).enumerated() {
-        let elementName = name(element)
-        let key = TrackKey(name: elementName, occurrence: seen[elementName, default: 0])
-        seen[elementName, default: 0] += 1
-        let t: Int
-        if let existing = trackOf[key] {
-          t = existing
-        } else {
-          t = tracks.count
-          trackOf[key] = t
+      let items = elements(frame)
+      for i in items.indices {
+        if i == tracks.count {
           tracks.append(
-            Track(
-              name: elementName, firstIndex: i, items: Array(repeating: nil, count: frames.count)))
+            Track(name: name(items[i]), index: i, items: Array(repeating: nil, count: frames.count))
+          )
         }
-        tracks[t].items[f] = element
+        tracks[i].items[f] = items[i]
       }
     }
     return tracks
@@ -455,54 +462,29 @@ enum SVGText {
     }
   }
 
-  /// Where the frames' paths and handles get their styles.
+  /// Where the frames' paths and handles get their styles: by index, from the graph's
+  /// ``SceneGraph/drawnPaths`` and ``SceneGraph/handles``.
   struct Styles {
     let graph: SceneGraph
-    let pathStyles: [String: SceneGraph.Style]
-    let bridgeStyles: [String: SceneGraph.Style]
-    /// Made on first use: a frame's handles are normally the scene's, in its order.
-    private var handleIndexStorage: [String: Int]?
 
-    init(_ graph: SceneGraph) {
-      self.graph = graph
-      pathStyles = Dictionary(
-        graph.paths.map { ($0.name, $0.style) }, uniquingKeysWith: { first, _ in first })
-      var bridges: [(String, SceneGraph.Style)] = []
-      for constraint in graph.constraints {
-        guard case .gooey(let gooey) = constraint.kind else { continue }
-        let bridgeStyle = gooey.bridgeStyle
-        bridges.append((constraint.reportedName, bridgeStyle))
-      }
-      bridgeStyles = Dictionary(bridges, uniquingKeysWith: { first, _ in first })
-    }
+    init(_ graph: SceneGraph) { self.graph = graph }
 
-    /// The paint of the frame's path `index`, called `name`: the scene's path at the same
-    /// place, else a gooey bridge, else a path, of that name; else a path's default paint.
-    func path(at index: Int, named name: String) -> Paint {
-      if index < graph.paths.count, graph.paths[index].name == name {
-        return Paint(graph.paths[index].style)
-      }
-      if let style = bridgeStyles[name] ?? pathStyles[name] { return Paint(style) }
+    /// The paint of the frame's path `index`; a path the scene does not draw gets a path's
+    /// default paint.
+    func path(at index: Int) -> Paint {
+      if index < graph.drawnPaths.count { return Paint(graph.drawnPaths[index].style) }
       return Paint(
         fill: nil, stroke: RGBA(red: 255, green: 255, blue: 255, alpha: 255), strokeWidth: 2,
         opacity: 1)
     }
 
-    /// The scene's handle for the frame's handle `index`, called `name`.
-    mutating func handle(at index: Int, named name: String) -> SceneGraph.Handle? {
-      handleIndex(at: index, named: name).map { graph.handles[$0] }
+    /// The scene's handle for the frame's handle `index`.
+    func handle(at index: Int) -> SceneGraph.Handle? {
+      handleIndex(at: index).map { graph.handles[$0] }
     }
 
-    /// The index among the scene's handles of ``handle(at:named:)``.
-    mutating func handleIndex(at index: Int, named name: String) -> Int? {
-      if index < graph.handles.count, graph.handles[index].name == name { return index }
-      if handleIndexStorage == nil {
-        handleIndexStorage = Dictionary(
-          graph.handles.indices.map { (graph.handles[$0].name, $0) },
-          uniquingKeysWith: { first, _ in first })
-      }
-      return handleIndexStorage?[name]
-    }
+    /// The index among the scene's handles of ``handle(at:)``.
+    func handleIndex(at index: Int) -> Int? { index < graph.handles.count ? index : nil }
   }
 
   /// What a shape is drawn with.

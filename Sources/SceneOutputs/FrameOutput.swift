@@ -1,14 +1,16 @@
 import SceneGraph
 import SceneRuntime
 
-/// An output format as a value: how to turn a run's frames into text.
+/// An output format as a value: how a run's frames become bytes.
 ///
-/// Modelled on swift-snapshot-testing's strategies: a format is a struct of closures,
-/// registered by name in ``OutputRegistry``, so `--format` and file extensions pick it
-/// and a new format is one new file plus one registry line. A streaming format writes
-/// each frame as it comes (memory stays flat however long the run); a format that must
-/// see every frame first (an animated SVG, the HTML player) says so with
-/// ``needsAllFrames`` and writes everything at the end.
+/// Modelled on swift-snapshot-testing's strategies: a format is a value registered by
+/// name in ``OutputRegistry``, so `--format` and file extensions pick it and a new format
+/// is one new file plus one registry line. For each run it makes a ``FrameWriter``, which
+/// keeps what it needs across frames and appends bytes to a ``TextBytes`` sink that the
+/// caller drains (to a file, a socket, memory): a streaming format writes each frame as
+/// it comes, so memory stays flat however long the run; a still keeps one frame; a
+/// format that can only finish at the end (the HTML player, an animated SVG) keeps what
+/// it will need, as compactly as it can.
 public struct FrameOutput: Sendable {
   /// The name `--format` takes: `jsonl`, `svg`, `html`, `csv`.
   public let name: String
@@ -16,29 +18,60 @@ public struct FrameOutput: Sendable {
   public let fileExtensions: [String]
   /// A one-line description for `--help`.
   public let summary: String
-  /// `true` when the format writes only at the end, from all frames.
-  public let needsAllFrames: Bool
-  /// Text written before the first frame.
-  public let begin: @Sendable (OutputContext) -> String
-  /// Text for one frame, as it comes (streaming formats).
-  public let frame: @Sendable (OutputContext, Frame) -> String
-  /// Text written after the last frame; formats that need all frames get them here.
-  public let end: @Sendable (OutputContext, [Frame]) -> String
+  /// `true` when the format draws one frame (the last it is given: the CLI gives only the
+  /// frame chosen with `--frame` or `--at` when there is one).
+  public let isStill: Bool
+  private let makeWriter: @Sendable (OutputContext) -> any FrameWriter
 
   public init(
-    name: String, fileExtensions: [String], summary: String, needsAllFrames: Bool = false,
-    begin: @escaping @Sendable (OutputContext) -> String = { _ in "" },
-    frame: @escaping @Sendable (OutputContext, Frame) -> String = { _, _ in "" },
-    end: @escaping @Sendable (OutputContext, [Frame]) -> String = { _, _ in "" }
+    name: String, fileExtensions: [String], summary: String, isStill: Bool = false,
+    writer: @escaping @Sendable (OutputContext) -> any FrameWriter
   ) {
     self.name = name
     self.fileExtensions = fileExtensions
     self.summary = summary
-    self.needsAllFrames = needsAllFrames
-    self.begin = begin
-    self.frame = frame
-    self.end = end
+    self.isStill = isStill
+    self.makeWriter = writer
   }
+
+  /// A writer for one run.
+  public func writer(for context: OutputContext) -> any FrameWriter { makeWriter(context) }
+
+  /// The whole output for `frames`, as bytes: for tests, previews and small runs.
+  public func bytes(of frames: [Frame], context: OutputContext) -> [UInt8] {
+    var writer = writer(for: context)
+    var sink = TextBytes(capacity: 4096)
+    writer.begin(into: &sink)
+    for frame in frames { writer.frame(frame, into: &sink) }
+    writer.end(into: &sink)
+    return Array(sink.bytes)
+  }
+
+  /// The whole output for `frames`, as text.
+  public func text(of frames: [Frame], context: OutputContext) -> String {
+    String(decoding: bytes(of: frames, context: context), as: UTF8.self)
+  }
+}
+
+/// One run of a format: given the frames in order, appends the output's bytes to a sink.
+///
+/// The caller calls ``begin(into:)`` once, ``frame(_:into:)`` for each frame and
+/// ``end(into:)`` once, and may drain the sink between calls. The frames are those a
+/// ``Simulation`` of the context's graph made: a frame's handles and paths are in the
+/// order of the graph's ``SceneGraph/handles`` and ``SceneGraph/drawnPaths``, so a writer
+/// finds each one's names and styles by index.
+public protocol FrameWriter {
+  /// Appends what comes before the first frame.
+  mutating func begin(into sink: inout TextBytes)
+  /// Takes the next frame, appending what it can write now.
+  mutating func frame(_ frame: Frame, into sink: inout TextBytes)
+  /// Appends what comes after the last frame.
+  mutating func end(into sink: inout TextBytes)
+}
+
+extension FrameWriter {
+  public mutating func begin(into sink: inout TextBytes) {}
+  public mutating func end(into sink: inout TextBytes) {}
 }
 
 /// What every output may need besides the frames.
@@ -75,7 +108,7 @@ struct SceneText: Sendable {
   let handleKeyEnds: [Int]
   /// `true` when no two handles of the scene share a name.
   let handleNamesAreDistinct: Bool
-  /// The names of a frame's paths as the runtime makes them: the scene's paths, then each
+  /// The names of a frame's paths (``SceneGraph/drawnPaths``): the scene's paths, then each
   /// gooey bridge; and their indices in the order of their names, a JSON line's order.
   let pathNames: [String]
   let sortedPaths: [Int]
@@ -99,11 +132,7 @@ struct SceneText: Sendable {
     handleNamesAreDistinct = zip(sortedHandles, sortedHandles.dropFirst()).allSatisfy {
       names[$0] != names[$1]
     }
-    let bridges = graph.constraints.compactMap { constraint -> String? in
-      guard case .gooey = constraint.kind else { return nil }
-      return constraint.reportedName
-    }
-    let paths = graph.paths.map(\.name) + bridges
+    let paths = graph.drawnPaths.map(\.name)
     pathNames = paths
     sortedPaths = paths.indices.sorted { paths[$0] < paths[$1] }
   }
@@ -120,23 +149,10 @@ struct SceneText: Sendable {
     return sortedHandles[low]
   }
 
-  /// `true` when `handles` are the scene's handles in declaration order, as the runtime
-  /// makes them, so the precomputed keys apply.
-  func matches(_ handles: [HandleFrame]) -> Bool {
-    handles.withUnsafeBufferPointer { matches($0) }
-  }
+  /// `true` when a frame has as many handles as the scene: a frame of the scene's own
+  /// simulation, so the precomputed keys apply by index.
+  func fits(_ handles: [HandleFrame]) -> Bool { handles.count == handleNames.count }
 
-  func matches(_ handles: UnsafeBufferPointer<HandleFrame>) -> Bool {
-    guard handles.count == handleNames.count else { return false }
-    return handleNames.withUnsafeBufferPointer { names in
-      for i in handles.indices where handles[i].name != names[i] { return false }
-      return true
-    }
-  }
-
-  /// `true` when `paths` are named as the runtime names the scene's, in that order, so
-  /// `sortedPaths` applies.
-  func matches(_ paths: [PathFrame]) -> Bool {
-    paths.count == pathNames.count && paths.indices.allSatisfy { paths[$0].name == pathNames[$0] }
-  }
+  /// `true` when a frame has as many paths as the scene draws (``SceneGraph/drawnPaths``).
+  func fits(_ paths: [PathFrame]) -> Bool { paths.count == pathNames.count }
 }

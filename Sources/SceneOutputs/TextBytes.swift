@@ -1,19 +1,21 @@
 import SceneGeometry
 
-/// UTF-8 text under construction: the text formats write their bytes here, numbers and
-/// escapes included, and make one `String` at the end, so a frame costs no intermediate
-/// strings.
+/// UTF-8 text under construction: the byte sink every output format writes to.
+///
+/// Numbers and escapes are written straight into it, so a frame costs no intermediate
+/// strings. The caller drains it (``bytes``, then ``removeAll()``) into a file, a socket or
+/// memory.
 ///
 /// It owns its buffer (freed when it goes away), so it cannot be copied. None of its
 /// methods hands `self` to a closure, and callers should not capture it in one either:
 /// they pass it `inout`.
-struct TextBytes: ~Copyable {
+public struct TextBytes: ~Copyable {
   private var base: UnsafeMutablePointer<UInt8>
   private var capacity: Int
   /// How many bytes are written.
-  private(set) var count = 0
+  public private(set) var count = 0
 
-  init(capacity: Int = 0) {
+  public init(capacity: Int = 0) {
     self.capacity = max(capacity, 16)
     base = .allocate(capacity: self.capacity)
   }
@@ -21,15 +23,19 @@ struct TextBytes: ~Copyable {
   deinit { base.deallocate() }
 
   /// The text so far.
-  var string: String { String(decoding: bytes, as: UTF8.self) }
+  public var string: String { String(decoding: bytes, as: UTF8.self) }
 
   /// The bytes so far, valid while the text is neither changed nor gone.
-  var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
+  public var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
+
+  /// Forgets the bytes written, keeping the room they took.
+  public mutating func removeAll() { count = 0 }
 
   /// Room for `extra` more bytes.
   @inline(__always)
   private mutating func reserve(_ extra: Int) {
     if count &+ extra > capacity { grow(to: count &+ extra) }
+    assert(extra >= 0 && count + extra <= capacity, "a write past the end of the buffer")
   }
 
   @inline(never)
@@ -46,14 +52,15 @@ struct TextBytes: ~Copyable {
   // MARK: - Text
 
   @inline(__always)
-  mutating func append(_ byte: UInt8) {
+  public mutating func append(_ byte: UInt8) {
     reserve(1)
+    assert(count < capacity, "write past the end")
     base[count] = byte
     count &+= 1
   }
 
   @inline(__always)
-  mutating func append(_ buffer: UnsafeBufferPointer<UInt8>) {
+  public mutating func append(_ buffer: UnsafeBufferPointer<UInt8>) {
     guard let source = buffer.baseAddress else { return }
     append(UnsafeRawPointer(source), count: buffer.count)
   }
@@ -84,39 +91,17 @@ struct TextBytes: ~Copyable {
     count &+= n
   }
 
-  /// Copies bytes; a few bytes inline, in at most two overlapping loads and stores: most
-  /// pieces of a frame's text are that short, and a call to `memmove` costs more.
-  ///
-  /// The
-  /// ranges may overlap: every load comes before the stores, and `copyMemory` is a move.
+  /// Copies `n` bytes into room already reserved (``reserve(_:)`` checks the room in
+  /// debug builds).
   @inline(__always)
-  static func copy(
+  private static func copy(
     _ source: UnsafeRawPointer, to destination: UnsafeMutableRawPointer, count n: Int
   ) {
-    if n > 16 {
-      destination.copyMemory(from: source, byteCount: n)
-    } else if n >= 8 {
-      let head = source.loadUnaligned(as: UInt64.self)
-      let tail = source.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self)
-      destination.storeBytes(of: head, as: UInt64.self)
-      destination.storeBytes(of: tail, toByteOffset: n &- 8, as: UInt64.self)
-    } else if n >= 4 {
-      let head = source.loadUnaligned(as: UInt32.self)
-      let tail = source.loadUnaligned(fromByteOffset: n &- 4, as: UInt32.self)
-      destination.storeBytes(of: head, as: UInt32.self)
-      destination.storeBytes(of: tail, toByteOffset: n &- 4, as: UInt32.self)
-    } else if n >= 2 {
-      let head = source.loadUnaligned(as: UInt16.self)
-      let tail = source.loadUnaligned(fromByteOffset: n &- 2, as: UInt16.self)
-      destination.storeBytes(of: head, as: UInt16.self)
-      destination.storeBytes(of: tail, toByteOffset: n &- 2, as: UInt16.self)
-    } else if n == 1 {
-      destination.storeBytes(of: source.load(as: UInt8.self), as: UInt8.self)
-    }
+    destination.copyMemory(from: source, byteCount: n)
   }
 
   @inline(__always)
-  mutating func append(_ text: StaticString) {
+  public mutating func append(_ text: StaticString) {
     if text.hasPointerRepresentation {
       append(UnsafeRawPointer(text.utf8Start), count: text.utf8CodeUnitCount)
     } else {
@@ -125,7 +110,7 @@ struct TextBytes: ~Copyable {
   }
 
   @inline(__always)
-  mutating func append(_ text: String) {
+  public mutating func append(_ text: String) {
     var text = text
     let n = text.utf8.count
     guard n > 0 else { return }
@@ -140,20 +125,20 @@ struct TextBytes: ~Copyable {
   }
 
   @inline(__always)
-  mutating func append(_ other: borrowing TextBytes) {
+  public mutating func append(_ other: borrowing TextBytes) {
     append(other.bytes)
   }
 
   /// `true` or `false`.
   @inline(__always)
-  mutating func append(_ value: Bool) {
+  public mutating func append(_ value: Bool) {
     if value { append("true") } else { append("false") }
   }
 
   // MARK: - Numbers
 
   /// An integer's decimal digits, with a `-` when negative (as `String(value)` prints it).
-  mutating func append(_ value: Int) {
+  public mutating func append(_ value: Int) {
     let magnitude = value.magnitude
     var digits = 1
     var rest = magnitude / 10
@@ -176,7 +161,7 @@ struct TextBytes: ~Copyable {
 
   /// A number as ``NumberText/format(_:precision:)`` prints it.
   @inline(__always)
-  mutating func append(_ value: Double, precision: Int) {
+  public mutating func append(_ value: Double, precision: Int) {
     let parts = NumberText.parts(of: value, precision: precision)
     guard parts.fractionDigits >= 0 else { return appendShortest(value) }
     // Written backwards at the end of room for the longest text (18 bytes), then moved
@@ -198,7 +183,7 @@ struct TextBytes: ~Copyable {
   // MARK: - Escapes
 
   /// A JSON string literal, as ``JSONText/quoted(_:)`` writes it.
-  mutating func appendQuoted(_ value: String) {
+  public mutating func appendQuoted(_ value: String) {
     append(UInt8(ascii: "\""))
     if TextBytes.needsJSONEscapes(value) {
       appendJSONEscaped(value)
@@ -254,7 +239,7 @@ struct TextBytes: ~Copyable {
   // MARK: - Path data
 
   /// SVG path data at a fixed precision, as ``PathText/data(_:precision:)`` writes it.
-  mutating func append(_ path: Path, precision p: Int) {
+  public mutating func append(_ path: Path, precision p: Int) {
     for subpath in path.subpaths {
       append(UInt8(ascii: "M"))
       append(subpath.start, precision: p)
@@ -283,7 +268,7 @@ struct TextBytes: ~Copyable {
 
   /// `x y`.
   @inline(__always)
-  mutating func append(_ point: Point, precision p: Int) {
+  public mutating func append(_ point: Point, precision p: Int) {
     append(point.x, precision: p)
     append(UInt8(ascii: " "))
     append(point.y, precision: p)

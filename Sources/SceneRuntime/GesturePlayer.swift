@@ -58,7 +58,7 @@ public struct GesturePlayer: Sendable {
     // Each track's events are in time order already; merge them, keeping ties in order.
     return events.enumerated()
       .sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }
-      .map(\.element)
+      .map { $0.element }
   }
 }
 

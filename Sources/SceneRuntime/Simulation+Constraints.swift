@@ -57,7 +57,10 @@ extension Simulation {
         at: (graph.handles[i].position?.source ?? graph.handles[i].nameSource).span)
     }
     for (i, path) in currentPaths.enumerated() where pathIsDynamic[i] {
-      guard !path.subpaths.allSatisfy({ $0.start.isFinite && $0.segments.allSatisfy(\.isFinite) })
+      guard
+        !path.subpaths.allSatisfy({
+          $0.start.isFinite && $0.segments.allSatisfy { segment in segment.isFinite }
+        })
       else { continue }
       throw RuntimeError(
         "path '\(graph.paths[i].name)' got a point that is not a finite number at t = \(now)",

@@ -1,5 +1,6 @@
 import Foundation
 import SceneDiagnostics
+import SceneFiles
 import SceneGeometry
 import SceneGraph
 import SceneOutputs
@@ -75,11 +76,15 @@ public struct SceneTest: Sendable {
       var runner = try SceneRunner(graph: graph, fps: fps)
       let context = OutputContext(graph: graph, precision: Self.snapshotPrecision, fps: runner.fps)
       var checker = ExpectationChecker(graph: graph, fps: runner.fps)
-      var text = ""
+      var writer = FrameOutput.jsonl.writer(for: context)
+      var bytes = TextBytes(capacity: 1 << 16)
+      writer.begin(into: &bytes)
       while let frame = try runner.nextFrame() {
-        text += FrameOutput.jsonl.frame(context, frame)
+        writer.frame(frame, into: &bytes)
         checker.observe(frame, simulation: runner.simulation)
       }
+      writer.end(into: &bytes)
+      let text = bytes.string
       checker.finishRun(runner.simulation, stoppedAtLimit: runner.stoppedAtLimit)
       let failures = checker.finish()
       return .success(
@@ -172,10 +177,15 @@ public struct SceneTest: Sendable {
         try FileManager.default.createDirectory(
           atPath: (snapshotPath as NSString).deletingLastPathComponent,
           withIntermediateDirectories: true)
-        try Data(actual.utf8).write(to: URL(fileURLWithPath: snapshotPath), options: .atomic)
-        return .recorded
       } catch {
         return .invalid("error: cannot write '\(snapshotPath)': \(error.localizedDescription)\n")
+      }
+      do {
+        // Whole or not at all, through the same writer as `scenec run -o`.
+        try AtomicFile.write(actual.utf8, to: snapshotPath)
+        return .recorded
+      } catch {
+        return .invalid("error: \(error.description)\n")
       }
     }
     guard let expected = try? String(contentsOfFile: snapshotPath, encoding: .utf8) else {

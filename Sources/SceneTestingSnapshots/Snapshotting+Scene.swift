@@ -35,7 +35,8 @@ extension Snapshotting where Value == SceneFile, Format == String {
   public static func svg(at time: Double) -> Snapshotting {
     var strategy = Snapshotting<String, String>.lines.pullback { (scene: SceneFile) -> String in
       switch SceneTest(scene: scene.path).frame(at: time) {
-      case .success(let (context, frame)): return FrameOutput.svg.end(context, [frame])
+      case .success(let (context, frame)):
+        return FrameOutput.svg.text(of: [frame], context: context)
       case .failure(let error): return "<!-- the scene did not run:\n" + error.text + "-->\n"
       }
     }

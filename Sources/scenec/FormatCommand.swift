@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SceneDiagnostics
+import SceneFiles
 import ScenePipeline
 import SceneSyntax
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SceneFiles
 import SceneGraph
 import SceneStress
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SceneDiagnostics
+import SceneFiles
 import SceneGeometry
 import SceneGraph
 import SceneOutputs
@@ -155,48 +156,45 @@ struct RunCommand: ParsableCommand {
     var frames = 0
     var lastTime = 0.0
     do {
-      var kept: [Frame] = []
-      var found: Frame?
+      var writer = format.writer(for: context)
+      var bytes = TextBytes(capacity: 1 << 17)
+      // Drains what the writer appended to the output, in large pieces.
+      func drain(_ bytes: inout TextBytes, force: Bool) throws(OutputFile.WriteError) {
+        guard force || bytes.count >= 1 << 16 else { return }
+        try sink.write(bytes.bytes)
+        bytes.removeAll()
+      }
+      var found = false
       let progress = ProgressBar(
         limit: Double(runner.lastFrame) / runner.fps,
         untilRest: graph.duration.isUntilRest && duration == nil)
       // A single frame is written only once found: past the real end of an until-rest
       // scene there is nothing to write, and nothing is.
-      if wanted == nil { try sink.write(format.begin(context)) }
+      if wanted == nil { writer.begin(into: &bytes) }
       while let next = try runner.nextFrame() {
         frames += 1
         lastTime = next.time
         progress.update(next)
         if let wanted {
-          if next.index == wanted {
-            found = next
-            break
-          }
-          continue
+          guard next.index == wanted else { continue }
+          found = true
+          writer.begin(into: &bytes)
+          writer.frame(next, into: &bytes)
+          break
         }
-        if format.needsAllFrames {
-          kept.append(next)
-        } else {
-          try sink.write(format.frame(context, next))
-        }
+        writer.frame(next, into: &bytes)
+        try drain(&bytes, force: false)
       }
       progress.finish()
-      if let wanted {
-        guard let found else {
-          sink.abandon()
-          printError(
-            "error: the scene came to rest after frame \(frames - 1) (t = \(lastTime.shortestDescription) s); it has frames 0 to \(frames - 1), so frame \(wanted) does not exist"
-          )
-          throw Sysexits.usage
-        }
-        try sink.write(format.begin(context))
-        if format.needsAllFrames {
-          kept = [found]
-        } else {
-          try sink.write(format.frame(context, found))
-        }
+      if let wanted, !found {
+        sink.abandon()
+        printError(
+          "error: the scene came to rest after frame \(frames - 1) (t = \(lastTime.shortestDescription) s); it has frames 0 to \(frames - 1), so frame \(wanted) does not exist"
+        )
+        throw Sysexits.usage
       }
-      try sink.write(format.end(context, kept))
+      writer.end(into: &bytes)
+      try drain(&bytes, force: true)
       try sink.commit()
     } catch let error as RuntimeError {
       sink.abandon()

@@ -1,3 +1,5 @@
+import SceneFiles
+
 /// Writes `message` and a terminator to standard error, unbuffered; a closed or full
 /// standard error loses the message but never stops the command.
 func printError(_ message: String, terminator: String = "\n") {

@@ -52,8 +52,7 @@ import Testing
     let context = OutputContext(graph: graph, precision: precision, fps: graph.fps)
     let output = FrameOutput.html
     let page =
-      output.begin(context) + frames.map { output.frame(context, $0) }.joined()
-      + output.end(context, frames)
+      output.text(of: frames, context: context)
     return (page, frames)
   }
 
@@ -72,7 +71,7 @@ import Testing
   @Test func theFormatIsRegisteredAsAValueWithItsExtensions() {
     #expect(FrameOutput.html.name == "html")
     #expect(FrameOutput.html.fileExtensions == ["html", "htm"])
-    #expect(FrameOutput.html.needsAllFrames)
+    #expect(!FrameOutput.html.isStill)
   }
 
   @Test func theEmbeddedJSONHasTheFrameCountAndEveryHandleName() throws {
@@ -236,7 +235,7 @@ import Testing
     let source = SourceFile(name: "empty.yaml", text: "scene: { size: 10x10 }\n")
     let spec = try #require(SceneLoader.load(source, syntax: .yaml).spec)
     let graph = try #require(SceneResolver.resolve(spec).graph)
-    let empty = FrameOutput.html.end(OutputContext(graph: graph, fps: 60), [])
+    let empty = FrameOutput.html.text(of: [], context: OutputContext(graph: graph, fps: 60))
     let scene = try Self.parsedScene(empty)
     #expect(scene["frameCount"] as? Int == 0)
     #expect((scene["frames"] as? [Any])?.isEmpty == true)

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import SceneOutputs
+
 /// The player's own JavaScript, run in node (when the machine has it; the test says it
 /// skipped otherwise): the pointer trail is one stroke per touch.
 @Suite struct HTMLPlayerScriptTests {
@@ -83,5 +85,31 @@ import Testing
     // A control point's label, written to its right, is kept in view too: 199 + 6 + 2 × 7 + 2.
     let width = try #require(views[2]["width"] as? Double)
     #expect(abs(width - (199 + 6 + 14 + 2)) < 1e-9)
+  }
+}
+
+/// The player's script is a file of its own, embedded as it is, and valid JavaScript.
+@Suite struct HTMLPlayerResourceTests {
+  static let file = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("Sources/SceneOutputs/Resources/player.js")
+
+  @Test func theEmbeddedScriptIsTheResourceFile() throws {
+    let text = try String(contentsOf: Self.file, encoding: .utf8)
+    #expect(HTMLPlayer.script == text)
+    #expect(try HTMLOutputTests.render().page.contains(text))
+  }
+
+  @Test(
+    .enabled(
+      if: HTMLPlayerScriptTests.node != nil,
+      "node is not installed: the player's script cannot be checked here"))
+  func theScriptParses() throws {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: try #require(HTMLPlayerScriptTests.node))
+    process.arguments = ["--check", Self.file.path]
+    try process.run()
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0)
   }
 }

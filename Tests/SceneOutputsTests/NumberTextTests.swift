@@ -148,10 +148,20 @@ import Testing
     var rng = SeededGenerator(seed: 0x5CE7_EC0D_0004 &+ UInt64(precision))
     #expect(frames.allSatisfy { $0.paths.map(\.name) == ["curve", "box", "gooey1"] })
     for frame in frames {
-      // As the runtime makes them (the precomputed keys apply), and changed so they do not.
+      // As the runtime makes them (the graph's precomputed keys apply by index), with new
+      // values, and reshaped so they no longer fit the graph (the frame's own names apply).
+      var changed = frame
+      for i in changed.handles.indices {
+        changed.handles[i].x = rng.interestingDouble()
+        changed.handles[i].angle = rng.interestingDouble()
+      }
+      changed.events.append(SceneEvent("link.broke", "g\"1"))
+      if !changed.paths.isEmpty { changed.paths[0].isHidden = true }
       var reordered = frame
       reordered.handles.reverse()
+      reordered.handles.removeLast()
       reordered.paths.reverse()
+      reordered.paths.removeLast()
       var renamed = frame
       for i in renamed.handles.indices {
         renamed.handles[i].name =
@@ -167,17 +177,20 @@ import Testing
         renamed.paths[0].isHidden = true
         renamed.paths[0].name = "zz\"path"
       }
+      renamed.handles.removeLast()
+      renamed.paths.removeLast()
       var fewer = frame
       fewer.handles.removeLast()
-      for variant in [frame, reordered, renamed, fewer] {
+      for variant in [frame, changed, reordered, renamed, fewer] {
         #expect(
-          FrameOutput.jsonl.frame(context, variant) == Reference.jsonLine(
+          FrameOutput.jsonl.text(of: [variant], context: context) == Reference.jsonLine(
             variant, precision: precision) + "\n")
         #expect(
           JSONLines.line(for: variant, precision: precision)
             == Reference.jsonLine(variant, precision: precision))
         #expect(
-          FrameOutput.csv.frame(context, variant) == Reference.csv(variant, precision: precision))
+          FrameOutput.csv.text(of: [variant], context: context)
+            == "frame,time,handle,x,y,angle,state\n" + Reference.csv(variant, precision: precision))
       }
     }
   }

@@ -92,7 +92,7 @@ private func xmlElements(_ text: String) -> [(name: String, attributes: [String:
     let (context, frames) = try svgRun(Self.tiny)
     #expect(frames.count == 3)
     #expect(
-      FrameOutput.svg.end(context, frames) == """
+      FrameOutput.svg.text(of: frames, context: context) == """
         <?xml version="1.0" encoding="UTF-8"?>
         <svg xmlns="http://www.w3.org/2000/svg" width="200" height="100" viewBox="0 0 200 100">
           <title>Tiny &amp; &lt;small&gt;</title>
@@ -102,24 +102,24 @@ private func xmlElements(_ text: String) -> [(name: String, attributes: [String:
         </svg>
 
         """)
-    #expect(FrameOutput.svg.needsAllFrames && FrameOutput.svg.fileExtensions == ["svg"])
+    #expect(FrameOutput.svg.isStill && FrameOutput.svg.fileExtensions == ["svg"])
   }
 
   @Test func aStillIsWellFormedXML() throws {
     for yaml in [Self.tiny, Self.moving, Self.gooey(name: nil)] {
       let (context, frames) = try svgRun(yaml)
-      let elements = try #require(xmlElements(FrameOutput.svg.end(context, frames)))
+      let elements = try #require(xmlElements(FrameOutput.svg.text(of: frames, context: context)))
       #expect(elements.first?.name == "svg")
       #expect(elements.first?.attributes["xmlns"] == "http://www.w3.org/2000/svg")
     }
     let (context, frames) = try svgRun(Self.tiny)
-    let elements = try #require(xmlElements(FrameOutput.svg.end(context, frames)))
+    let elements = try #require(xmlElements(FrameOutput.svg.text(of: frames, context: context)))
     #expect(elements.map(\.name) == ["svg", "title", "rect", "path", "circle"])
   }
 
   @Test func aRectIsCentredAndTurnedByItsAngle() throws {
     let (context, frames) = try svgRun(Self.moving)
-    let svg = FrameOutput.svg.end(context, frames)
+    let svg = FrameOutput.svg.text(of: frames, context: context)
     // At the end of the road, heading down and right along (90, 80): atan2(80, 90) = 41.634°.
     #expect(
       svg.contains(
@@ -136,7 +136,7 @@ private func xmlElements(_ text: String) -> [(name: String, attributes: [String:
   @Test func theAnimationHasAValuePerFrameAndIncreasingKeyTimes() throws {
     let (context, frames) = try svgRun(Self.moving)
     #expect(frames.count == 6)
-    let svg = FrameOutput.animatedSVG.end(context, frames)
+    let svg = FrameOutput.animatedSVG.text(of: frames, context: context)
     let elements = try #require(xmlElements(svg))
     let animations = elements.filter { $0.name == "animate" || $0.name == "animateTransform" }
     // rope's d; ball's cx; box's x, y and rotation. The road never changes.
@@ -166,7 +166,7 @@ private func xmlElements(_ text: String) -> [(name: String, attributes: [String:
     // Before any animation runs, each element shows the first frame.
     #expect(svg.contains(##"<circle id="ball" cx="20" cy="50" r="10" fill="#ffffff">"##))
     #expect(
-      FrameOutput.animatedSVG.name == "animated-svg" && FrameOutput.animatedSVG.needsAllFrames)
+      FrameOutput.animatedSVG.name == "animated-svg" && !FrameOutput.animatedSVG.isStill)
   }
 
   @Test func aGooeyBridgeHasItsConstraintsStyleAndHidesWhenTheLinkBreaks() throws {
@@ -175,11 +175,12 @@ private func xmlElements(_ text: String) -> [(name: String, attributes: [String:
       let id = name ?? "gooey1"
       #expect(frames.last?.paths.map(\.name) == [id])
       // Broken at the end: no bridge and no anchor in the still.
-      let still = try #require(xmlElements(FrameOutput.svg.end(context, frames)))
+      let still = try #require(xmlElements(FrameOutput.svg.text(of: frames, context: context)))
       #expect(still.map(\.name) == ["svg", "title", "circle"])
       #expect(still.last?.attributes["id"] == "ball")
 
-      let animated = try #require(xmlElements(FrameOutput.animatedSVG.end(context, frames)))
+      let animated = try #require(
+        xmlElements(FrameOutput.animatedSVG.text(of: frames, context: context)))
       let bridge = try #require(animated.first { $0.name == "path" })
       #expect(bridge.attributes["id"] == id)
       #expect(bridge.attributes["fill"] == "#ff8800")
@@ -203,15 +204,16 @@ private func xmlElements(_ text: String) -> [(name: String, attributes: [String:
   @Test func emptyAndSingleFrameRunsStayValid() throws {
     let (context, frames) = try svgRun(Self.moving)
     for text in [
-      FrameOutput.svg.end(context, []), FrameOutput.animatedSVG.end(context, []),
-      FrameOutput.animatedSVG.end(context, [frames[2]]),
+      FrameOutput.svg.text(of: [], context: context),
+      FrameOutput.animatedSVG.text(of: [], context: context),
+      FrameOutput.animatedSVG.text(of: [frames[2]], context: context),
     ] {
       let elements = try #require(xmlElements(text))
       #expect(!elements.contains { $0.name.hasPrefix("animate") })
     }
     // One frame animates nothing and draws what the still draws.
-    let one = FrameOutput.animatedSVG.end(context, [frames[2]])
-    #expect(one == FrameOutput.svg.end(context, [frames[2]]))
+    let one = FrameOutput.animatedSVG.text(of: [frames[2]], context: context)
+    #expect(one == FrameOutput.svg.text(of: [frames[2]], context: context))
   }
 
   @Test func keyTimesGetTheDecimalsTheyNeedToKeepIncreasing() {

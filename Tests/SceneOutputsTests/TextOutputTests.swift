@@ -30,14 +30,14 @@ func runFrames(_ yaml: String) throws -> (SceneGraph, [Frame]) {
   @Test func jsonlFollowsTheFrameContract() throws {
     let (graph, frames) = try runFrames(scene)
     let context = OutputContext(graph: graph, fps: 60)
-    let first = FrameOutput.jsonl.frame(context, frames[0])
+    let first = FrameOutput.jsonl.text(of: [frames[0]], context: context)
     #expect(
       first == """
         {"events":[{"handle":"ball","type":"grab"}],"frame":0,"handles":{"ball":{"angle":0,"r":20,"state":"dragging","x":120.5,"y":80}},"paths":{"curve":"M30 100Q200 0 300 100"},"pointers":[{"down":true,"id":0,"x":120.5,"y":80}],"time":0}
 
         """)
     for frame in frames {
-      let line = FrameOutput.jsonl.frame(context, frame)
+      let line = FrameOutput.jsonl.text(of: [frame], context: context)
       #expect(try JSONSerialization.jsonObject(with: Data(line.utf8)) is [String: Any])
     }
     #expect(frames.count == 4)
@@ -58,7 +58,7 @@ func runFrames(_ yaml: String) throws -> (SceneGraph, [Frame]) {
     let (graph, frames) = try runFrames(scene)
     let context = OutputContext(graph: graph, fps: 60)
     let text =
-      FrameOutput.csv.begin(context) + frames.map { FrameOutput.csv.frame(context, $0) }.joined()
+      FrameOutput.csv.text(of: frames, context: context)
     let lines = text.split(separator: "\n")
     #expect(lines.first == "frame,time,handle,x,y,angle,state")
     #expect(lines.count == 1 + frames.count)

@@ -3,8 +3,11 @@ import SceneTestingSnapshots
 import SnapshotTesting
 import Testing
 
-/// The strategies a Swift test suite uses, on the repository's own scenes; their golden
-/// files live in `__Snapshots__/` beside this file (swift-snapshot-testing's layout).
+/// The strategies a Swift test suite uses, on the repository's own scenes.
+///
+/// Their golden files live in `__Snapshots__/` beside this file (swift-snapshot-testing's
+/// layout). The wave's frames are not a second copy: `wave.1.jsonl` is a symbolic link to the
+/// scene's own golden, `Scenes/__snapshots__/wave.jsonl`, which `scenec test` checks.
 ///
 /// Missing snapshots are recorded on a developer's machine but never on CI, where a
 /// missing one fails.

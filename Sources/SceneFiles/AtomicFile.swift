@@ -1,8 +1,10 @@
 /// Writes whole files so that readers see either the old contents or the new, never a part.
-enum AtomicFile {
+public enum AtomicFile {
   /// Writes `bytes` to `path` through ``OutputFile``: a temporary file beside the real
   /// target, renamed over it; or standard output when `path` is `nil`.
-  static func write(_ bytes: some Sequence<UInt8>, to path: String?) throws(OutputFile.WriteError) {
+  public static func write(_ bytes: some Sequence<UInt8>, to path: String?) throws(OutputFile
+    .WriteError)
+  {
     var file =
       try path.map { p throws(OutputFile.WriteError) in try OutputFile(path: p) }
       ?? .standardOutput()

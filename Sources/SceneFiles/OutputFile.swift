@@ -9,7 +9,7 @@ import Darwin
 #endif
 
 /// `write(2)`, named apart from ``OutputFile/write(_:)``.
-func systemWrite(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+public func systemWrite(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
   #if canImport(Darwin)
   Darwin.write(fd, bytes, count)
   #else
@@ -27,25 +27,25 @@ func systemWrite(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
 /// "cannot write …: reason" (exit 73), the temporary file is removed and an existing
 /// file keeps its old contents. The temporary file is named `.NAME.scenec-PID.tmp`, so it
 /// is removed on SIGINT or SIGTERM and a later run clears one whose process is gone.
-struct OutputFile {
-  struct WriteError: Error, CustomStringConvertible {
-    var description: String
+public struct OutputFile {
+  public struct WriteError: Error, CustomStringConvertible {
+    public var description: String
   }
 
   /// The name shown in messages.
-  let displayName: String
+  public let displayName: String
   private let descriptor: Int32
   /// The temporary file and the path it is renamed to, for a regular file.
   private let temporary: String?
   private let target: String?
   private var buffer: [UInt8] = []
   /// Whether the output is a regular file (written to a temporary file and renamed).
-  var isRegularFile: Bool { temporary != nil }
+  public var isRegularFile: Bool { temporary != nil }
   /// Bytes written in all.
   private(set) var byteCount = 0
 
   /// Standard output.
-  static func standardOutput() -> OutputFile {
+  public static func standardOutput() -> OutputFile {
     OutputFile(displayName: "standard output", descriptor: 1, temporary: nil, target: nil)
   }
 
@@ -58,7 +58,7 @@ struct OutputFile {
   }
 
   /// Opens `path` for writing as described above.
-  init(path: String) throws(WriteError) {
+  public init(path: String) throws(WriteError) {
     Self.ignoreBrokenPipes()
     let resolved = try Self.resolve(path)
     var status = stat()
@@ -89,14 +89,14 @@ struct OutputFile {
   }
 
   /// Appends `bytes`, writing them out in large pieces.
-  mutating func write(_ bytes: some Sequence<UInt8>) throws(WriteError) {
+  public mutating func write(_ bytes: some Sequence<UInt8>) throws(WriteError) {
     buffer.append(contentsOf: bytes)
     if buffer.count >= 1 << 16 { try flush() }
   }
 
-  mutating func write(_ text: String) throws(WriteError) { try write(text.utf8) }
+  public mutating func write(_ text: String) throws(WriteError) { try write(text.utf8) }
 
-  mutating func flush() throws(WriteError) {
+  public mutating func flush() throws(WriteError) {
     var offset = 0
     while offset < buffer.count {
       let written = buffer.withUnsafeBytes { raw in
@@ -116,7 +116,7 @@ struct OutputFile {
   }
 
   /// Finishes the output: the file appears whole under its name, or not at all.
-  mutating func commit() throws(WriteError) {
+  public mutating func commit() throws(WriteError) {
     try flush()
     guard let temporary, let target else {
       if descriptor != 1 { close(descriptor) }
@@ -138,7 +138,7 @@ struct OutputFile {
   }
 
   /// Drops a failed output: the temporary file goes, the target is untouched.
-  func abandon() {
+  public func abandon() {
     guard let temporary else { return }
     close(descriptor)
     unlink(temporary)
@@ -191,20 +191,31 @@ struct OutputFile {
   static func reason() -> String { String(cString: strerror(errno)) }
 
   /// A closed pipe is then an error to report (EPIPE), not a silent death by SIGPIPE.
-  static func ignoreBrokenPipes() { signal(SIGPIPE, SIG_IGN) }
+  public static func ignoreBrokenPipes() { signal(SIGPIPE, SIG_IGN) }
 }
 
 /// The temporary files being written, removed if the process is interrupted.
 ///
 /// Signal handlers may only call async-signal-safe functions, so the names are kept as C
-/// strings in a fixed table the handler reads without allocating.
-enum TemporaryFiles {
-  private static let capacity = 8
-  nonisolated(unsafe) private static var paths = [UnsafeMutablePointer<CChar>?](
-    repeating: nil, count: capacity)
+/// strings in a fixed table the handler reads without allocating. Threads that write
+/// files at once (`scenec test` records scenes in parallel) take turns through a lock; the
+/// handler takes none, and at worst misses a file being added at that instant.
+public enum TemporaryFiles {
+  private static let capacity = 64
+  nonisolated(unsafe) private static let paths = UnsafeMutablePointer<
+    UnsafeMutablePointer<CChar>?
+  >.allocate(capacity: capacity)
   nonisolated(unsafe) private static var installed = false
+  nonisolated(unsafe) private static let lock: UnsafeMutablePointer<pthread_mutex_t> = {
+    let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    pthread_mutex_init(lock, nil)
+    paths.initialize(repeating: nil, count: capacity)
+    return lock
+  }()
 
   static func register(_ path: String) {
+    pthread_mutex_lock(lock)
+    defer { pthread_mutex_unlock(lock) }
     if !installed {
       installed = true
       signal(SIGINT, onSignal)
@@ -217,12 +228,14 @@ enum TemporaryFiles {
       sigaddset(&set, SIGTERM)
       sigprocmask(SIG_UNBLOCK, &set, nil)
     }
-    guard let free = paths.firstIndex(where: { $0 == nil }) else { return }
+    guard let free = (0..<capacity).first(where: { paths[$0] == nil }) else { return }
     paths[free] = strdup(path)
   }
 
   static func unregister(_ path: String) {
-    for i in paths.indices {
+    pthread_mutex_lock(lock)
+    defer { pthread_mutex_unlock(lock) }
+    for i in 0..<capacity {
       guard let p = paths[i], String(cString: p) == path else { continue }
       paths[i] = nil
       free(p)

@@ -2,23 +2,31 @@ import SceneVocabulary
 
 // Adding a constraint kind
 // ========================
-// A kind is one keyword and one settings struct per stage; the compiler names every other
-// place, because every dispatch is an exhaustive `switch` over a closed enum:
+// One keyword, and one struct (or file) per stage. Every dispatch on a kind is an
+// exhaustive `switch` over a closed enum, so after steps 1 to 3 the compiler names each
+// remaining place; nothing is matched by strings or `default:` branches, and nothing traps.
 //
-// 1. Vocabulary: a case in `ConstraintKeyword` (SceneVocabulary/Keywords.swift).
+// 1. Vocabulary: a case in `ConstraintKeyword` (SceneVocabulary/Keywords.swift), with its
+//    `positionalKeys` (what the DSL statement takes as bare values). The YAML decoder's
+//    error list, the DSL's statement keywords and its emitter all read this enum.
 // 2. Syntax: a `…Spec` struct and a case of `ConstraintSpec.Kind`
-//    (SceneSyntax/AST/ConstraintSpec.swift); its keys in the YAML decoder
-//    (`SceneDecoder+Constraints.swift`) and in `SceneEncoder` (which both `fmt` and the DSL
-//    emitter use); the DSL reads it through the same document tree, so the parser needs
-//    nothing unless the kind has new syntax.
-// 3. Graph: a settings struct below, a case of `Kind`, and its arms in `Kind`'s `keyword`,
-//    `movedHandle`, `handles` and `measuredPath`.
-// 4. Resolve: `SceneResolver+Constraints.swift` checks the spec and builds the struct.
+//    (SceneSyntax/AST/ConstraintSpec.swift). The compiler then asks for: `kindKeyword`;
+//    the decoder's arm and allowed keys (DocumentTree/SceneDecoder+Constraints.swift);
+//    the encoder's arm, which `fmt` and the DSL emitter share (Formatting/SceneEncoder.swift).
+// 3. Graph: a settings struct below (plain values, indices for names, defaults applied)
+//    and a case of `Kind`. The compiler then asks for its arms in `keyword`,
+//    `movedHandle`, `handles` and `measuredPath` below, and in `SceneGraph.drawnPaths`
+//    (SceneGraph+Initializers.swift) if it draws a path.
+// 4. Resolve: the arms in SceneResolve/SceneResolver+Constraints.swift: checking the spec
+//    (ranges, references, with located errors) and building the struct; and which handle
+//    it moves in `checkExclusiveMovers`.
 // 5. Runtime: one file with an enum conforming to `ConstraintBehavior` whose `Parameters`
-//    is the struct, its run-time state (if any) in a storage array of its own on
-//    `Simulation`, and one arm in each dispatch of `ConstraintBehavior.swift`.
-// 6. Outputs: nothing, unless the kind draws (as `gooey` draws its bridge path).
-// 7. Docs and tests: Grammar.md's tables and EBNF, a scene, a twin, a golden snapshot.
+//    is the graph's struct; its state between frames (if any) as a `State` struct in a
+//    storage array of its own on `Simulation`. The compiler then asks for the arm in
+//    `Simulation.init`'s state slots and in each dispatch of ConstraintBehavior.swift.
+// 6. Outputs: nothing, unless it draws a path (step 3's `drawnPaths` names and styles it).
+// 7. Docs and tests: Grammar.md's tables and EBNF, a scene in Scenes/ with its DSL twin
+//    and golden snapshot, and tests of its behaviour against closed forms.
 
 extension SceneGraph.Constraint {
   /// What a constraint does, with its settings resolved: indices for names, defaults

@@ -7,6 +7,21 @@ public enum ConstraintKeyword: String, Hashable, Sendable, CaseIterable {
   case elastic
   case gooey
   case animate
+
+  /// The keys a DSL statement may give as bare values after its keyword, in order:
+  /// `follow knob …` is `follow: { handle: knob, … }`.
+  public var positionalKeys: [String] {
+    switch self {
+    case .follow, .elastic, .animate: return ["handle"]
+    case .gooey: return ["anchor", "ball"]
+    }
+  }
+
+  /// Every keyword, as a message lists them: `follow, elastic, gooey or animate`.
+  public static let listed: String = {
+    let words = allCases.map(\.rawValue)
+    return words.dropLast().joined(separator: ", ") + " or " + (words.last ?? "")
+  }()
 }
 
 /// How a handle is drawn.

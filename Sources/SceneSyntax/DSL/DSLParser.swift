@@ -1,4 +1,5 @@
 import SceneDiagnostics
+import SceneVocabulary
 
 /// Reads the line-oriented scene DSL (`.scene` files) into the ``DocumentNode`` tree the
 /// equivalent YAML document gives, so that one decoder serves both syntaxes.
@@ -62,10 +63,9 @@ public enum DSLParser {
   }
 
   /// The statements of the DSL, for suggestions.
-  static let statementKeywords = [
-    "scene", "let", "spring", "handle", "path", "follow", "elastic", "gooey", "animate",
-    "gesture", "expect",
-  ]
+  static let statementKeywords =
+    ["scene", "let", "spring", "handle", "path"] + ConstraintKeyword.allCases.map(\.rawValue)
+    + ["gesture", "expect"]
 
   /// The segment keywords of a `path` block and how many points each takes.
   static let segmentArity: [(keyword: String, points: Int)] = [
@@ -537,8 +537,8 @@ private struct DSLStatementParser {
         let (name, nameSpan, attributes) = try namedStatement(line, tokens)
         openBlock = OpenBlock(
           header: .path(name: name, nameSpan: nameSpan, attributes: attributes), wordSpan: wordSpan)
-      case "follow", "elastic", "animate", "gooey":
-        let keys = keyword == "gooey" ? ["anchor", "ball"] : ["handle"]
+      case _ where ConstraintKeyword(rawValue: keyword) != nil:
+        let keys = ConstraintKeyword(rawValue: keyword)?.positionalKeys ?? []
         let attributes = try valuesAndAttributes(line, tokens, keys: keys)
         let inner = DocumentNode(.mapping(attributes.entries()), at: SourceRef(wordSpan))
         let item = DocumentNode(

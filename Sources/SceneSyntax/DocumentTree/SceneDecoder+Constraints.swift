@@ -1,9 +1,10 @@
 import SceneDiagnostics
+import SceneVocabulary
 
 // MARK: - Constraints
 
 extension SceneDecoder {
-  static let constraintKinds = ["follow", "elastic", "gooey", "animate"]
+  static let constraintKinds = ConstraintKeyword.allCases.map(\.rawValue)
   static let followKeys = [
     "name", "handle", "path", "orient", "ends", "spring", "rest", "hysteresis",
   ]
@@ -21,11 +22,11 @@ extension SceneDecoder {
     for item in items {
       guard
         let (kind, keySource, value) = singleEntry(
-          item, what: "a constraint (follow, elastic, gooey or animate)")
+          item, what: "a constraint (\(ConstraintKeyword.listed))")
       else { continue }
       let what = "\(kind) constraint"
-      switch kind {
-      case "follow":
+      switch ConstraintKeyword(rawValue: kind) {
+      case .follow?:
         guard let f = fields(of: value, what: what, allowed: Self.followKeys),
           let handle = required(
             f, "handle", of: what, at: keySource, { $0.reference($1, what: "'handle'") }),
@@ -40,7 +41,7 @@ extension SceneDecoder {
           rest: f["rest"].flatMap { number($0, what: "'rest' (a fraction of the path, 0 to 1)") },
           hysteresis: f["hysteresis"].flatMap { number($0, what: "'hysteresis'") })
         result.append(ConstraintSpec(name: name(f), kind: .follow(spec), at: keySource))
-      case "elastic":
+      case .elastic?:
         guard let f = fields(of: value, what: what, allowed: Self.elasticKeys),
           let handle = required(
             f, "handle", of: what, at: keySource, { $0.reference($1, what: "'handle'") })
@@ -49,7 +50,7 @@ extension SceneDecoder {
           handle: handle, resistance: f["resistance"].flatMap { resistance($0) },
           returnMotion: f["return"].flatMap { returnMotion($0) })
         result.append(ConstraintSpec(name: name(f), kind: .elastic(spec), at: keySource))
-      case "gooey":
+      case .gooey?:
         guard let f = fields(of: value, what: what, allowed: Self.gooeyKeys),
           let anchor = required(
             f, "anchor", of: what, at: keySource, { $0.reference($1, what: "'anchor'") }),
@@ -65,7 +66,7 @@ extension SceneDecoder {
           style: f["style"].flatMap { choice($0, what: "'style'", as: GooeySpec.Style.self) },
           bridgeStyle: style(f))
         result.append(ConstraintSpec(name: name(f), kind: .gooey(spec), at: keySource))
-      case "animate":
+      case .animate?:
         guard let f = fields(of: value, what: what, allowed: Self.animateKeys),
           let handle = required(
             f, "handle", of: what, at: keySource, { $0.reference($1, what: "'handle'") }),
@@ -83,11 +84,11 @@ extension SceneDecoder {
           orient: f["orient"].flatMap { bool($0, what: "'orient'") },
           delay: f["delay"].flatMap { time($0, what: "'delay'") })
         result.append(ConstraintSpec(name: name(f), kind: .animate(spec), at: keySource))
-      default:
+      case nil:
         error(
           "unknown constraint '\(kind)'"
             + Self.suggestionOrList(
-              kind, among: Self.constraintKinds, list: "follow, elastic, gooey or animate"),
+              kind, among: Self.constraintKinds, list: ConstraintKeyword.listed),
           at: keySource)
       }
     }

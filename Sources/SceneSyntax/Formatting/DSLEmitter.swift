@@ -1,3 +1,5 @@
+import SceneVocabulary
+
 /// Writes a scene tree as canonical DSL text: the inverse of ``DSLParser``.
 ///
 /// Statements come in a fixed order (`scene`, `let`, `spring`, `handle`, `path`,
@@ -173,14 +175,10 @@ public enum DSLEmitter {
       return comment("constraint", node)
     }
     let kind = entries[0].key
-    switch kind {
-    case "follow", "elastic", "animate":
-      return statement(kind, [], entries[0].value, valueKeys: ["handle"])
-    case "gooey":
-      return statement(kind, [], entries[0].value, valueKeys: ["anchor", "ball"])
-    default:
+    guard let keyword = ConstraintKeyword(rawValue: kind) else {
       return comment("constraint '\(kind)'", node)
     }
+    return statement(kind, [], entries[0].value, valueKeys: keyword.positionalKeys)
   }
 
   /// `gesture` blocks: one for a list of steps, one `gesture N` per pointer of a mapping.

@@ -6,7 +6,7 @@ let realModule = Target.Dependency.product(name: "RealModule", package: "swift-n
 
 let package = Package(
   name: "scenec",
-  platforms: [.macOS(.v13)],
+  platforms: [.macOS(.v14)],
   products: [
     .library(name: "SceneGeometry", targets: ["SceneGeometry"]),
     .library(name: "SceneDiagnostics", targets: ["SceneDiagnostics"]),
@@ -20,11 +20,15 @@ let package = Package(
     .library(name: "ScenePipeline", targets: ["ScenePipeline"]),
     .library(name: "SceneTesting", targets: ["SceneTesting", "SceneTestingSnapshots"]),
     .library(name: "SceneStress", targets: ["SceneStress"]),
+    .library(name: "ScenePreview", targets: ["ScenePreview"]),
     .executable(name: "scenec", targets: ["scenec"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/apple/swift-numerics", from: "1.1.1"),
+    .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+    .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+    .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     .package(url: "https://github.com/pointfreeco/swift-snapshot-testing", from: "1.19.7"),
   ],
@@ -97,7 +101,7 @@ let package = Package(
     .target(
       name: "SceneOutputs",
       dependencies: ["SceneRuntime", "SceneGraph", "SceneGeometry", "SceneVocabulary"],
-      resources: [.embedInCode("Resources/player.js")]),
+      resources: [.embedInCode("Resources/renderer.js"), .embedInCode("Resources/player.js")]),
 
     /// Files written whole or not at all: a temporary file beside the target renamed over
     /// it, removed if the process is interrupted.
@@ -123,6 +127,19 @@ let package = Package(
     /// Generated stress scenes at any size, for `scenec generate` and the benchmarks.
     .target(name: "SceneStress"),
 
+    /// `scenec preview`: a local web server (Hummingbird 2 and its WebSocket module) where
+    /// a page's real pointers drive the real engine, with hot reload and recording.
+    .target(
+      name: "ScenePreview",
+      dependencies: [
+        "ScenePipeline", "SceneRuntime", "SceneGraph", "SceneOutputs", "SceneSyntax",
+        "SceneFiles", "SceneDiagnostics", "SceneGeometry",
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+      ],
+      resources: [.embedInCode("Resources/preview.js")]),
+
     // MARK: - Command-line tool
 
     .executableTarget(
@@ -141,6 +158,7 @@ let package = Package(
         "SceneTesting",
         "SceneStress",
         "SceneFiles",
+        "ScenePreview",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -216,6 +234,16 @@ let package = Package(
       dependencies: [
         "SceneStress", "SceneSyntax", "SceneGraph", "SceneResolve", "SceneRuntime", "ScenePipeline",
         "SceneDiagnostics",
+      ]),
+    .testTarget(
+      name: "ScenePreviewTests",
+      dependencies: [
+        "ScenePreview", "ScenePipeline", "SceneRuntime", "SceneGraph", "SceneSyntax",
+        "SceneOutputs", "SceneTesting", "SceneDiagnostics", "SceneGeometry",
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+        .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+        .product(name: "HummingbirdTesting", package: "hummingbird"),
       ]),
     .testTarget(
       name: "ScenecEndToEndTests",

@@ -2,13 +2,19 @@
 public enum AtomicFile {
   /// Writes `bytes` to `path` through ``OutputFile``: a temporary file beside the real
   /// target, renamed over it; or standard output when `path` is `nil`.
-  public static func write(_ bytes: some Sequence<UInt8>, to path: String?) throws(OutputFile
-    .WriteError)
-  {
+  ///
+  /// `replacing: false` fails with ``OutputFile/WriteError/targetExists`` rather than
+  /// replace an existing file; see ``OutputFile/init(path:removeOnInterrupt:)`` for
+  /// `removeOnInterrupt`.
+  public static func write(
+    _ bytes: some Sequence<UInt8>, to path: String?, replacing: Bool = true,
+    removeOnInterrupt: Bool = true
+  ) throws(OutputFile.WriteError) {
     var file =
-      try path.map { p throws(OutputFile.WriteError) in try OutputFile(path: p) }
-      ?? .standardOutput()
+      try path.map { p throws(OutputFile.WriteError) in
+        try OutputFile(path: p, removeOnInterrupt: removeOnInterrupt)
+      } ?? .standardOutput()
     try file.write(bytes)
-    try file.commit()
+    try file.commit(replacing: replacing)
   }
 }

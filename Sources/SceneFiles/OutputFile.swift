@@ -29,6 +29,8 @@ public func systemWrite(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) ->
 /// is removed on SIGINT or SIGTERM and a later run clears one whose process is gone.
 public struct OutputFile {
   public struct WriteError: Error, CustomStringConvertible {
+    /// The target exists and the write was told not to replace it.
+    public var targetExists = false
     public var description: String
   }
 
@@ -58,7 +60,11 @@ public struct OutputFile {
   }
 
   /// Opens `path` for writing as described above.
-  public init(path: String) throws(WriteError) {
+  ///
+  /// `removeOnInterrupt` registers the temporary file to be removed if SIGINT or SIGTERM
+  /// stops the process (the command-line tool's case); a server that handles those
+  /// signals itself passes `false`.
+  public init(path: String, removeOnInterrupt: Bool = true) throws(WriteError) {
     Self.ignoreBrokenPipes()
     let resolved = try Self.resolve(path)
     var status = stat()
@@ -84,7 +90,7 @@ public struct OutputFile {
       (directory.isEmpty ? "" : directory + "/") + Self.temporaryName(for: name, pid: getpid())
     let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
     guard fd >= 0 else { throw WriteError(description: "cannot write '\(path)': \(Self.reason())") }
-    TemporaryFiles.register(temporary)
+    if removeOnInterrupt { TemporaryFiles.register(temporary) }
     self.init(displayName: path, descriptor: fd, temporary: temporary, target: resolved)
   }
 
@@ -116,7 +122,11 @@ public struct OutputFile {
   }
 
   /// Finishes the output: the file appears whole under its name, or not at all.
-  public mutating func commit() throws(WriteError) {
+  ///
+  /// With `replacing: false` an existing file is left alone and the write fails with
+  /// ``WriteError/targetExists`` (the temporary file is linked to the name, which fails
+  /// if the name is taken, so no check-then-write race).
+  public mutating func commit(replacing: Bool = true) throws(WriteError) {
     try flush()
     guard let temporary, let target else {
       if descriptor != 1 { close(descriptor) }
@@ -128,12 +138,16 @@ public struct OutputFile {
       TemporaryFiles.unregister(temporary)
       throw failure
     }
-    if rename(temporary, target) != 0 {
-      let failure = WriteError(description: "cannot write \(describe()): \(Self.reason())")
+    let moved = replacing ? rename(temporary, target) == 0 : link(temporary, target) == 0
+    if !moved {
+      var failure = WriteError(description: "cannot write \(describe()): \(Self.reason())")
+      failure.targetExists = !replacing && errno == EEXIST
+      if failure.targetExists { failure.description = "\(describe()) exists" }
       unlink(temporary)
       TemporaryFiles.unregister(temporary)
       throw failure
     }
+    if !replacing { unlink(temporary) }
     TemporaryFiles.unregister(temporary)
   }
 

@@ -9,8 +9,8 @@ extension SceneGraph {
   public init(
     name: String, width: Double, height: Double, fps: Double, duration: Duration,
     background: Color?, springs: [Spring], handles: [Handle], paths: [PathNode],
-    constraints: [Constraint], gesture: [GestureTrack], expectations: [Expectation],
-    layout: SlotLayout, lets: [Let], evaluationOrder: [Node]
+    constraints: [Constraint], drawnPaths: [DrawnPath], gesture: [GestureTrack],
+    expectations: [Expectation], layout: SlotLayout, lets: [Let], evaluationOrder: [Node]
   ) {
     self.name = name
     self.width = width
@@ -22,28 +22,33 @@ extension SceneGraph {
     self.handles = handles
     self.paths = paths
     self.constraints = constraints
+    self.drawnPaths = drawnPaths
     self.gesture = gesture
     self.expectations = expectations
     self.layout = layout
     self.lets = lets
     self.evaluationOrder = evaluationOrder
     self.expectationSlots = ExpectationSlots(layout: layout)
-    self.drawnPaths = Self.drawnPaths(paths: paths, constraints: constraints)
   }
 
   /// The scene's paths, then each path a constraint makes (a gooey bridge, under the
-  /// constraint's reported name, in its bridge style), in constraint order: the order in
-  /// which a simulation's frames list them.
-  public static func drawnPaths(paths: [PathNode], constraints: [Constraint]) -> [DrawnPath] {
+  /// constraint's reported name, in `styles[c]`), in constraint order: the order in which
+  /// a simulation's frames list them.
+  public static func drawnPaths(
+    paths: [PathNode], constraints: [Constraint], styles: [Style?]
+  ) -> [DrawnPath] {
     var drawn = paths.indices.map {
       DrawnPath(name: paths[$0].name, style: paths[$0].style, origin: .path($0))
     }
     for (c, constraint) in constraints.enumerated() {
       switch constraint.kind {
-      case .gooey(let gooey):
+      case .gooey:
+        let style = styles.indices.contains(c) ? styles[c] : nil
         drawn.append(
-          DrawnPath(name: constraint.reportedName, style: gooey.bridgeStyle, origin: .constraint(c))
-        )
+          DrawnPath(
+            name: constraint.reportedName,
+            style: style ?? Style(fill: nil, stroke: nil, strokeWidth: 1, opacity: 1),
+            origin: .constraint(c)))
       case .follow, .elastic, .animate:
         break
       }

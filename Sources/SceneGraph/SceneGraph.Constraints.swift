@@ -16,7 +16,7 @@ import SceneVocabulary
 // 3. Graph: a settings struct below (plain values, indices for names, defaults applied)
 //    and a case of `Kind`. The compiler then asks for its arms in `keyword`,
 //    `movedHandle`, `handles` and `measuredPath` below, and in `SceneGraph.drawnPaths`
-//    (SceneGraph+Initializers.swift) if it draws a path.
+//    (SceneGraph+Initializers.swift) if it draws a path (the resolver gives its style).
 // 4. Resolve: the arms in SceneResolve/SceneResolver+Constraints.swift: checking the spec
 //    (ranges, references, with located errors) and building the struct; and which handle
 //    it moves in `checkExclusiveMovers`.
@@ -150,13 +150,12 @@ extension SceneGraph {
     public var minRadius: Double
     /// The spring the ball returns with if released before the break.
     public var spring: Int?
+    /// The bridge's shape; how it is drawn is its entry in ``SceneGraph/drawnPaths``.
     public var style: GooeyStyle
-    /// How the bridge is drawn.
-    public var bridgeStyle: Style
 
     public init(
       anchor: Int, ball: Int, viscosity: Double, maxDistance: Double, minRadius: Double,
-      spring: Int?, style: GooeyStyle, bridgeStyle: Style
+      spring: Int?, style: GooeyStyle
     ) {
       self.anchor = anchor
       self.ball = ball
@@ -165,7 +164,6 @@ extension SceneGraph {
       self.minRadius = minRadius
       self.spring = spring
       self.style = style
-      self.bridgeStyle = bridgeStyle
     }
   }
 

@@ -23,6 +23,28 @@ extension FrameOutput {
     writer: { HTMLPlayer.Writer(context: $0) })
 }
 
+/// The scene renderer's JavaScript (`Resources/renderer.js`): it draws one frame of the
+/// scene JSON the HTML player embeds, and the HTML player and the live preview
+/// (`scenec preview`) share it.
+public enum SceneRendererScript {
+  public static let source = String(decoding: PackageResources.renderer_js, as: UTF8.self)
+}
+
+/// The scene as JSON, the way the HTML player embeds it and the live preview sends it.
+public enum SceneJSON {
+  /// The scene and its styles, up to and including `"frames":[` (close it with `]}`).
+  public static func header(context: OutputContext, frameCount: Int) -> String {
+    HTMLPlayer.sceneHeader(context: context, frameCount: frameCount)
+  }
+
+  /// One frame's compact JSON (see ``SceneRendererScript`` for its fields).
+  public static func appendFrame(
+    _ frame: Frame, context: OutputContext, to text: inout TextBytes
+  ) {
+    HTMLPlayer.appendEntry(frame, context: context, to: &text)
+  }
+}
+
 /// The HTML player's text: the page, the scene JSON embedded in it, and the escaping that
 /// keeps that JSON inside its script block.
 enum HTMLPlayer {
@@ -256,7 +278,9 @@ enum HTMLPlayer {
 
     """
 
-  /// The player's JavaScript, from `Resources/player.js` (a file of its own so that it
-  /// can be read, linted and tested), embedded in the binary at build time.
-  static let script = String(decoding: PackageResources.player_js, as: UTF8.self)
+  /// The player's JavaScript: the shared renderer, then the player from
+  /// `Resources/player.js` (files of their own so that they can be read, linted and
+  /// tested), embedded in the binary at build time.
+  static let script =
+    SceneRendererScript.source + String(decoding: PackageResources.player_js, as: UTF8.self)
 }

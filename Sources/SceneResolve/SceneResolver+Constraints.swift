@@ -7,9 +7,12 @@ import SceneVocabulary
 // MARK: - Constraints
 
 extension SceneResolver {
+  /// The constraint resolved, with the style of the path it draws, if it draws one (a
+  /// gooey bridge); `nil` when a reference is broken (the error is recorded).
   mutating func resolveConstraint(
     _ constraint: ConstraintSpec, handles: [SceneGraph.Handle], paths: [SceneGraph.PathNode]
-  ) -> SceneGraph.Constraint? {
+  ) -> (constraint: SceneGraph.Constraint, drawnStyle: SceneGraph.Style?)? {
+    var drawnStyle: SceneGraph.Style?
     let what = "\(constraint.kindKeyword.rawValue) constraint"
     let kind: SceneGraph.Constraint.Kind
     switch constraint.kind {
@@ -86,12 +89,11 @@ extension SceneResolver {
           "gooey needs two different handles, but 'anchor' and 'ball' are both '\(g.ball.value)'",
           at: g.ball.source)
       }
-      let bridge = style(g.bridgeStyle, defaultFill: handles[anchor].style.fill, what: what)
+      drawnStyle = style(g.bridgeStyle, defaultFill: handles[anchor].style.fill, what: what)
       kind = .gooey(
         SceneGraph.Gooey(
           anchor: anchor, ball: ball, viscosity: viscosity, maxDistance: maxDistance,
-          minRadius: minRadius, spring: spring, style: g.style?.value ?? .sticky,
-          bridgeStyle: bridge))
+          minRadius: minRadius, spring: spring, style: g.style?.value ?? .sticky))
     case .animate(let a):
       let handle = lookup(a.handle, in: handleIndex, kind: "handle")
       let path = lookup(a.path, in: pathIndex, kind: "path")
@@ -104,8 +106,10 @@ extension SceneResolver {
           repeatMode: a.repeatMode?.value ?? .once, easing: a.easing?.value ?? .linear,
           orient: a.orient?.value ?? false, delay: delay))
     }
-    return SceneGraph.Constraint(
-      name: constraint.name?.value, kind: kind, source: constraint.source)
+    return (
+      SceneGraph.Constraint(name: constraint.name?.value, kind: kind, source: constraint.source),
+      drawnStyle
+    )
   }
 
   /// A handle can be positioned by at most one of follow, animate and elastic: two

@@ -70,9 +70,10 @@ public struct SceneResolver {
     for (i, path) in spec.paths.enumerated() { pathIndex[path.name.value] = i }
     var handles = spec.handles.map { resolveHandle($0) }
     var paths = spec.paths.map { resolvePath($0) }
-    var constraints = spec.constraints.compactMap {
+    let resolvedConstraints = spec.constraints.compactMap {
       resolveConstraint($0, handles: handles, paths: paths)
     }
+    var constraints = resolvedConstraints.map(\.0)
     var gooeyCount = 0
     for c in constraints.indices {
       guard case .gooey = constraints[c].kind else {
@@ -151,7 +152,10 @@ public struct SceneResolver {
       name: header.name?.value ?? "scene", width: width, height: height, fps: fps,
       duration: duration,
       background: header.background?.value, springs: springs, handles: handles, paths: paths,
-      constraints: constraints, gesture: gesture, expectations: expectations, layout: layout,
+      constraints: constraints,
+      drawnPaths: SceneGraph.drawnPaths(
+        paths: paths, constraints: constraints, styles: resolvedConstraints.map(\.drawnStyle)),
+      gesture: gesture, expectations: expectations, layout: layout,
       lets: lets.compactMap { $0 },
       evaluationOrder: order.map {
         switch $0 {

@@ -25,6 +25,7 @@ enum AnimateConstraint: ConstraintBehavior {
   }
 
   static func step(_ c: Int, _ p: Parameters, dt: Double, in sim: inout Simulation) {
+    let s = sim.stateSlots[c]
     let h = p.handle
     // A negative delay starts part-way through.
     let passes = max(sim.time - p.delay, 0) / p.duration
@@ -44,8 +45,8 @@ enum AnimateConstraint: ConstraintBehavior {
       fraction =
         whole.truncatingRemainder(dividingBy: 2) == 0 ? passes - whole : 1 - (passes - whole)
     }
-    if p.repeatMode != .once && whole > sim.animateStates[sim.stateSlots[c]].passes {
-      sim.animateStates[sim.stateSlots[c]].passes = whole
+    if p.repeatMode != .once && whole > sim.animateStates[s].passes {
+      sim.animateStates[s].passes = whole
       sim.events.append(SceneEvent("loop", sim.handleNames[h]))
     }
     guard let total = sim.measured(p.path, { $0.length }),

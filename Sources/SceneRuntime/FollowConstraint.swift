@@ -23,13 +23,14 @@ enum FollowConstraint: ConstraintBehavior {
   }
 
   static func setUp(_ c: Int, _ p: Parameters, in sim: inout Simulation) {
+    let s = sim.stateSlots[c]
     guard
       let start = sim.measured(
         p.path, { [point = sim.handles[p.handle].position] in $0.nearest(to: point) }),
       let total = sim.measured(p.path, { $0.length })
     else { return }
-    sim.followStates[sim.stateSlots[c]].length = start.length
-    sim.followStates[sim.stateSlots[c]].restLength = p.rest.map { $0 * total } ?? start.length
+    sim.followStates[s].length = start.length
+    sim.followStates[s].restLength = p.rest.map { $0 * total } ?? start.length
     sim.handles[p.handle].position = start.point
     if p.orient { sim.handles[p.handle].angle = start.position.angle }
   }
@@ -37,7 +38,8 @@ enum FollowConstraint: ConstraintBehavior {
   static func drag(
     _ c: Int, _ p: Parameters, handle h: Int, to target: Vector, in sim: inout Simulation
   ) -> Bool {
-    let continuing = sim.followStates[sim.stateSlots[c]].length
+    let s = sim.stateSlots[c]
+    let continuing = sim.followStates[s].length
     guard
       let answer = sim.measured(
         p.path,
@@ -46,9 +48,9 @@ enum FollowConstraint: ConstraintBehavior {
             to: target, continuingFrom: continuing, hysteresis: p.hysteresis, wraps: p.wrap)
         })
     else { return false }
-    sim.followStates[sim.stateSlots[c]].springingAlongPath = false
-    sim.followStates[sim.stateSlots[c]].length = answer.length
-    sim.followStates[sim.stateSlots[c]].placedLength = .nan
+    sim.followStates[s].springingAlongPath = false
+    sim.followStates[s].length = answer.length
+    sim.followStates[s].placedLength = .nan
     sim.handles[h].position = answer.point
     if p.orient { sim.handles[h].angle = answer.position.angle }
     return true
@@ -57,10 +59,11 @@ enum FollowConstraint: ConstraintBehavior {
   static func release(
     _ c: Int, _ p: Parameters, handle h: Int, velocity: Vector, in sim: inout Simulation
   ) {
+    let s = sim.stateSlots[c]
     guard let spring = p.spring,
       let tangent = sim.measured(
         p.path,
-        { [length = sim.followStates[sim.stateSlots[c]].length] in
+        { [length = sim.followStates[s].length] in
           $0.position(atLength: length).tangent
         })
     else {
@@ -68,69 +71,70 @@ enum FollowConstraint: ConstraintBehavior {
       return
     }
     // The velocity along the path is the release velocity's part along the tangent.
-    sim.followStates[sim.stateSlots[c]].lengthVelocity = velocity.dot(tangent)
-    sim.followStates[sim.stateSlots[c]].springingAlongPath = true
+    sim.followStates[s].lengthVelocity = velocity.dot(tangent)
+    sim.followStates[s].springingAlongPath = true
     sim.handles[h].mode = .springing(spring: spring)
   }
 
   static func step(_ c: Int, _ p: Parameters, dt: Double, in sim: inout Simulation) {
+    let s = sim.stateSlots[c]
     let h = p.handle
     let pathMoves = sim.pathIsDynamic[p.path]
     // A handle at rest on a path that does not change stays where it was placed: the
     // inverse arc length, the costly part, runs only when something moved.
-    if !pathMoves && !sim.followStates[sim.stateSlots[c]].springingAlongPath
-      && sim.followStates[sim.stateSlots[c]].restPlaced
+    if !pathMoves && !sim.followStates[s].springingAlongPath
+      && sim.followStates[s].restPlaced
       && (sim.handles[h].mode == .dragging
-        || sim.followStates[sim.stateSlots[c]].placedLength
-          == sim.followStates[sim.stateSlots[c]].length)
+        || sim.followStates[s].placedLength
+          == sim.followStates[s].length)
     {
       return
     }
     guard let total = sim.measured(p.path, { $0.length }) else { return }
-    if sim.followStates[sim.stateSlots[c]].springingAlongPath, let spring = p.spring, dt > 0 {
+    if sim.followStates[s].springingAlongPath, let spring = p.spring, dt > 0 {
       var displacement =
-        sim.followStates[sim.stateSlots[c]].length - sim.followStates[sim.stateSlots[c]].restLength
+        sim.followStates[s].length - sim.followStates[s].restLength
       if p.wrap && total > 0 {
         // Round a closed path the short way.
         displacement = displacement.truncatingRemainder(dividingBy: total)
         if displacement > total / 2 { displacement -= total }
         if displacement < -total / 2 { displacement += total }
       }
-      var velocity = sim.followStates[sim.stateSlots[c]].lengthVelocity
+      var velocity = sim.followStates[s].lengthVelocity
       sim.propagators[spring].step(&displacement, &velocity)
-      sim.followStates[sim.stateSlots[c]].length =
+      sim.followStates[s].length =
         sim.measured(
           p.path,
-          { [target = sim.followStates[sim.stateSlots[c]].restLength + displacement] in
+          { [target = sim.followStates[s].restLength + displacement] in
             $0.normalizedLength(target, wraps: p.wrap)
           })
-        ?? sim.followStates[sim.stateSlots[c]].length
-      sim.followStates[sim.stateSlots[c]].lengthVelocity = velocity
+        ?? sim.followStates[s].length
+      sim.followStates[s].lengthVelocity = velocity
       if sim.springModels[spring].isAtRest(displacement: displacement, velocity: velocity) {
-        sim.followStates[sim.stateSlots[c]].length = sim.followStates[sim.stateSlots[c]].restLength
-        sim.followStates[sim.stateSlots[c]].springingAlongPath = false
-        sim.followStates[sim.stateSlots[c]].lengthVelocity = 0
+        sim.followStates[s].length = sim.followStates[s].restLength
+        sim.followStates[s].springingAlongPath = false
+        sim.followStates[s].lengthVelocity = 0
         sim.handles[h].mode = .idle
         sim.events.append(SceneEvent("rest", sim.handleNames[h]))
       }
     }
     if sim.handles[h].mode != .dragging
       && (pathMoves
-        || sim.followStates[sim.stateSlots[c]].placedLength
-          != sim.followStates[sim.stateSlots[c]].length)
+        || sim.followStates[s].placedLength
+          != sim.followStates[s].length)
     {
-      let length = sim.followStates[sim.stateSlots[c]].length
+      let length = sim.followStates[s].length
       if let position = sim.measured(p.path, { $0.position(atLength: length) }) {
         sim.handles[h].position = position.point
         if p.orient { sim.handles[h].angle = position.angle }
-        sim.followStates[sim.stateSlots[c]].placedLength = length
+        sim.followStates[s].placedLength = length
       }
     }
-    if pathMoves || !sim.followStates[sim.stateSlots[c]].restPlaced {
-      let restLength = sim.followStates[sim.stateSlots[c]].restLength
+    if pathMoves || !sim.followStates[s].restPlaced {
+      let restLength = sim.followStates[s].restLength
       if let rest = sim.measured(p.path, { $0.position(atLength: restLength).point }) {
         sim.handles[h].rest = rest
-        sim.followStates[sim.stateSlots[c]].restPlaced = true
+        sim.followStates[s].restPlaced = true
       }
     }
   }

@@ -25,18 +25,20 @@ enum GooeyConstraint: ConstraintBehavior {
   }
 
   static func setUp(_ c: Int, _ p: Parameters, in sim: inout Simulation) {
-    sim.gooeyStates[sim.stateSlots[c]].anchorRadius = sim.handles[p.anchor].radius
+    let s = sim.stateSlots[c]
+    sim.gooeyStates[s].anchorRadius = sim.handles[p.anchor].radius
   }
 
   static func release(
     _ c: Int, _ p: Parameters, handle h: Int, velocity: Vector, in sim: inout Simulation
   ) {
-    if sim.gooeyStates[sim.stateSlots[c]].broken {
+    let s = sim.stateSlots[c]
+    if sim.gooeyStates[s].broken {
       sim.events.append(SceneEvent("dismissed", sim.constraintNames[c]))
       sim.handles[h].mode = .idle
       return
     }
-    sim.gooeyStates[sim.stateSlots[c]].releasedBeforeBreak = true
+    sim.gooeyStates[s].releasedBeforeBreak = true
     if let spring = p.spring {
       sim.handles[h].velocity = velocity
       sim.handles[h].mode = .springing(spring: spring)
@@ -46,11 +48,12 @@ enum GooeyConstraint: ConstraintBehavior {
   }
 
   static func step(_ c: Int, _ p: Parameters, dt: Double, in sim: inout Simulation) {
-    guard !sim.gooeyStates[sim.stateSlots[c]].broken else { return }
+    let s = sim.stateSlots[c]
+    guard !sim.gooeyStates[s].broken else { return }
     let distance = sim.handles[p.ball].position.distance(to: sim.handles[p.anchor].position)
-    let radius = sim.gooeyStates[sim.stateSlots[c]].anchorRadius - distance / p.viscosity
+    let radius = sim.gooeyStates[s].anchorRadius - distance / p.viscosity
     if distance > p.maxDistance || radius < p.minRadius {
-      sim.gooeyStates[sim.stateSlots[c]].broken = true
+      sim.gooeyStates[s].broken = true
       sim.handles[p.anchor].mode = .hidden
       sim.events.append(SceneEvent("link.broke", sim.constraintNames[c]))
     } else {
@@ -59,8 +62,9 @@ enum GooeyConstraint: ConstraintBehavior {
   }
 
   static func path(_ c: Int, _ p: Parameters, in sim: Simulation) -> PathFrame? {
+    let s = sim.stateSlots[c]
     let bridge =
-      sim.gooeyStates[sim.stateSlots[c]].broken
+      sim.gooeyStates[s].broken
       ? nil
       : GooeyBridge.path(
         anchor: sim.handles[p.anchor].position, anchorRadius: sim.handles[p.anchor].radius,

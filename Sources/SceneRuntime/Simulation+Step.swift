@@ -1,5 +1,6 @@
 import SceneGeometry
 import SceneGraph
+import SceneVocabulary
 
 extension Simulation {
   // MARK: - Slots and expressions
@@ -204,7 +205,7 @@ extension Simulation {
     case .springing(let spring):
       guard dt > 0 else { return }
       // Done in stepConstraint.
-      if let c = mover[i], case .follow = kinds[c], followStates[stateSlots[c]].springingAlongPath {
+      if let c = mover[i], keywords[c] == .follow, followStates[stateSlots[c]].springingAlongPath {
         return
       }
       if handleIsBound[i], let rest = restPosition(of: i) { handles[i].rest = rest }
@@ -231,7 +232,7 @@ extension Simulation {
     handles[i].mode = .idle
     tweens[i] = nil
     events.append(SceneEvent("rest", handleNames[i]))
-    if let c = mover[i], case .gooey = kinds[c], gooeyStates[stateSlots[c]].releasedBeforeBreak {
+    if let c = mover[i], keywords[c] == .gooey, gooeyStates[stateSlots[c]].releasedBeforeBreak {
       gooeyStates[stateSlots[c]].releasedBeforeBreak = false
       events.append(SceneEvent("link.restored", constraintNames[c]))
     }

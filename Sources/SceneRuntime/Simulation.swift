@@ -29,6 +29,9 @@ public struct Simulation: Sendable {
   /// Each constraint's settings, copied once from the graph without its names and source
   /// (see ``ConstraintBehavior``).
   let kinds: [SceneGraph.Constraint.Kind]
+  /// Each constraint's kind alone, for the per-handle checks of a step (a byte, where
+  /// matching `kinds` would copy its settings).
+  let keywords: [ConstraintKeyword]
   /// Where each constraint's run-time state is in its kind's storage below (0 for a kind
   /// without state).
   let stateSlots: [Int]
@@ -93,6 +96,7 @@ public struct Simulation: Sendable {
     for (i, constraint) in graph.constraints.enumerated() { mover[constraint.kind.movedHandle] = i }
     self.mover = mover
     kinds = graph.constraints.map(\.kind)
+    keywords = graph.constraints.map(\.kind.keyword)
     var stateSlots: [Int] = []
     var counts = (follow: 0, gooey: 0, animate: 0)
     for kind in kinds {
@@ -193,7 +197,7 @@ public struct Simulation: Sendable {
     case .idle, .hidden: return .zero
     case .dragging: return handles[i].velocity
     case .springing:
-      if let c = mover[i], case .follow = kinds[c], followStates[stateSlots[c]].springingAlongPath {
+      if let c = mover[i], keywords[c] == .follow, followStates[stateSlots[c]].springingAlongPath {
         return nil
       }
       return handles[i].velocity

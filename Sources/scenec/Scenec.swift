@@ -13,13 +13,14 @@ struct Scenec: ParsableCommand {
         scenec run Scenes/wave.yaml -o wave.html
         scenec run Scenes/wave.yaml --at 0.65s -o frame.svg
         scenec check Scenes/wave.yaml
+        scenec preview Scenes/wave.yaml
         scenec fmt Scenes/wave.yaml --to dsl
         scenec path "M0 0 C 30 80 70 -40 100 0" --at-length 50 --nearest 40,10
       """,
     version: "0.1.0",
     subcommands: [
       RunCommand.self, TestCommand.self, CheckCommand.self, FormatCommand.self, PathCommand.self,
-      GenerateCommand.self,
+      GenerateCommand.self, PreviewCommand.self,
     ]
   )
 }

@@ -88,28 +88,34 @@ import Testing
   }
 }
 
-/// The player's script is a file of its own, embedded as it is, and valid JavaScript.
+/// The player's scripts are files of their own (the renderer it shares with the live
+/// preview, and the player), embedded as they are, and valid JavaScript.
 @Suite struct HTMLPlayerResourceTests {
-  static let file = URL(fileURLWithPath: #filePath)
+  static let folder = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("Sources/SceneOutputs/Resources/player.js")
+    .appendingPathComponent("Sources/SceneOutputs/Resources")
+  static let files = ["renderer.js", "player.js"].map { folder.appendingPathComponent($0) }
 
-  @Test func theEmbeddedScriptIsTheResourceFile() throws {
-    let text = try String(contentsOf: Self.file, encoding: .utf8)
-    #expect(HTMLPlayer.script == text)
-    #expect(try HTMLOutputTests.render().page.contains(text))
+  @Test func theEmbeddedScriptsAreTheResourceFiles() throws {
+    let texts = try Self.files.map { try String(contentsOf: $0, encoding: .utf8) }
+    #expect(HTMLPlayer.script == texts.joined())
+    #expect(SceneRendererScript.source == texts[0])
+    let page = try HTMLOutputTests.render().page
+    for text in texts { #expect(page.contains(text)) }
   }
 
   @Test(
     .enabled(
       if: HTMLPlayerScriptTests.node != nil,
-      "node is not installed: the player's script cannot be checked here"))
-  func theScriptParses() throws {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: try #require(HTMLPlayerScriptTests.node))
-    process.arguments = ["--check", Self.file.path]
-    try process.run()
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 0)
+      "node is not installed: the player's scripts cannot be checked here"))
+  func theScriptsParse() throws {
+    for file in Self.files {
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: try #require(HTMLPlayerScriptTests.node))
+      process.arguments = ["--check", file.path]
+      try process.run()
+      process.waitUntilExit()
+      #expect(process.terminationStatus == 0, "\(file.lastPathComponent)")
+    }
   }
 }

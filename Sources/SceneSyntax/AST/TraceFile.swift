@@ -46,6 +46,30 @@ public struct TraceFile: Hashable, Sendable {
   /// The most samples a trace file may hold.
   public static let maximumSamples = 1_000_000
 
+  /// The trace as CSV, `t,x,y,phase,id` with a header, numbers in their shortest exact
+  /// form: ``parse(_:name:)`` reads it back to the same samples.
+  public var csvText: String {
+    var text = "t,x,y,phase,id\n"
+    for sample in samples {
+      text += sample.time.shortestDescription + "," + sample.position.x.shortestDescription + ","
+      text += sample.position.y.shortestDescription + "," + sample.phase.rawValue + ","
+      text += String(sample.pointer ?? 0) + "\n"
+    }
+    return text
+  }
+
+  /// The trace as JSON lines, one sample per line, read back exactly like ``csvText``.
+  public var jsonLinesText: String {
+    var text = ""
+    for sample in samples {
+      text += "{\"t\":" + sample.time.shortestDescription + ",\"x\":"
+      text += sample.position.x.shortestDescription + ",\"y\":"
+      text += sample.position.y.shortestDescription + ",\"phase\":\"" + sample.phase.rawValue
+      text += "\",\"id\":" + String(sample.pointer ?? 0) + "}\n"
+    }
+    return text
+  }
+
   /// The time from the first sample to the last; 0 for fewer than two samples.
   public var duration: Double {
     guard let first = samples.first?.time, let last = samples.last?.time else { return 0 }

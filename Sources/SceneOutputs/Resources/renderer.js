@@ -1,0 +1,226 @@
+// The scene renderer shared by the HTML player (`scenec run -o scene.html`) and the live
+// preview (`scenec preview`): it draws one frame of a scene, in the JSON both write, on a
+// canvas. A scene lists its handles and paths once with their styles; a frame's `h` holds
+// `[x, y, angle, r, state]` per handle, `p` SVG path data per path (null when hidden),
+// `ptr` `[id, x, y, down]` per pointer and `e` `[type, subject]` per event.
+var SceneRenderer = (function () {
+  "use strict";
+  var TRAIL = 20;
+
+  // The part of the plane to show: the scene's canvas, enlarged to take in every
+  // handle (with its radius or size, and the control-point label) and pointer of every
+  // frame, so nothing is cut off at the canvas edge without a word.
+  function viewBounds(scene, frames) {
+    var minX = 0, minY = 0, maxX = scene.width, maxY = scene.height;
+    function include(x, y, pad) {
+      if (!isFinite(x) || !isFinite(y)) return;
+      minX = Math.min(minX, x - pad); maxX = Math.max(maxX, x + pad);
+      minY = Math.min(minY, y - pad); maxY = Math.max(maxY, y + pad);
+    }
+    frames.forEach(function (f) {
+      scene.handles.forEach(function (h, i) {
+        var v = f.h[i];
+        if (!v || v[4] === "hidden") return;
+        if (h.shape === "none") {
+          // A control point and its name, written to its right.
+          include(v[0], v[1], 8);
+          include(v[0] + 6 + 7 * h.name.length, v[1] - 6, 2);
+          return;
+        }
+        var reach = h.shape === "rect" ? Math.sqrt(h.w * h.w + h.h * h.h) / 2 : v[3];
+        include(v[0], v[1], (reach || 0) + 2);
+      });
+      f.ptr.forEach(function (q) { include(q[1], q[2], 10); });
+    });
+    var enlarged = minX < 0 || minY < 0 || maxX > scene.width || maxY > scene.height;
+    return { x: minX, y: minY, width: maxX - minX, height: maxY - minY, enlarged: enlarged };
+  }
+
+  // Each finger's trail over the last `length` frames up to `index`, as strokes: one
+  // per touch, broken wherever the finger was up or gone, so one lift is never joined
+  // to the next press. Returns { ids, strokes: { id: [[ptr, …], …] } }.
+  function trailStrokes(frames, index, length) {
+    var strokes = {}, ids = [];
+    for (var k = Math.max(0, index - length + 1); k <= index; k++) {
+      var seen = {};
+      frames[k].ptr.forEach(function (q) {
+        if (!strokes[q[0]]) { strokes[q[0]] = [[]]; ids.push(q[0]); }
+        var list = strokes[q[0]];
+        if (q[3]) list[list.length - 1].push(q); else if (list[list.length - 1].length) list.push([]);
+        seen[q[0]] = true;
+      });
+      ids.forEach(function (id) {
+        var list = strokes[id];
+        if (!seen[id] && list[list.length - 1].length) list.push([]);
+      });
+    }
+    ids.forEach(function (id) { strokes[id] = strokes[id].filter(function (s) { return s.length; }); });
+    return { ids: ids, strokes: strokes };
+  }
+
+  // Draws frames[index] of `scene` on `canvas`. `options`: `paths`, `points` (control
+  // points), `trail` (pointer trail), `vectors` (velocity vectors, from the previous frame).
+  function create(canvas, scene) {
+    var ctx = canvas.getContext("2d");
+    var ratio = window.devicePixelRatio || 1;
+    var view = viewBounds(scene, []);
+    var pathCache = scene.paths.map(function () { return { d: null, shape: null }; });
+
+    // Sizes the canvas to show `frames` (see viewBounds); returns the view.
+    function layout(frames) {
+      view = viewBounds(scene, frames);
+      canvas.width = Math.max(1, Math.round(view.width * ratio));
+      canvas.height = Math.max(1, Math.round(view.height * ratio));
+      canvas.style.width = view.width + "px";
+      return view;
+    }
+
+    // A point of the page (a pointer event's clientX, clientY) in scene coordinates.
+    function toScene(clientX, clientY) {
+      var box = canvas.getBoundingClientRect();
+      var scale = box.width > 0 ? view.width / box.width : 1;
+      return { x: view.x + (clientX - box.left) * scale, y: view.y + (clientY - box.top) * scale };
+    }
+
+    function pathShape(i, d) {
+      var cached = pathCache[i];
+      if (cached.d !== d) { cached.d = d; cached.shape = new Path2D(d); }
+      return cached.shape;
+    }
+
+    function paint(style, shape) {
+      ctx.globalAlpha = style.opacity;
+      if (style.fill) { ctx.fillStyle = style.fill; ctx.fill(shape); }
+      if (style.stroke && style.strokeWidth > 0) {
+        ctx.lineWidth = style.strokeWidth;
+        ctx.strokeStyle = style.stroke;
+        ctx.stroke(shape);
+      }
+      ctx.globalAlpha = 1;
+    }
+
+    function drawHandles(f) {
+      scene.handles.forEach(function (h, i) {
+        var v = f.h[i];
+        if (!v || v[4] === "hidden" || h.shape === "none") return;
+        var shape = new Path2D();
+        if (h.shape === "rect") {
+          shape.rect(-h.w / 2, -h.h / 2, h.w, h.h);
+        } else {
+          if (!(v[3] > 0)) return;
+          shape.arc(0, 0, v[3], 0, 2 * Math.PI);
+        }
+        ctx.save();
+        ctx.translate(v[0], v[1]);
+        ctx.rotate(v[2]);
+        paint(h, shape);
+        ctx.restore();
+      });
+    }
+
+    function drawControlPoints(f) {
+      ctx.font = "10px system-ui, sans-serif";
+      ctx.lineWidth = 1.5;
+      scene.handles.forEach(function (h, i) {
+        var v = f.h[i];
+        if (!v || v[4] === "hidden" || h.shape !== "none") return;
+        ctx.beginPath();
+        ctx.arc(v[0], v[1], v[4] === "dragging" ? 5 : 3.5, 0, 2 * Math.PI);
+        ctx.fillStyle = v[4] === "dragging" ? "#ff8c00" : "#e0457b";
+        ctx.strokeStyle = "#fff";
+        ctx.fill();
+        ctx.stroke();
+        ctx.fillStyle = "#e0457b";
+        ctx.fillText(h.name, v[0] + 6, v[1] - 6);
+      });
+    }
+
+    // Each moving handle's velocity from the previous frame, as an arrow of 0.1 s.
+    function drawVectors(previous, f) {
+      var dt = f.t - previous.t;
+      if (!(dt > 0)) return;
+      ctx.lineWidth = 1.5;
+      ctx.strokeStyle = "#2e8b57";
+      ctx.fillStyle = "#2e8b57";
+      scene.handles.forEach(function (h, i) {
+        var a = previous.h[i], b = f.h[i];
+        if (!a || !b || b[4] === "hidden") return;
+        var vx = (b[0] - a[0]) / dt * 0.1, vy = (b[1] - a[1]) / dt * 0.1;
+        var length = Math.sqrt(vx * vx + vy * vy);
+        if (!(length > 0.5)) return;
+        ctx.beginPath();
+        ctx.moveTo(b[0], b[1]);
+        ctx.lineTo(b[0] + vx, b[1] + vy);
+        ctx.stroke();
+        var ux = vx / length, uy = vy / length;
+        ctx.beginPath();
+        ctx.moveTo(b[0] + vx, b[1] + vy);
+        ctx.lineTo(b[0] + vx - 6 * ux + 3 * uy, b[1] + vy - 6 * uy - 3 * ux);
+        ctx.lineTo(b[0] + vx - 6 * ux - 3 * uy, b[1] + vy - 6 * uy + 3 * ux);
+        ctx.closePath();
+        ctx.fill();
+      });
+    }
+
+    function drawTrail(frames, index) {
+      var trail = trailStrokes(frames, index, TRAIL), strokes = trail.strokes, ids = trail.ids;
+      var current = {};
+      frames[index].ptr.forEach(function (q) { current[q[0]] = q; });
+      ids.forEach(function (id) {
+        strokes[id].forEach(function (points) {
+          ctx.lineWidth = 2;
+          ctx.strokeStyle = "rgba(30, 144, 255, 0.45)";
+          ctx.beginPath();
+          points.forEach(function (q, j) { if (j) ctx.lineTo(q[1], q[2]); else ctx.moveTo(q[1], q[2]); });
+          ctx.stroke();
+          points.forEach(function (q, j) {
+            ctx.globalAlpha = (j + 1) / points.length;
+            ctx.fillStyle = "#1e90ff";
+            ctx.beginPath();
+            ctx.arc(q[1], q[2], 2, 0, 2 * Math.PI);
+            ctx.fill();
+          });
+          ctx.globalAlpha = 1;
+        });
+        var now = current[id];
+        if (!now) return;
+        ctx.beginPath();
+        ctx.arc(now[1], now[2], 9, 0, 2 * Math.PI);
+        ctx.strokeStyle = "#1e90ff";
+        ctx.stroke();
+        if (now[3]) { ctx.fillStyle = "rgba(30, 144, 255, 0.3)"; ctx.fill(); }
+      });
+    }
+
+    function draw(frames, index, options) {
+      ctx.setTransform(1, 0, 0, 1, 0, 0);
+      ctx.clearRect(0, 0, canvas.width, canvas.height);
+      ctx.setTransform(ratio, 0, 0, ratio, -view.x * ratio, -view.y * ratio);
+      if (scene.background) { ctx.fillStyle = scene.background; ctx.fillRect(0, 0, scene.width, scene.height); }
+      if (view.enlarged) {
+        ctx.save();
+        ctx.setLineDash([4, 3]);
+        ctx.lineWidth = 1;
+        ctx.strokeStyle = "rgba(128, 128, 128, 0.8)";
+        ctx.strokeRect(0, 0, scene.width, scene.height);
+        ctx.restore();
+      }
+      if (!frames.length) return;
+      var f = frames[index];
+      if (options.paths !== false) {
+        scene.paths.forEach(function (style, i) {
+          var d = f.p[i];
+          if (typeof d === "string" && d.length) paint(style, pathShape(i, d));
+        });
+      }
+      drawHandles(f);
+      if (options.points) drawControlPoints(f);
+      if (options.vectors && index > 0) drawVectors(frames[index - 1], f);
+      if (options.trail) drawTrail(frames, index);
+    }
+
+    return { layout: layout, draw: draw, toScene: toScene };
+  }
+
+  return { create: create, viewBounds: viewBounds, trailStrokes: trailStrokes };
+})();

@@ -1,0 +1,256 @@
+import Foundation
+import SceneDiagnostics
+import SceneGeometry
+import SceneGraph
+import SceneOutputs
+import SceneRuntime
+
+/// One page's connection: its own ``PreviewSession``, stepped in real time, fed by the
+/// page's messages, and the frames and notices it sends back.
+///
+/// Everything the page sends passes ``PreviewMessage/parse(_:)`` and a rate limit; a bad
+/// message gets an `error` message back and changes nothing. Frames are made on a fixed
+/// schedule at the scene's frame rate (and speed); a pointer message makes the frame that
+/// is next due at once, when it is due within one frame, so the page sees its input
+/// without waiting for the tick.
+public actor PreviewConnection {
+  /// Where outgoing text goes (the WebSocket's writer, or a test's collector).
+  public typealias Send = @Sendable (String) async -> Void
+
+  let hub: PreviewHub
+  let send: Send
+  var session: PreviewSession?
+  var context: OutputContext?
+  /// When the next frame is due, on the monotonic clock.
+  var deadline: ContinuousClock.Instant = .now
+  /// When the last frame was due: pointer times count from it.
+  var lastDue: ContinuousClock.Instant = .now
+  var limiter = RateLimiter()
+  /// Frames sent, and pointer messages received (for tests and the benchmark).
+  public private(set) var framesSent = 0
+  public private(set) var messagesRefused = 0
+
+  public init(hub: PreviewHub, send: @escaping Send) {
+    self.hub = hub
+    self.send = send
+  }
+
+  // MARK: - Scene updates
+
+  /// A new scene (or the first): the session restarts with it, and the page is told.
+  public func receive(_ update: PreviewHub.Update) async {
+    switch update {
+    case .scene(let graph, let warnings):
+      do {
+        if session == nil {
+          session = try PreviewSession(graph: graph)
+        } else {
+          try session?.reload(graph)
+        }
+      } catch {
+        await send(Self.diagnostics(DiagnosticText.render(error)))
+        return
+      }
+      context = OutputContext(graph: graph, fps: graph.fps)
+      await send(Self.sceneMessage(graph: graph, context: context))
+      await send(Self.diagnostics(warnings))
+      await sendState()
+      schedule(from: .now)
+    case .problems(let text):
+      await send(Self.diagnostics(text))
+    }
+  }
+
+  // MARK: - Messages from the page
+
+  /// One text message from the page.
+  public func receive(text: String, at now: ContinuousClock.Instant = .now) async {
+    guard limiter.allow(at: now) else {
+      messagesRefused += 1
+      if limiter.shouldWarn(at: now) {
+        await send(
+          Self.error(
+            "too many messages: some were dropped (at most \(RateLimiter.perSecond) a second)"))
+      }
+      return
+    }
+    let message: PreviewMessage
+    do {
+      message = try PreviewMessage.parse(text)
+    } catch {
+      messagesRefused += 1
+      await send(Self.error(error.description))
+      return
+    }
+    await handle(message, at: now)
+  }
+
+  func handle(_ message: PreviewMessage, at now: ContinuousClock.Instant) async {
+    guard session != nil else {
+      await send(Self.error("no scene is loaded yet: fix the errors shown"))
+      return
+    }
+    switch message {
+    case .pointer(let phase, let id, let x, let y):
+      let elapsed = max(0, Self.seconds(now - lastDue))
+      session?.pointer(phase, id: id, at: Point(x, y), afterLastFrame: elapsed)
+      // The frame that plays it goes out now if it is due within one frame.
+      if session?.isPaused == false, deadline - now <= interval { await tick(at: now) }
+    case .control(let control):
+      await apply(control, at: now)
+    case .speed(let value):
+      session?.setSpeed(value)
+      schedule(from: now)
+      await sendState()
+    case .save(let trace, let scene, let overwrite):
+      guard let recorded = session?.recordedTrace else {
+        await send(Self.error("nothing recorded yet: press Record, play, then Stop"))
+        return
+      }
+      do {
+        let files = try await hub.save(
+          recorded, traceName: trace, sceneName: scene, overwrite: overwrite)
+        await send(Self.object(["type": "saved", "files": files]))
+      } catch {
+        await send(
+          Self.object(["type": "error", "message": error.message, "exists": error.exists]))
+      }
+    }
+  }
+
+  func apply(_ control: PreviewMessage.Control, at now: ContinuousClock.Instant) async {
+    do {
+      switch control {
+      case .pause: session?.isPaused = true
+      case .resume: session?.isPaused = false
+      case .toggle: session?.isPaused.toggle()
+      case .step:
+        session?.isPaused = true
+        await makeFrame()
+      case .restart: try session?.restart()
+      case .script: try session?.playScript()
+      case .record: try session?.startRecording()
+      case .stopRecording: session?.stopRecording()
+      }
+    } catch {
+      await send(Self.diagnostics(DiagnosticText.render(error)))
+    }
+    schedule(from: now)
+    await sendState()
+  }
+
+  // MARK: - Frames
+
+  /// The wall-clock time between frames at the session's speed.
+  var interval: Duration { .seconds(session?.frameInterval ?? 1.0 / 60) }
+
+  /// The next frame is due now (and the ones after every `interval`).
+  func schedule(from now: ContinuousClock.Instant) {
+    deadline = now
+    lastDue = now
+  }
+
+  /// Makes the frames due by `now` (at most a few, if the machine fell behind), and sends
+  /// the last; returns when the next is due.
+  @discardableResult
+  public func tick(at now: ContinuousClock.Instant = .now) async -> ContinuousClock.Instant {
+    guard let session, !session.isPaused else { return now + interval }
+    // A frame early by less than one interval is fine; later ones wait for their time.
+    guard deadline - now <= interval else { return deadline }
+    if now - deadline > interval * 4 { deadline = now }  // Fell far behind: skip ahead.
+    lastDue = deadline
+    deadline = deadline + interval
+    await makeFrame()
+    return deadline
+  }
+
+  func makeFrame() async {
+    guard var current = session, let context else { return }
+    do {
+      let frame = try current.frame()
+      session = current
+      var entry = TextBytes(capacity: 256)
+      entry.append("{\"type\":\"frame\",\"frame\":")
+      SceneJSON.appendFrame(frame, context: context, to: &entry)
+      entry.append("}")
+      framesSent += 1
+      await send(entry.string)
+    } catch {
+      session?.isPaused = true
+      await send(Self.diagnostics(DiagnosticText.render(error)))
+      await sendState()
+    }
+  }
+
+  func sendState() async {
+    guard let session else { return }
+    await send(
+      Self.object([
+        "type": "state", "paused": session.isPaused, "speed": session.speed,
+        "recording": session.isRecording, "playingScript": session.isPlayingScript,
+        "canSave": session.recordedTrace != nil,
+      ]))
+  }
+
+  // MARK: - Text
+
+  static func seconds(_ duration: Duration) -> Double {
+    let (s, attoseconds) = duration.components
+    return Double(s) + Double(attoseconds) * 1e-18
+  }
+
+  static func sceneMessage(graph: SceneGraph, context: OutputContext?) -> String {
+    guard let context else { return object(["type": "scene"]) }
+    return "{\"type\":\"scene\",\"scene\":"
+      + SceneJSON.header(context: context, frameCount: 0) + "]}}"
+  }
+
+  static func diagnostics(_ text: String) -> String {
+    object(["type": "diagnostics", "text": text])
+  }
+
+  static func error(_ message: String) -> String { object(["type": "error", "message": message]) }
+
+  /// A small JSON object, keys sorted.
+  static func object(_ fields: [String: any Sendable]) -> String {
+    guard
+      let data = try? JSONSerialization.data(
+        withJSONObject: fields, options: [.sortedKeys, .fragmentsAllowed])
+    else { return "{}" }
+    return String(decoding: data, as: UTF8.self)
+  }
+}
+
+/// At most ``perSecond`` messages a second on average, in bursts of up to ``burst``: a
+/// pointer at 240 Hz with several fingers fits; a flood does not.
+struct RateLimiter {
+  static let perSecond = 1000.0
+  static let burst = 2000.0
+  var tokens = RateLimiter.burst
+  var last: ContinuousClock.Instant?
+  var lastWarning: ContinuousClock.Instant?
+
+  mutating func allow(at now: ContinuousClock.Instant) -> Bool {
+    if let last {
+      tokens = min(Self.burst, tokens + PreviewConnection.seconds(now - last) * Self.perSecond)
+    }
+    last = now
+    guard tokens >= 1 else { return false }
+    tokens -= 1
+    return true
+  }
+
+  /// Whether to tell the page about dropped messages: once a second at most.
+  mutating func shouldWarn(at now: ContinuousClock.Instant) -> Bool {
+    if let lastWarning, now - lastWarning < .seconds(1) { return false }
+    lastWarning = now
+    return true
+  }
+}
+
+/// A run-time error as the terminal and the page show it.
+enum DiagnosticText {
+  static func render(_ error: RuntimeError) -> String {
+    DiagnosticRenderer(files: []).render(error.diagnostic)
+  }
+}

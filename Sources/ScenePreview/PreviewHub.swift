@@ -1,0 +1,246 @@
+import Foundation
+import SceneDiagnostics
+import SceneFiles
+import SceneGraph
+import SceneOutputs
+import ScenePipeline
+import SceneSyntax
+
+/// The scene every page previews: loaded from its file, reloaded when the file or a trace
+/// it replays changes, and handed to each connected page; and the one place files are
+/// written (recordings), so two pages never write at once.
+public actor PreviewHub {
+  /// What a page is told when the scene changes.
+  public enum Update: Sendable {
+    /// A scene that loaded without errors (the diagnostics hold its warnings, if any).
+    case scene(SceneGraph, warnings: String)
+    /// The file has errors: the last good scene keeps running; these are the errors.
+    case problems(String)
+  }
+
+  public let sceneFile: String
+  let options: ScenePipeline.Options
+  /// The latest scene that loaded without errors, with its syntax tree and text (for
+  /// writing a copy that replays a recording).
+  private(set) var graph: SceneGraph?
+  private var spec: SceneSpec?
+  private var sourceText = ""
+  /// The rendered errors of the latest load, empty when it was clean.
+  private(set) var problems = ""
+  private var warnings = ""
+  /// How many times a changed file was loaded again.
+  public private(set) var reloads = 0
+  private var watched: [String: FileStamp] = [:]
+  private var subscribers: [UUID: AsyncStream<Update>.Continuation] = [:]
+
+  public init(sceneFile: String, options: ScenePipeline.Options = ScenePipeline.Options()) {
+    self.sceneFile = sceneFile
+    self.options = options
+  }
+
+  // MARK: - Loading
+
+  /// Loads the scene, and returns its rendered diagnostics (empty when clean).
+  ///
+  /// The result is also what ``subscribe()`` starts with.
+  @discardableResult
+  public func load() -> String {
+    let loaded: ScenePipeline.Loaded
+    do {
+      loaded = try ScenePipeline.load(path: sceneFile, options: options)
+    } catch {
+      problems = "error: \(error.description)\n"
+      watch([sceneFile])
+      broadcast(.problems(problems))
+      return problems
+    }
+    watch([sceneFile] + loaded.files.map(\.name))
+    if let graph = loaded.graph {
+      self.graph = graph
+      let read = try? SceneLoader.load(path: sceneFile)
+      spec = read?.spec
+      sourceText = read?.file?.text ?? ""
+      problems = ""
+      warnings = loaded.diagnostics.isEmpty ? "" : loaded.rendered()
+      broadcast(.scene(graph, warnings: warnings))
+      return warnings
+    }
+    problems = loaded.rendered()
+    broadcast(.problems(problems))
+    return problems
+  }
+
+  /// What a page starts with, and every change after, until it goes.
+  public func subscribe() -> (id: UUID, updates: AsyncStream<Update>) {
+    let id = UUID()
+    let (stream, continuation) = AsyncStream.makeStream(
+      of: Update.self, bufferingPolicy: .bufferingNewest(4))
+    if let graph { continuation.yield(.scene(graph, warnings: warnings)) }
+    if !problems.isEmpty { continuation.yield(.problems(problems)) }
+    subscribers[id] = continuation
+    return (id, stream)
+  }
+
+  public func unsubscribe(_ id: UUID) {
+    subscribers.removeValue(forKey: id)?.finish()
+  }
+
+  public var pageCount: Int { subscribers.count }
+
+  private func broadcast(_ update: Update) {
+    for continuation in subscribers.values { continuation.yield(update) }
+  }
+
+  // MARK: - Watching
+
+  /// When and how a file last changed: a changed time, size or inode (an editor's save
+  /// by rename) means a new version.
+  struct FileStamp: Equatable {
+    var seconds: Int
+    var nanoseconds: Int
+    var size: Int64
+    var inode: UInt64
+
+    init?(_ path: String) {
+      var status = stat()
+      guard stat(path, &status) == 0 else { return nil }
+      #if canImport(Darwin)
+      seconds = Int(status.st_mtimespec.tv_sec)
+      nanoseconds = Int(status.st_mtimespec.tv_nsec)
+      #else
+      seconds = Int(status.st_mtim.tv_sec)
+      nanoseconds = Int(status.st_mtim.tv_nsec)
+      #endif
+      size = Int64(status.st_size)
+      inode = UInt64(status.st_ino)
+    }
+  }
+
+  private func watch(_ paths: [String]) {
+    var stamps: [String: FileStamp] = [:]
+    for path in Set(paths) { stamps[path] = FileStamp(path) }
+    watched = stamps
+    // A missing file is watched too, so its appearing counts as a change.
+    missing = Set(paths.filter { stamps[$0] == nil })
+  }
+
+  private var missing: Set<String> = []
+
+  /// Whether any watched file changed since it was last loaded; loads again if so.
+  @discardableResult
+  public func reloadIfChanged() -> Bool {
+    var changed = false
+    for (path, stamp) in watched where FileStamp(path) != stamp { changed = true }
+    for path in missing where FileStamp(path) != nil { changed = true }
+    guard changed else { return false }
+    reloads += 1
+    load()
+    return true
+  }
+
+  /// Polls the files every `interval` until cancelled, reporting each reload's outcome.
+  ///
+  /// A poll is a few `stat` calls: cheap, and portable.
+  public func watch(every interval: Duration, report: @Sendable (String) -> Void) async {
+    while !Task.isCancelled {
+      try? await Task.sleep(for: interval)
+      if reloadIfChanged() {
+        report(
+          problems.isEmpty
+            ? "reloaded \(sceneFile)\(warnings.isEmpty ? "" : "\n" + warnings)"
+            : problems + "(the last good scene keeps running)")
+      }
+    }
+  }
+
+  // MARK: - Saving recordings
+
+  /// Why a save was refused, said to the page.
+  public struct SaveError: Error, Sendable {
+    public var message: String
+    /// The file exists: the page may ask whether to replace it.
+    public var exists = false
+  }
+
+  /// Writes `trace` beside the scene, and a copy of the scene that replays it.
+  ///
+  /// The trace is CSV or JSON lines by `traceName`'s extension; the copy is written only
+  /// when `sceneName` is given. No file is replaced unless `overwrite`. Returns the paths
+  /// written.
+  public func save(
+    _ trace: TraceFile, traceName: String, sceneName: String?, overwrite: Bool
+  ) throws(SaveError) -> [String] {
+    let folder = (sceneFile as NSString).deletingLastPathComponent
+    func path(_ name: String) -> String { folder.isEmpty ? name : folder + "/" + name }
+    try Self.check(name: traceName, extensions: ["csv", "jsonl"], what: "a trace")
+    var files: [(String, String)] = [
+      (path(traceName), traceName.hasSuffix(".jsonl") ? trace.jsonLinesText : trace.csvText)
+    ]
+    if let sceneName {
+      try Self.check(name: sceneName, extensions: ["yaml", "yml", "scene"], what: "a scene")
+      guard path(sceneName) != sceneFile, sceneName != (sceneFile as NSString).lastPathComponent
+      else {
+        throw SaveError(message: "the copy cannot replace the scene being previewed")
+      }
+      guard let spec else { throw SaveError(message: "the scene has errors: fix them first") }
+      files.append(
+        (
+          path(sceneName),
+          Self.replayingCopy(
+            of: spec, text: sourceText, trace: trace,
+            traceName: traceName, syntax: SceneLoader.Syntax(fileName: sceneName) ?? .yaml)
+        ))
+    }
+    if !overwrite {
+      for (file, _) in files where FileManager.default.fileExists(atPath: file) {
+        throw SaveError(message: "'\(file)' exists", exists: true)
+      }
+    }
+    var written: [String] = []
+    for (file, text) in files {
+      do {
+        try AtomicFile.write(text.utf8, to: file, replacing: overwrite, removeOnInterrupt: false)
+      } catch {
+        throw SaveError(message: error.description, exists: error.targetExists)
+      }
+      written.append(file)
+    }
+    return written
+  }
+
+  /// A file name the page may choose: letters, digits, `.`, `_` and `-` (no folders, no
+  /// hidden files), with one of `extensions`.
+  static func check(name: String, extensions: [String], what: String) throws(SaveError) {
+    let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
+    guard !name.isEmpty, name.count <= 100, name.allSatisfy(allowed.contains),
+      !name.hasPrefix("."), !name.hasPrefix("-"),
+      extensions.contains(where: { name.hasSuffix("." + $0) })
+    else {
+      throw SaveError(
+        message:
+          "'\(name.prefix(100))' is not a file name for \(what): use letters, digits, '.', '_' and '-', ending in .\(extensions.joined(separator: ", ."))"
+      )
+    }
+  }
+
+  /// The scene with its gesture replaced by the recording: a `wait` until the first
+  /// sample (a replay starts at its first sample), then the `replay`.
+  static func replayingCopy(
+    of spec: SceneSpec, text: String, trace: TraceFile, traceName: String,
+    syntax: SceneLoader.Syntax
+  ) -> String {
+    var copy = spec
+    var steps: [GestureStep] = []
+    if let first = trace.samples.first?.time, first > 0 {
+      steps.append(GestureStep(.wait(Located(first))))
+    }
+    steps.append(GestureStep(.replay(Located(traceName))))
+    copy.gesture = [GestureTrack(pointer: Located(0), steps: steps)]
+    let header =
+      "# Replays \(traceName), recorded with scenec preview.\n"
+      + "# Record its snapshot with: scenec test <this file> --record"
+    let tree = SceneEncoder.encode(copy, comments: SceneComments(text: text))
+    return syntax == .yaml
+      ? YAMLEmitter.emit(tree, header: header) : DSLEmitter.emit(tree, header: header)
+  }
+}

@@ -1,0 +1,192 @@
+import SceneGeometry
+import SceneGraph
+import SceneRuntime
+import SceneSyntax
+
+/// One page's own run of a scene: its simulation, its live pointers, its recording.
+///
+/// The server ticks it at the scene's frame rate in real time (``frame()``) and hands it
+/// each pointer message as it arrives, with how long after the last frame it came
+/// (``pointer(_:id:at:afterLastFrame:)``). Live input plays exactly as a recorded trace
+/// replays (``GesturePlayer``): a finger goes down and lifts at its own time, and moves
+/// once per frame, at the frame's time, to where it is then. So a recording of a session
+/// (``recordedTrace``) replayed by `scenec test` drives the engine through the same calls
+/// at the same times, and gives the same frames.
+public struct PreviewSession: Sendable {
+  public private(set) var graph: SceneGraph
+  private var simulation: Simulation
+  private let clock: FrameClock
+  /// The index of the next frame ``frame()`` makes.
+  public private(set) var nextFrame = 0
+  public var isPaused = false
+  /// Scene seconds per wall-clock second, 0.1 to 2.
+  public private(set) var speed = 1.0
+  /// The scene's own gesture, while it plays.
+  private var script: GesturePlayer?
+  /// Downs and lifts since the last frame, with their scene times, in order.
+  private var pending: [PointerEvent] = []
+  /// Each live finger that is down (by the engine's pointer id), and where it is now.
+  private var fingers: [Int: Point] = [:]
+  /// Samples of the recording in progress, if one is.
+  private var recording: [TraceFile.Sample]?
+  /// The last finished recording.
+  public private(set) var recordedTrace: TraceFile?
+
+  /// Live pointers while the scene's own gesture plays are offset by this, so the two
+  /// never share an id.
+  public static let scriptPointerOffset = 100
+
+  public init(graph: SceneGraph) throws(RuntimeError) {
+    self.graph = graph
+    simulation = try Simulation(graph: graph)
+    clock = FrameClock(fps: graph.fps)
+  }
+
+  public var isRecording: Bool { recording != nil }
+  public var isPlayingScript: Bool { script != nil }
+  /// The scene time of the last frame made (0 before the first).
+  public var time: Double { nextFrame == 0 ? 0 : clock.time(ofFrame: nextFrame - 1) }
+  /// Wall-clock seconds between frames at the current speed.
+  public var frameInterval: Double { 1 / (graph.fps * speed) }
+
+  public mutating func setSpeed(_ value: Double) {
+    speed = min(max(value, 0.1), 2)
+  }
+
+  // MARK: - Input
+
+  /// A pointer message from the page, `elapsed` wall-clock seconds after the last frame.
+  ///
+  /// A down or a lift plays at its own scene time (the last frame's time plus `elapsed` at
+  /// the current speed, no later than the next frame, in whole microseconds); a move only
+  /// says where the finger is, for the next frame.
+  public mutating func pointer(
+    _ phase: PreviewMessage.Phase, id rawID: Int, at point: Point, afterLastFrame elapsed: Double
+  ) {
+    let id = rawID + (script == nil ? 0 : Self.scriptPointerOffset)
+    let next = clock.time(ofFrame: nextFrame)
+    var at = min(time + max(0, elapsed) * speed, next)
+    at = (at * 1e6).rounded() / 1e6
+    if let last = pending.last?.time { at = max(at, last) }
+    at = max(at, time)
+    switch phase {
+    case .down:
+      guard fingers[id] == nil else { return }
+      fingers[id] = point
+      pending.append(PointerEvent(time: at, pointer: id, phase: .down, position: point))
+    case .move:
+      guard fingers[id] != nil else { return }
+      fingers[id] = point
+    case .up, .cancel:
+      guard fingers.removeValue(forKey: id) != nil else { return }
+      pending.append(
+        PointerEvent(time: at, pointer: id, phase: .up(velocity: nil), position: point))
+    }
+  }
+
+  // MARK: - Controls
+
+  /// Back to the start: a new simulation of the graph, no fingers, no script.
+  public mutating func restart() throws(RuntimeError) {
+    simulation = try Simulation(graph: graph)
+    nextFrame = 0
+    pending = []
+    fingers = [:]
+    script = nil
+    if recording != nil { recording = [] }
+  }
+
+  /// Restarts with a new graph (the scene was edited and reloaded).
+  public mutating func reload(_ newGraph: SceneGraph) throws(RuntimeError) {
+    let fresh = try Simulation(graph: newGraph)
+    graph = newGraph
+    simulation = fresh
+    nextFrame = 0
+    pending = []
+    fingers = [:]
+    script = nil
+    recording = nil
+  }
+
+  /// Restarts and plays the scene's own gesture script.
+  public mutating func playScript() throws(RuntimeError) {
+    try restart()
+    recording = nil
+    script = GesturePlayer(tracks: graph.gesture)
+  }
+
+  /// Restarts and records the live pointers from the first frame.
+  public mutating func startRecording() throws(RuntimeError) {
+    try restart()
+    recording = []
+  }
+
+  /// Ends the recording; an empty one keeps the previous.
+  public mutating func stopRecording() {
+    if let samples = recording, !samples.isEmpty { recordedTrace = TraceFile(samples: samples) }
+    recording = nil
+  }
+
+  // MARK: - Frames
+
+  /// The next frame: plays the input received since the last, then steps to the frame's
+  /// time, as ``SceneRunner`` does for a script.
+  public mutating func frame() throws(RuntimeError) -> Frame {
+    let t = clock.time(ofFrame: nextFrame)
+    var events: [PointerEvent] = []
+    if var player = script {
+      events = player.events(through: t) { [simulation] in simulation.value(of: $0) }
+      script = player
+    }
+    // Script events and live ones, each already in time order: merged, script first on a tie.
+    if !pending.isEmpty {
+      events =
+        (events.enumerated().map { ($0.element, 0, $0.offset) }
+        + pending.enumerated().map { ($0.element, 1, $0.offset) })
+        .sorted { ($0.0.time, $0.1, $0.2) < ($1.0.time, $1.1, $1.2) }
+        .map { $0.0 }
+      pending = []
+    }
+    for event in events {
+      apply(event)
+      if event.pointer < Self.scriptPointerOffset || script == nil { record(event) }
+    }
+    // Every live finger that is down moves at the frame's time, as a replay plays it.
+    for id in fingers.keys.sorted() {
+      guard let point = fingers[id] else { continue }
+      let move = PointerEvent(time: t, pointer: id, phase: .move, position: point)
+      apply(move)
+      record(move)
+    }
+    let frame = nextFrame == 0 ? try simulation.currentFrame() : try simulation.step(to: t)
+    nextFrame += 1
+    return frame
+  }
+
+  private mutating func apply(_ event: PointerEvent) {
+    if nextFrame > 0 && event.time > simulation.time { simulation.advance(to: event.time) }
+    switch event.phase {
+    case .down: simulation.pointerDown(id: event.pointer, at: event.position)
+    case .move: simulation.pointerMoved(id: event.pointer, to: event.position)
+    case .up(let velocity):
+      // The finger lifts where the event says, as a trace's `up` sample does.
+      if simulation.pointerIsDown(id: event.pointer) {
+        simulation.pointerMoved(id: event.pointer, to: event.position)
+      }
+      simulation.pointerUp(id: event.pointer, velocity: velocity)
+    }
+  }
+
+  private mutating func record(_ event: PointerEvent) {
+    guard recording != nil, script == nil else { return }
+    let phase: TraceFile.Sample.Phase =
+      switch event.phase {
+      case .down: .down
+      case .move: .move
+      case .up: .up
+      }
+    recording?.append(
+      TraceFile.Sample(
+        time: event.time, position: event.position, phase: phase, pointer: event.pointer))
+  }
+}

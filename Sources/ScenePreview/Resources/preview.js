@@ -1,0 +1,175 @@
+// The live preview (`scenec preview`): sends the page's pointer events to the engine over
+// a WebSocket and draws the frames it sends back with SceneRenderer, the HTML player's own
+// renderer. The server steps the real engine; this page only forwards input and draws.
+(function () {
+  "use strict";
+  function $(id) { return document.getElementById(id); }
+  var canvas = $("stage");
+  var statusText = $("status"), timeText = $("time"), frameText = $("frame");
+  var eventsText = $("events"), logList = $("log"), problems = $("problems");
+  var recordButton = $("record"), saveBox = $("savebox"), savedText = $("saved");
+  var options = { paths: true, points: true, trail: true, vectors: false };
+  var KEEP = 64, LOG_LIMIT = 1000;
+  var socket = null, scene = null, renderer = null, frames = [], drawn = null;
+  var pending = false, recording = false, sceneVersion = 0;
+  var pointerIds = {}, nextPointer = 0;
+
+  // What tests and tools may read: the scene, the last frame received and the last drawn.
+  window.scenecPreview = {
+    get scene() { return scene; },
+    get lastFrame() { return frames.length ? frames[frames.length - 1] : null; },
+    get drawnFrame() { return drawn; },
+    get sceneVersion() { return sceneVersion; },
+    get connected() { return socket !== null && socket.readyState === 1; },
+    toScene: function (x, y) { return renderer ? renderer.toScene(x, y) : null; }
+  };
+
+  function send(message) {
+    if (socket && socket.readyState === 1) socket.send(JSON.stringify(message));
+  }
+
+  function connect() {
+    var url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws";
+    socket = new WebSocket(url);
+    statusText.textContent = "connecting…";
+    socket.onopen = function () { statusText.textContent = "connected"; };
+    socket.onclose = function () {
+      statusText.textContent = "disconnected: reconnecting…";
+      socket = null;
+      setTimeout(connect, 500);
+    };
+    socket.onmessage = function (event) {
+      var message;
+      try { message = JSON.parse(event.data); } catch (e) { return; }
+      receive(message);
+    };
+  }
+
+  function receive(message) {
+    switch (message.type) {
+      case "scene":
+        scene = message.scene;
+        sceneVersion += 1;
+        frames = [];
+        drawn = null;
+        logList.textContent = "";
+        renderer = SceneRenderer.create(canvas, scene);
+        renderer.layout([]);
+        document.title = scene.name + " — scenec preview";
+        $("title").textContent = scene.name;
+        break;
+      case "frame":
+        frames.push(message.frame);
+        if (frames.length > KEEP) frames.splice(0, frames.length - KEEP);
+        log(message.frame);
+        if (!pending) { pending = true; requestAnimationFrame(draw); }
+        break;
+      case "diagnostics":
+        problems.textContent = message.text;
+        problems.hidden = !message.text;
+        break;
+      case "state":
+        recording = message.recording;
+        recordButton.textContent = recording ? "■ Stop recording" : "● Record";
+        $("pause").textContent = message.paused ? "▶ Resume" : "❚❚ Pause";
+        $("speed").value = String(message.speed);
+        saveBox.hidden = !message.canSave;
+        statusText.textContent = message.playingScript ? "playing the scene's gesture" : "live";
+        break;
+      case "saved":
+        savedText.textContent = "saved " + message.files.join(" and ");
+        break;
+      case "error":
+        savedText.textContent = "";
+        statusText.textContent = "error: " + message.message;
+        if (message.exists && window.confirm(message.message + "\nOverwrite it?")) {
+          save(true);
+        }
+        break;
+    }
+  }
+
+  function draw() {
+    pending = false;
+    if (!renderer || !frames.length) return;
+    var index = frames.length - 1;
+    renderer.draw(frames, index, options);
+    drawn = frames[index];
+    var f = frames[index];
+    timeText.textContent = "t = " + f.t.toFixed(3) + " s";
+    frameText.textContent = "frame " + f.i;
+    eventsText.textContent = f.e.length ? f.e.map(describe).join(", ") : "none";
+  }
+
+  function describe(e) { return e[0] + " " + e[1]; }
+
+  function log(f) {
+    f.e.forEach(function (e) {
+      var item = document.createElement("li");
+      item.textContent = f.t.toFixed(3) + " s  frame " + f.i + "  " + describe(e);
+      logList.appendChild(item);
+    });
+    while (logList.childNodes.length > LOG_LIMIT) logList.removeChild(logList.firstChild);
+    logList.scrollTop = logList.scrollHeight;
+  }
+
+  // Pointer Events, every kind (mouse, touch, pen), several at once by pointerId; each
+  // browser pointer becomes a small engine pointer id, reused once it lifts.
+  function pointer(phase, event) {
+    if (!renderer) return;
+    var id = pointerIds[event.pointerId];
+    if (phase === "down") {
+      if (id === undefined) {
+        var used = {};
+        Object.keys(pointerIds).forEach(function (k) { used[pointerIds[k]] = true; });
+        for (id = 0; used[id]; id++) {}
+        pointerIds[event.pointerId] = id;
+      }
+    } else if (id === undefined) {
+      return;
+    }
+    var p = renderer.toScene(event.clientX, event.clientY);
+    send({ type: "pointer", phase: phase, id: id, x: p.x, y: p.y });
+    if (phase === "up" || phase === "cancel") delete pointerIds[event.pointerId];
+  }
+
+  canvas.addEventListener("pointerdown", function (event) {
+    event.preventDefault();
+    canvas.setPointerCapture(event.pointerId);
+    pointer("down", event);
+  });
+  canvas.addEventListener("pointermove", function (event) {
+    if (pointerIds[event.pointerId] === undefined) return;
+    event.preventDefault();
+    var events = event.getCoalescedEvents ? event.getCoalescedEvents() : [];
+    pointer("move", events.length ? events[events.length - 1] : event);
+  });
+  canvas.addEventListener("pointerup", function (event) { pointer("up", event); });
+  canvas.addEventListener("pointercancel", function (event) { pointer("cancel", event); });
+
+  function control(action) { send({ type: "control", action: action }); }
+  $("script").addEventListener("click", function () { control("script"); });
+  $("pause").addEventListener("click", function () { control("toggle"); });
+  $("step").addEventListener("click", function () { control("step"); });
+  $("restart").addEventListener("click", function () { control("restart"); });
+  $("speed").addEventListener("change", function () {
+    send({ type: "speed", value: parseFloat($("speed").value) || 1 });
+  });
+  recordButton.addEventListener("click", function () {
+    control(recording ? "stop-recording" : "record");
+  });
+  function save(overwrite) {
+    send({
+      type: "save", trace: $("tracename").value, scene: $("savescene").checked ? $("scenename").value : null,
+      overwrite: overwrite === true
+    });
+  }
+  $("save").addEventListener("click", function () { save(false); });
+  ["paths", "points", "trail", "vectors"].forEach(function (name) {
+    var box = $(name);
+    box.checked = options[name];
+    box.addEventListener("change", function () { options[name] = box.checked; draw(); });
+  });
+
+  connect();
+})();

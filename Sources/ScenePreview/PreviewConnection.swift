@@ -70,7 +70,8 @@ public actor PreviewConnection {
       if limiter.shouldWarn(at: now) {
         await send(
           Self.error(
-            "too many messages: some were dropped (at most \(RateLimiter.perSecond) a second)"))
+            "too many messages: some were dropped (at most \(Int(RateLimiter.perSecond)) a second)")
+        )
       }
       return
     }
@@ -95,7 +96,7 @@ public actor PreviewConnection {
       let elapsed = max(0, Self.seconds(now - lastDue))
       session?.pointer(phase, id: id, at: Point(x, y), afterLastFrame: elapsed)
       // The frame that plays it goes out now if it is due within one frame.
-      if session?.isPaused == false, deadline - now <= interval { await tick(at: now) }
+      if session?.isPaused == false, deadline - now <= interval { await advance(at: now) }
     case .control(let control):
       await apply(control, at: now)
     case .speed(let value):
@@ -150,18 +151,22 @@ public actor PreviewConnection {
     lastDue = now
   }
 
-  /// Makes the frames due by `now` (at most a few, if the machine fell behind), and sends
-  /// the last; returns when the next is due.
+  /// Makes the frame that is due by `now`, if one is; returns when the next is due.
   @discardableResult
   public func tick(at now: ContinuousClock.Instant = .now) async -> ContinuousClock.Instant {
     guard let session, !session.isPaused else { return now + interval }
-    // A frame early by less than one interval is fine; later ones wait for their time.
-    guard deadline - now <= interval else { return deadline }
+    guard now >= deadline else { return deadline }
+    await advance(at: now)
+    return deadline
+  }
+
+  /// Makes the next frame now (on time, or early by at most one interval when input came)
+  /// and moves the schedule on by one interval.
+  func advance(at now: ContinuousClock.Instant) async {
     if now - deadline > interval * 4 { deadline = now }  // Fell far behind: skip ahead.
     lastDue = deadline
     deadline = deadline + interval
     await makeFrame()
-    return deadline
   }
 
   func makeFrame() async {

@@ -64,19 +64,38 @@ public struct PreviewServer: Sendable {
       logger: logger)
   }
 
+  /// Serves until the task is cancelled (tests, embedding apps); `onRunning` gets the port.
+  public func runUntilCancelled(
+    logger: Logger = Logger(label: "scenec.preview"),
+    onRunning: @escaping @Sendable (Int) async -> Void
+  ) async throws {
+    try await application(logger: logger, onRunning: onRunning).run()
+  }
+
   /// Serves until Ctrl-C (SIGINT) or SIGTERM, then stops cleanly; `onRunning` gets the
   /// port it listens on.
   public func run(onRunning: @escaping @Sendable (Int) async -> Void) async throws {
     try await application(onRunning: onRunning).runService()
   }
 
-  /// Whether a WebSocket request comes from a page of this server: its `Origin` is
-  /// `http://` and the very host (and port) the request was sent to.
+  /// Whether a WebSocket request may connect: it comes from a page of this server, or
+  /// from a program that is no web page at all.
+  ///
+  /// A browser sends its page's origin: it must be `http://` and the very host and port
+  /// the request was sent to, so no other site open in the browser can drive the scene
+  /// (cross-site WebSocket hijacking). A `ws://` origin for the same host is what WebSocket
+  /// client libraries send; no browser page can send it. Anything else, or several
+  /// `Origin` values, is refused.
   static func isSameOrigin(_ request: HTTPRequest) -> Bool {
-    guard let origin = request.headerFields[.origin], let authority = request.authority,
-      !authority.isEmpty
+    guard let origin = request.headerFields[.origin], !origin.contains(","),
+      let authority = request.authority, !authority.isEmpty
     else { return false }
-    return origin == "http://" + authority
+    if origin == "http://" + authority { return true }
+    let host =
+      authority.hasPrefix("[")
+      ? String(authority.prefix { $0 != "]" }) + "]"
+      : String(authority.prefix { $0 != ":" })
+    return origin == "ws://" + authority || origin == "ws://" + host
   }
 
   /// Runs one page's connection until it closes.

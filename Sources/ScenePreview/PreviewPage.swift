@@ -20,6 +20,7 @@ enum PreviewPage {
     <title>scenec preview</title>
     <style>
     :root { color-scheme: light dark; }
+    [hidden] { display: none !important; }
     body { margin: 0; font: 13px/1.4 system-ui, -apple-system, "Segoe UI", sans-serif; background: #f4f4f6; color: #222; }
     main { max-width: max-content; margin: 0 auto; padding: 12px; }
     h1 { font-size: 15px; font-weight: 600; margin: 0 0 8px; }

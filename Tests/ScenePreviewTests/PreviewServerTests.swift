@@ -103,7 +103,7 @@ import FoundationNetworking
   }
 
   static func get(_ url: String) async throws -> (Int, String) {
-    let (data, response) = try await URLSession.shared.data(from: URL(string: url)!)
+    let (data, response) = try await URLSession.shared.data(from: try #require(URL(string: url)))
     return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
   }
 

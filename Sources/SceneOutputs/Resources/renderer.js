@@ -219,7 +219,14 @@ var SceneRenderer = (function () {
       if (options.trail) drawTrail(frames, index);
     }
 
-    return { layout: layout, draw: draw, toScene: toScene };
+    // A point of the scene in page coordinates (the inverse of toScene).
+    function toClient(x, y) {
+      var box = canvas.getBoundingClientRect();
+      var scale = view.width > 0 ? box.width / view.width : 1;
+      return { x: box.left + (x - view.x) * scale, y: box.top + (y - view.y) * scale };
+    }
+
+    return { layout: layout, draw: draw, toScene: toScene, toClient: toClient };
   }
 
   return { create: create, viewBounds: viewBounds, trailStrokes: trailStrokes };

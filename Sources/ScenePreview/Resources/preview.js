@@ -21,7 +21,8 @@
     get drawnFrame() { return drawn; },
     get sceneVersion() { return sceneVersion; },
     get connected() { return socket !== null && socket.readyState === 1; },
-    toScene: function (x, y) { return renderer ? renderer.toScene(x, y) : null; }
+    toScene: function (x, y) { return renderer ? renderer.toScene(x, y) : null; },
+    toClient: function (x, y) { return renderer ? renderer.toClient(x, y) : null; }
   };
 
   function send(message) {
@@ -59,10 +60,18 @@
         $("title").textContent = scene.name;
         break;
       case "frame":
+        // The first frame sizes the view, so points outside the scene's canvas show.
+        if (!frames.length && !drawn) renderer.layout([message.frame]);
         frames.push(message.frame);
         if (frames.length > KEEP) frames.splice(0, frames.length - KEEP);
         log(message.frame);
-        if (!pending) { pending = true; requestAnimationFrame(draw); }
+        if (!pending) {
+          pending = true;
+          requestAnimationFrame(draw);
+          // Where animation frames are throttled (a background tab, some headless
+          // browsers), draw anyway, at a slower pace.
+          setTimeout(function () { if (pending) draw(); }, 100);
+        }
         break;
       case "diagnostics":
         problems.textContent = message.text;

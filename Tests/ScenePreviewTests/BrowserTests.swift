@@ -1,0 +1,280 @@
+import Foundation
+import HTTPTypes
+import HummingbirdWSClient
+import Logging
+import Testing
+
+@testable import ScenePreview
+
+/// The preview in a real headless Chromium, driven through the DevTools protocol: real
+/// pointer events press, drag and release the badge; the page draws the engine's frames;
+/// editing the file reloads the page. Skipped, saying so, where no Chromium is installed.
+@Suite(.serialized) struct BrowserTests {
+  static let chromium: String? = [
+    "/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome",
+  ].first { FileManager.default.isExecutableFile(atPath: $0) }
+
+  @Test(
+    .enabled(
+      if: chromium != nil,
+      "chromium is not installed: the browser test cannot run here (Debian: apt-get install chromium)"
+    ))
+  func aRealPointerDragsTheBadgeAndAnEditReloads() async throws {
+    try await PreviewServerTests.withServer { port, folder, _ in
+      let browser = try Browser(executable: try #require(Self.chromium))
+      defer { browser.stop() }
+      let endpoint = try await browser.devToolsEndpoint()
+      try await DevTools.session(endpoint) { tools in
+        let page = try await tools.open("http://127.0.0.1:\(port)/")
+        let ready = try await tools.waitFor(
+          "scenecPreview.connected && scenecPreview.drawnFrame !== null", in: page)
+        let state = try await tools.evaluate(
+          "[location.href, document.getElementById('status').textContent, document.getElementById('time').textContent].join(' | ')",
+          in: page)
+        #expect(ready, "the page is not drawing: \(state ?? "?")")
+        // The badge's centre, in page coordinates.
+        let start = try await tools.point("scenecPreview.toClient(120, 150)", in: page)
+        try await tools.mouse("mousePressed", start, in: page)
+        for k in 1...10 {
+          try await tools.mouse(
+            "mouseMoved", (start.x, start.y + Double(k) * 10), in: page, buttons: 1)
+        }
+        // The engine holds the badge at 0.7 of the finger's 100 points (in scene points,
+        // the page's pixels being whole); the page drew that frame.
+        let finger = try await tools.point(
+          """
+          (function () {
+            var a = scenecPreview.toScene(\(start.x), \(start.y));
+            var b = scenecPreview.toScene(\(start.x), \(start.y + 100));
+            return { x: b.x - a.x, y: b.y - a.y };
+          })()
+          """, in: page)
+        #expect(
+          try await tools.waitFor(
+            """
+            (function () {
+              var f = scenecPreview.drawnFrame, h = f && f.h[0];
+              return !!h && h[4] === "dragging" && Math.abs(h[1] - (150 + 0.7 * \(finger.y))) < 0.5;
+            })()
+            """, in: page))
+        // And the canvas shows the badge's colour (#ff3b30) where that frame puts it (15
+        // points right of its centre, clear of the pointer's trail).
+        let pixel = try await tools.evaluate(
+          """
+          (function () {
+            var c = document.getElementById("stage"), box = c.getBoundingClientRect();
+            var h = scenecPreview.drawnFrame.h[0], p = scenecPreview.toClient(h[0] + 15, h[1]);
+            var x = Math.round((p.x - box.left) * c.width / box.width);
+            var y = Math.round((p.y - box.top) * c.height / box.height);
+            return Array.from(c.getContext("2d").getImageData(x, y, 1, 1).data).join(",");
+          })()
+          """, in: page)
+        #expect(pixel as? String == "255,59,48,255")
+        if let path = ProcessInfo.processInfo.environment["SCENEC_PREVIEW_SCREENSHOT"] {
+          try await tools.screenshot(of: page, to: path)
+        }
+        try await tools.mouse("mouseReleased", (start.x, start.y + 100), in: page)
+        #expect(
+          try await tools.waitFor(
+            "scenecPreview.lastFrame.h[0][4] === 'animating' || scenecPreview.lastFrame.e.length > 0",
+            in: page))
+        // Saving the file reloads the scene in the page.
+        let file = folder + "/elastic-drag.yaml"
+        let version =
+          try await tools.evaluate("String(scenecPreview.sceneVersion)", in: page) as? String
+        let text = try String(contentsOfFile: file, encoding: .utf8)
+        try text.replacingOccurrences(of: "Elastic drag", with: "Elastic drag, edited")
+          .write(toFile: file, atomically: true, encoding: .utf8)
+        #expect(
+          try await tools.waitFor(
+            "scenecPreview.sceneVersion > \(version ?? "0") && document.title.indexOf('edited') >= 0",
+            in: page))
+      }
+    }
+  }
+}
+
+/// A headless Chromium with its DevTools endpoint on a free port.
+final class Browser: @unchecked Sendable {
+  let process = Process()
+  let profile: URL
+
+  init(executable: String) throws {
+    profile = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "scenec-chromium-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: profile, withIntermediateDirectories: true)
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = [
+      "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
+      "--no-default-browser-check", "--disable-extensions", "--remote-debugging-port=0",
+      "--user-data-dir=\(profile.path)", "--window-size=800,900",
+      // The DevTools client library sends this origin; only it may connect.
+      "--remote-allow-origins=ws://127.0.0.1", "about:blank",
+    ]
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+  }
+
+  /// The browser's DevTools WebSocket, from the port file Chromium writes when ready.
+  func devToolsEndpoint() async throws -> String {
+    let file = profile.appendingPathComponent("DevToolsActivePort")
+    for _ in 0..<600 {
+      if let text = try? String(contentsOf: file, encoding: .utf8) {
+        let lines = text.split(separator: "\n")
+        if lines.count >= 2 { return "ws://127.0.0.1:\(lines[0])\(lines[1])" }
+      }
+      try await Task.sleep(for: .milliseconds(50))
+    }
+    throw DevTools.Failure(message: "Chromium did not open its DevTools port")
+  }
+
+  func stop() {
+    if process.isRunning { process.terminate() }
+    process.waitUntilExit()
+    try? FileManager.default.removeItem(at: profile)
+  }
+}
+
+/// Just enough of the Chrome DevTools Protocol: commands with replies, over one
+/// WebSocket, with flat sessions for pages.
+actor DevTools {
+  struct Failure: Error, CustomStringConvertible {
+    var message: String
+    var description: String { message }
+  }
+
+  let send: @Sendable (String) async throws -> Void
+  var nextID = 0
+  var waiting: [Int: CheckedContinuation<[String: any Sendable], any Error>] = [:]
+
+  init(send: @escaping @Sendable (String) async throws -> Void) { self.send = send }
+
+  static func session(_ url: String, _ body: @escaping @Sendable (DevTools) async throws -> Void)
+    async throws
+  {
+    var logger = Logger(label: "devtools")
+    logger.logLevel = .error
+    try await WebSocketClient.connect(
+      url: url, configuration: .init(maxFrameSize: 1 << 26), logger: logger
+    ) { inbound, outbound, _ in
+      let tools = DevTools { text in try await outbound.write(.text(text)) }
+      try await withThrowingTaskGroup(of: Void.self) { group in
+        group.addTask {
+          for try await message in inbound.messages(maxSize: 1 << 26) {
+            if case .text(let text) = message { await tools.receive(text) }
+          }
+        }
+        try await body(tools)
+        group.cancelAll()
+      }
+    }
+  }
+
+  func receive(_ text: String) {
+    guard
+      let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
+      let id = object["id"] as? Int, let continuation = waiting.removeValue(forKey: id)
+    else { return }
+    if let error = object["error"] as? [String: Any] {
+      continuation.resume(throwing: Failure(message: "\(error["message"] ?? error)"))
+    } else {
+      let result = (object["result"] as? [String: Any]) ?? [:]
+      continuation.resume(returning: result.mapValues { Self.sendable($0) })
+    }
+  }
+
+  static func sendable(_ value: Any) -> any Sendable {
+    switch value {
+    case let v as String: return v
+    case let v as Int: return v
+    case let v as Double: return v
+    case let v as Bool: return v
+    case let v as [String: Any]: return v.mapValues { sendable($0) }
+    case let v as [Any]: return v.map { sendable($0) }
+    default: return "\(value)"
+    }
+  }
+
+  /// Sends a command (to a page's session when given) and returns its result.
+  func command(_ method: String, _ params: [String: any Sendable] = [:], session: String? = nil)
+    async throws -> [String: any Sendable]
+  {
+    nextID += 1
+    let id = nextID
+    var message: [String: Any] = ["id": id, "method": method, "params": params]
+    if let session { message["sessionId"] = session }
+    let text = String(decoding: try JSONSerialization.data(withJSONObject: message), as: UTF8.self)
+    return try await withCheckedThrowingContinuation { continuation in
+      waiting[id] = continuation
+      Task { try? await send(text) }
+    }
+  }
+
+  /// Opens `url` in the browser's own first tab (a tab opened later stays in the
+  /// background, where pages get no animation frames) and returns the page's session.
+  func open(_ url: String) async throws -> String {
+    let targets = try await command("Target.getTargets")
+    let infos = (targets["targetInfos"] as? [any Sendable]) ?? []
+    guard
+      let page = infos.compactMap({ $0 as? [String: any Sendable] }).first(where: {
+        $0["type"] as? String == "page"
+      }), let id = page["targetId"] as? String
+    else { throw Failure(message: "the browser has no page") }
+    let attached = try await command(
+      "Target.attachToTarget", ["targetId": id, "flatten": true])
+    guard let session = attached["sessionId"] as? String else {
+      throw Failure(message: "no session for the page")
+    }
+    _ = try await command("Page.enable", session: session)
+    _ = try await command("Page.navigate", ["url": url], session: session)
+    return session
+  }
+
+  func evaluate(_ expression: String, in session: String) async throws -> (any Sendable)? {
+    let result = try await command(
+      "Runtime.evaluate", ["expression": expression, "returnByValue": true], session: session)
+    return (result["result"] as? [String: any Sendable])?["value"]
+  }
+
+  /// Polls `expression` until it is true (every 20 ms, at most 15 s).
+  func waitFor(_ expression: String, in session: String) async throws -> Bool {
+    for _ in 0..<750 {
+      // As text: JSON booleans and numbers are both NSNumbers once parsed.
+      if try await evaluate("(\(expression)) ? 'yes' : 'no'", in: session) as? String == "yes" {
+        return true
+      }
+      try await Task.sleep(for: .milliseconds(20))
+    }
+    return false
+  }
+
+  func point(_ expression: String, in session: String) async throws -> (x: Double, y: Double) {
+    let value = try await evaluate("JSON.stringify(\(expression))", in: session) as? String
+    guard let data = value?.data(using: .utf8),
+      let object = try JSONSerialization.jsonObject(with: data) as? [String: Double],
+      let x = object["x"], let y = object["y"]
+    else { throw Failure(message: "not a point: \(value ?? "nothing")") }
+    return (x, y)
+  }
+
+  /// A real mouse event at page coordinates: the page gets pointer events from it.
+  func mouse(_ type: String, _ at: (x: Double, y: Double), in session: String, buttons: Int = 0)
+    async throws
+  {
+    _ = try await command(
+      "Input.dispatchMouseEvent",
+      [
+        "type": type, "x": at.x, "y": at.y, "button": "left", "buttons": buttons,
+        "clickCount": 1, "pointerType": "mouse",
+      ], session: session)
+  }
+
+  func screenshot(of session: String, to path: String) async throws {
+    let shot = try await command("Page.captureScreenshot", ["format": "png"], session: session)
+    guard let base64 = shot["data"] as? String, let data = Data(base64Encoded: base64) else {
+      throw Failure(message: "no screenshot")
+    }
+    try data.write(to: URL(fileURLWithPath: path))
+  }
+}

@@ -8,12 +8,13 @@ import PackageDescription
 //   swift package --allow-writing-to-package-directory benchmark
 let package = Package(
   name: "scenec-benchmarks",
-  platforms: [.macOS(.v13)],
+  platforms: [.macOS(.v14)],
   dependencies: [
     .package(name: "scenec", path: ".."),
     .package(
       url: "https://github.com/ordo-one/benchmark", from: "1.38.1",
       traits: ["MallocInterposer"]),
+    .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
   ],
   targets: [
     .executableTarget(
@@ -67,6 +68,15 @@ let package = Package(
       ],
       path: "Benchmarks/EndToEndBenchmarks",
       plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+    ),
+    // A plain executable: `swift run -c release PreviewRoundTrip` (see its file).
+    .executableTarget(
+      name: "PreviewRoundTrip",
+      dependencies: [
+        .product(name: "ScenePreview", package: "scenec"),
+        .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+      ],
+      path: "Benchmarks/PreviewRoundTrip"
     ),
   ],
   swiftLanguageModes: [.v6]

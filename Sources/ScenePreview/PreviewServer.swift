@@ -18,6 +18,14 @@ public struct PreviewServer: Sendable {
   public let hub: PreviewHub
   /// How often the files are checked for changes.
   public var pollInterval: Duration = .milliseconds(100)
+  /// Warnings and errors only: the terminal shows the URL and each reload, not every
+  /// request.
+  public static let logger: Logger = {
+    var logger = Logger(label: "scenec.preview")
+    logger.logLevel = .warning
+    return logger
+  }()
+
   /// The largest WebSocket message read, in bytes.
   public static let maximumMessageBytes = PreviewMessage.maximumBytes
 
@@ -29,7 +37,7 @@ public struct PreviewServer: Sendable {
 
   /// The application, ready to run; `onRunning` gets the port it listens on.
   public func application(
-    logger: Logger = Logger(label: "scenec.preview"),
+    logger: Logger = PreviewServer.logger,
     onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
   ) -> some ApplicationProtocol {
     let router = Router(context: BasicWebSocketRequestContext.self)
@@ -66,7 +74,7 @@ public struct PreviewServer: Sendable {
 
   /// Serves until the task is cancelled (tests, embedding apps); `onRunning` gets the port.
   public func runUntilCancelled(
-    logger: Logger = Logger(label: "scenec.preview"),
+    logger: Logger = PreviewServer.logger,
     onRunning: @escaping @Sendable (Int) async -> Void
   ) async throws {
     try await application(logger: logger, onRunning: onRunning).run()

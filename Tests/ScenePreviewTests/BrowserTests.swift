@@ -6,9 +6,11 @@ import Testing
 
 @testable import ScenePreview
 
-/// The preview in a real headless Chromium, driven through the DevTools protocol: real
-/// pointer events press, drag and release the badge; the page draws the engine's frames;
-/// editing the file reloads the page. Skipped, saying so, where no Chromium is installed.
+/// The preview in a real headless Chromium, driven through the DevTools protocol.
+///
+/// Real pointer events press, drag and release the badge; the page draws the engine's
+/// frames; editing the file reloads the page. Skipped, saying so, where no Chromium is
+/// installed.
 @Suite(.serialized) struct BrowserTests {
   static let chromium: String? = [
     "/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome",

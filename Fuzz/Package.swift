@@ -9,7 +9,7 @@ import PackageDescription
 //   ./run-smoke.sh 12        # every target for 12 seconds, seeded from ../Scenes and the corpus
 let package = Package(
   name: "scenec-fuzz",
-  platforms: [.macOS(.v13)],
+  platforms: [.macOS(.v14)],
   dependencies: [.package(name: "scenec", path: "..")],
   targets: [
     .target(

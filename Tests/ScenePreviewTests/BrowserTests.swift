@@ -239,9 +239,9 @@ actor DevTools {
     return (result["result"] as? [String: any Sendable])?["value"]
   }
 
-  /// Polls `expression` until it is true (every 20 ms, at most 15 s).
+  /// Polls `expression` until it is true (every 20 ms, at most 45 s, for a busy machine).
   func waitFor(_ expression: String, in session: String) async throws -> Bool {
-    for _ in 0..<750 {
+    for _ in 0..<2250 {
       // As text: JSON booleans and numbers are both NSNumbers once parsed.
       if try await evaluate("(\(expression)) ? 'yes' : 'no'", in: session) as? String == "yes" {
         return true

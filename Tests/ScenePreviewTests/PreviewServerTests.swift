@@ -93,8 +93,9 @@ import FoundationNetworking
     return page
   }
 
-  /// Waits (polling every 10 ms, for at most `limit` polls) until `condition` holds.
-  static func eventually(_ limit: Int = 500, _ condition: () async -> Bool) async -> Bool {
+  /// Waits (polling every 10 ms, for at most `limit` polls: 30 s, for a busy machine) until
+  /// `condition` holds.
+  static func eventually(_ limit: Int = 3000, _ condition: () async -> Bool) async -> Bool {
     for _ in 0..<limit {
       if await condition() { return true }
       try? await Task.sleep(for: .milliseconds(10))

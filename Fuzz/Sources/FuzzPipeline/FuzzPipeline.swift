@@ -29,9 +29,7 @@ public func fuzzPipeline(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     }
   }
   for format in OutputRegistry.builtIn {
-    _ =
-      format.begin(context) + frames.map { format.frame(context, $0) }.joined()
-      + format.end(context, frames)
+    _ = format.bytes(of: frames, context: context)
   }
   return 0
 }

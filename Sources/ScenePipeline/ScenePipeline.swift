@@ -32,6 +32,9 @@ public enum ScenePipeline {
     /// The resolved scene, with its traces bound to its `replay` steps, when there were
     /// no errors.
     public var graph: SceneGraph?
+    /// The syntax tree the graph was resolved from (for tools that write the scene back,
+    /// such as the preview's copy that replays a recording), when the file parsed.
+    public var spec: SceneSpec?
     /// The scene file and the traces read, for rendering diagnostics with their lines.
     public var files: [SourceFile]
     /// Every problem found, in the order the stages found them.
@@ -63,6 +66,7 @@ public enum ScenePipeline {
     var loaded = Loaded(
       graph: nil, files: read.file.map { [$0] } ?? [], diagnostics: read.diagnostics)
     guard let spec = read.spec else { return loaded }
+    loaded.spec = spec
     // Traces are read first, for the resolver to bind, and checked even when the scene has
     // other errors: `check` reports them all.
     let traces = TraceLoader.load(

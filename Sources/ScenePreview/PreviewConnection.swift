@@ -13,7 +13,10 @@ import SceneRuntime
 /// schedule at the scene's frame rate (and speed); a pointer message makes the frame that
 /// is next due at once, when it is due within one frame, so the page sees its input
 /// without waiting for the tick.
-public actor PreviewConnection {
+///
+/// Time comes from `C`: the server passes `ContinuousClock`; tests pass a clock they set by
+/// hand, so nothing in them depends on how fast the machine is.
+public actor PreviewConnection<C: Clock> where C.Duration == Duration {
   /// Where outgoing text goes (the WebSocket's writer, or a test's collector).
   public typealias Send = @Sendable (String) async -> Void
 
@@ -22,17 +25,21 @@ public actor PreviewConnection {
   var session: PreviewSession?
   var context: OutputContext?
   /// When the next frame is due, on the monotonic clock.
-  var deadline: ContinuousClock.Instant = .now
+  var deadline: C.Instant
   /// When the last frame was due: pointer times count from it.
-  var lastDue: ContinuousClock.Instant = .now
-  var limiter = RateLimiter()
+  var lastDue: C.Instant
+  var limiter = RateLimiter<C.Instant>()
+  let clock: C
   /// Frames sent, and pointer messages received (for tests and the benchmark).
   public private(set) var framesSent = 0
   public private(set) var messagesRefused = 0
 
-  public init(hub: PreviewHub, send: @escaping Send) {
+  public init(hub: PreviewHub, clock: C, send: @escaping Send) {
     self.hub = hub
+    self.clock = clock
     self.send = send
+    deadline = clock.now
+    lastDue = deadline
   }
 
   // MARK: - Scene updates
@@ -55,7 +62,7 @@ public actor PreviewConnection {
       await send(Self.sceneMessage(graph: graph, context: context))
       await send(Self.diagnostics(warnings))
       await sendState()
-      schedule(from: .now)
+      schedule(from: clock.now)
     case .problems(let text):
       await send(Self.diagnostics(text))
     }
@@ -64,13 +71,16 @@ public actor PreviewConnection {
   // MARK: - Messages from the page
 
   /// One text message from the page.
-  public func receive(text: String, at now: ContinuousClock.Instant = .now) async {
+  public func receive(text: String) async { await receive(text: text, at: clock.now) }
+
+  /// One text message from the page, arrived at `now`.
+  public func receive(text: String, at now: C.Instant) async {
     guard limiter.allow(at: now) else {
       messagesRefused += 1
       if limiter.shouldWarn(at: now) {
         await send(
           Self.error(
-            "too many messages: some were dropped (at most \(Int(RateLimiter.perSecond)) a second)")
+            "too many messages: some were dropped (at most \(Int(RateLimit.perSecond)) a second)")
         )
       }
       return
@@ -86,17 +96,19 @@ public actor PreviewConnection {
     await handle(message, at: now)
   }
 
-  func handle(_ message: PreviewMessage, at now: ContinuousClock.Instant) async {
+  func handle(_ message: PreviewMessage, at now: C.Instant) async {
     guard session != nil else {
       await send(Self.error("no scene is loaded yet: fix the errors shown"))
       return
     }
     switch message {
     case .pointer(let phase, let id, let x, let y):
-      let elapsed = max(0, Self.seconds(now - lastDue))
+      let elapsed = max(0, seconds(lastDue.duration(to: now)))
       session?.pointer(phase, id: id, at: Point(x, y), afterLastFrame: elapsed)
       // The frame that plays it goes out now if it is due within one frame.
-      if session?.isPaused == false, deadline - now <= interval { await advance(at: now) }
+      if session?.isPaused == false, now.duration(to: deadline) <= interval {
+        await advance(at: now)
+      }
     case .control(let control):
       await apply(control, at: now)
     case .speed(let value):
@@ -119,7 +131,7 @@ public actor PreviewConnection {
     }
   }
 
-  func apply(_ control: PreviewMessage.Control, at now: ContinuousClock.Instant) async {
+  func apply(_ control: PreviewMessage.Control, at now: C.Instant) async {
     do {
       switch control {
       case .pause: session?.isPaused = true
@@ -146,15 +158,19 @@ public actor PreviewConnection {
   var interval: Duration { .seconds(session?.frameInterval ?? 1.0 / 60) }
 
   /// The next frame is due now (and the ones after every `interval`).
-  func schedule(from now: ContinuousClock.Instant) {
+  func schedule(from now: C.Instant) {
     deadline = now
     lastDue = now
   }
 
   /// Makes the frame that is due by `now`, if one is; returns when the next is due.
   @discardableResult
-  public func tick(at now: ContinuousClock.Instant = .now) async -> ContinuousClock.Instant {
-    guard let session, !session.isPaused else { return now + interval }
+  public func tick() async -> C.Instant { await tick(at: clock.now) }
+
+  /// Makes the frame that is due by `now`, if one is; returns when the next is due.
+  @discardableResult
+  public func tick(at now: C.Instant) async -> C.Instant {
+    guard let session, !session.isPaused else { return now.advanced(by: interval) }
     guard now >= deadline else { return deadline }
     await advance(at: now)
     return deadline
@@ -162,10 +178,10 @@ public actor PreviewConnection {
 
   /// Makes the next frame now (on time, or early by at most one interval when input came)
   /// and moves the schedule on by one interval.
-  func advance(at now: ContinuousClock.Instant) async {
-    if now - deadline > interval * 4 { deadline = now }  // Fell far behind: skip ahead.
+  func advance(at now: C.Instant) async {
+    if deadline.duration(to: now) > interval * 4 { deadline = now }  // Fell far behind: skip ahead.
     lastDue = deadline
-    deadline = deadline + interval
+    deadline = deadline.advanced(by: interval)
     await makeFrame()
   }
 
@@ -199,11 +215,6 @@ public actor PreviewConnection {
 
   // MARK: - Text
 
-  static func seconds(_ duration: Duration) -> Double {
-    let (s, attoseconds) = duration.components
-    return Double(s) + Double(attoseconds) * 1e-18
-  }
-
   static func sceneMessage(graph: SceneGraph, context: OutputContext?) -> String {
     guard let context else { return object(["type": "scene"]) }
     return "{\"type\":\"scene\",\"scene\":"
@@ -226,18 +237,28 @@ public actor PreviewConnection {
   }
 }
 
+/// A duration in seconds.
+func seconds(_ duration: Duration) -> Double {
+  let (s, attoseconds) = duration.components
+  return Double(s) + Double(attoseconds) * 1e-18
+}
+
 /// At most ``perSecond`` messages a second on average, in bursts of up to ``burst``: a
 /// pointer at 240 Hz with several fingers fits; a flood does not.
-struct RateLimiter {
+enum RateLimit {
   static let perSecond = 1000.0
   static let burst = 2000.0
-  var tokens = RateLimiter.burst
-  var last: ContinuousClock.Instant?
-  var lastWarning: ContinuousClock.Instant?
+}
 
-  mutating func allow(at now: ContinuousClock.Instant) -> Bool {
+/// Applies ``RateLimit`` to one page's messages.
+struct RateLimiter<Instant: InstantProtocol> where Instant.Duration == Duration {
+  var tokens = RateLimit.burst
+  var last: Instant?
+  var lastWarning: Instant?
+
+  mutating func allow(at now: Instant) -> Bool {
     if let last {
-      tokens = min(Self.burst, tokens + PreviewConnection.seconds(now - last) * Self.perSecond)
+      tokens = min(RateLimit.burst, tokens + seconds(last.duration(to: now)) * RateLimit.perSecond)
     }
     last = now
     guard tokens >= 1 else { return false }
@@ -246,8 +267,8 @@ struct RateLimiter {
   }
 
   /// Whether to tell the page about dropped messages: once a second at most.
-  mutating func shouldWarn(at now: ContinuousClock.Instant) -> Bool {
-    if let lastWarning, now - lastWarning < .seconds(1) { return false }
+  mutating func shouldWarn(at now: Instant) -> Bool {
+    if let lastWarning, lastWarning.duration(to: now) < .seconds(1) { return false }
     lastWarning = now
     return true
   }

@@ -57,9 +57,8 @@ public actor PreviewHub {
     watch([sceneFile] + loaded.files.map(\.name))
     if let graph = loaded.graph {
       self.graph = graph
-      let read = try? SceneLoader.load(path: sceneFile)
-      spec = read?.spec
-      sourceText = read?.file?.text ?? ""
+      spec = loaded.spec
+      sourceText = loaded.files.first?.text ?? ""
       problems = ""
       warnings = loaded.diagnostics.isEmpty ? "" : loaded.rendered()
       broadcast(.scene(graph, warnings: warnings))

@@ -113,7 +113,9 @@ public struct PreviewServer: Sendable {
     // One writer for everything sent, so frames and replies never interleave.
     let (outgoing, queue) = AsyncStream.makeStream(
       of: String.self, bufferingPolicy: .bufferingNewest(256))
-    let connection = PreviewConnection(hub: hub) { text in queue.yield(text) }
+    let connection = PreviewConnection(hub: hub, clock: ContinuousClock()) { text in
+      queue.yield(text)
+    }
     let (id, updates) = await hub.subscribe()
     defer {
       queue.finish()

@@ -149,7 +149,7 @@ public struct PreviewSession: Sendable {
     }
     for event in events {
       apply(event)
-      if event.pointer < Self.scriptPointerOffset || script == nil { record(event) }
+      record(event)
     }
     // Every live finger that is down moves at the frame's time, as a replay plays it.
     for id in fingers.keys.sorted() {

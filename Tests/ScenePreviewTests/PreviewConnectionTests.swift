@@ -10,12 +10,27 @@ import Testing
     func add(_ text: String) { texts.append(text) }
   }
 
-  static func connection() async throws -> (PreviewConnection, Outbox) {
+  /// A clock that stands still: every instant a test uses is one it chose.
+  struct StillClock: Clock {
+    struct Instant: InstantProtocol {
+      var offset: Duration
+      func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+      func duration(to other: Instant) -> Duration { other.offset - offset }
+      static func < (a: Instant, b: Instant) -> Bool { a.offset < b.offset }
+    }
+    var now: Instant { Instant(offset: .zero) }
+    var minimumResolution: Duration { .nanoseconds(1) }
+    func sleep(until deadline: Instant, tolerance: Duration?) async throws {}
+  }
+
+  static let zero = StillClock.Instant(offset: .zero)
+
+  static func connection() async throws -> (PreviewConnection<StillClock>, Outbox) {
     let folder = try PreviewSessionTests.folder(with: "elastic-drag.yaml")
     let hub = PreviewHub(sceneFile: folder + "/elastic-drag.yaml")
     await hub.load()
     let outbox = Outbox()
-    let connection = PreviewConnection(hub: hub) { await outbox.add($0) }
+    let connection = PreviewConnection(hub: hub, clock: StillClock()) { await outbox.add($0) }
     let (_, updates) = await hub.subscribe()
     var iterator = updates.makeAsyncIterator()
     await connection.receive(try #require(await iterator.next()))
@@ -24,7 +39,7 @@ import Testing
 
   @Test func aFloodIsCutToTheRateWithOneWarning() async throws {
     let (connection, outbox) = try await Self.connection()
-    let now = ContinuousClock.now
+    let now = Self.zero
     // 2,500 messages in the same instant: the burst of 2,000 passes, the rest is dropped.
     for _ in 0..<2500 { await connection.receive(text: #"{"type":"speed","value":1}"#, at: now) }
     #expect(await connection.messagesRefused == 500)
@@ -35,7 +50,8 @@ import Testing
       ])
     // A second later, 1,000 more are allowed again.
     for _ in 0..<1000 {
-      await connection.receive(text: #"{"type":"speed","value":1}"#, at: now + .seconds(1))
+      await connection.receive(
+        text: #"{"type":"speed","value":1}"#, at: now.advanced(by: .seconds(1)))
     }
     #expect(await connection.messagesRefused == 500)
   }
@@ -44,27 +60,28 @@ import Testing
     let (connection, outbox) = try await Self.connection()
     let interval = Duration.seconds(1.0 / 60)
     // The first frame is due at once; the next one interval after it was due.
-    let first = await connection.tick(at: .now + .seconds(1))
+    let first = await connection.tick(at: Self.zero.advanced(by: .seconds(1)))
     #expect(await connection.framesSent == 1)
     // Not due yet: nothing.
-    #expect(await connection.tick(at: first - interval / 2) == first)
+    #expect(await connection.tick(at: first.advanced(by: interval / -2)) == first)
     #expect(await connection.framesSent == 1)
     // A pointer half-way makes the next frame now, not at its tick, and the schedule
     // moves on: the tick at its time finds nothing due.
     await connection.receive(
-      text: #"{"type":"pointer","phase":"down","id":0,"x":120,"y":150}"#, at: first - interval / 2)
+      text: #"{"type":"pointer","phase":"down","id":0,"x":120,"y":150}"#,
+      at: first.advanced(by: interval / -2))
     #expect(await connection.framesSent == 2)
     let next = await connection.tick(at: first)
-    #expect(await connection.framesSent == 2 && next == first + interval)
+    #expect(await connection.framesSent == 2 && next == first.advanced(by: interval))
     let frames = await outbox.texts.filter { $0.hasPrefix(#"{"type":"frame""#) }
     #expect(frames.count == 2 && frames[1].contains(#"["grab","badge"]"#))
   }
 
   @Test func pausedSessionsMakeFramesOnlyWhenStepped() async throws {
     let (connection, _) = try await Self.connection()
-    let now = ContinuousClock.now
+    let now = Self.zero
     await connection.receive(text: #"{"type":"control","action":"pause"}"#, at: now)
-    _ = await connection.tick(at: now + .seconds(1))
+    _ = await connection.tick(at: now.advanced(by: .seconds(1)))
     #expect(await connection.framesSent == 0)
     await connection.receive(text: #"{"type":"control","action":"step"}"#, at: now)
     #expect(await connection.framesSent == 1)

@@ -78,6 +78,20 @@ let package = Package(
       ],
       path: "Benchmarks/PreviewRoundTrip"
     ),
+    // A plain executable for callgrind and perf: `swift run -c release StressRun 1000 5`.
+    .executableTarget(
+      name: "StressRun",
+      dependencies: [
+        .product(name: "SceneDiagnostics", package: "scenec"),
+        .product(name: "SceneSyntax", package: "scenec"),
+        .product(name: "ScenePipeline", package: "scenec"),
+        .product(name: "SceneResolve", package: "scenec"),
+        .product(name: "SceneGraph", package: "scenec"),
+        .product(name: "SceneRuntime", package: "scenec"),
+        .product(name: "SceneStress", package: "scenec"),
+      ],
+      path: "Benchmarks/StressRun"
+    ),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -49,7 +49,7 @@ extension SceneGraph {
             name: constraint.reportedName,
             style: style ?? Style(fill: nil, stroke: nil, strokeWidth: 1, opacity: 1),
             origin: .constraint(c)))
-      case .follow, .elastic, .animate:
+      case .follow, .elastic, .animate, .drag:
         break
       }
     }

@@ -1,3 +1,4 @@
+import RealModule
 import SceneVocabulary
 
 // Adding a constraint kind
@@ -36,6 +37,7 @@ extension SceneGraph.Constraint {
     case elastic(SceneGraph.Elastic)
     case gooey(SceneGraph.Gooey)
     case animate(SceneGraph.Animate)
+    case drag(SceneGraph.Drag)
 
     /// The keyword that names the kind in both syntaxes.
     public var keyword: ConstraintKeyword {
@@ -44,6 +46,7 @@ extension SceneGraph.Constraint {
       case .elastic: return .elastic
       case .gooey: return .gooey
       case .animate: return .animate
+      case .drag: return .drag
       }
     }
 
@@ -54,6 +57,7 @@ extension SceneGraph.Constraint {
       case .elastic(let e): return e.handle
       case .gooey(let g): return g.ball
       case .animate(let a): return a.handle
+      case .drag(let d): return d.handle
       }
     }
 
@@ -64,6 +68,7 @@ extension SceneGraph.Constraint {
       case .elastic(let e): return [e.handle]
       case .gooey(let g): return [g.anchor, g.ball]
       case .animate(let a): return [a.handle]
+      case .drag(let d): return [d.handle]
       }
     }
 
@@ -72,7 +77,7 @@ extension SceneGraph.Constraint {
       switch self {
       case .follow(let f): return f.path
       case .animate(let a): return a.path
-      case .elastic, .gooey: return nil
+      case .elastic, .gooey, .drag: return nil
       }
     }
   }
@@ -93,10 +98,17 @@ extension SceneGraph {
     public var rest: Double?
     /// How much nearer, in points, another part of the path must be before a drag jumps.
     public var hysteresis: Double
+    /// How a released handle glides on along the path, in arc length, if it does.
+    public var momentum: Momentum?
+    /// Detents a released handle snaps to, chosen from where its glide would end.
+    public var detents: [Detent]
+    /// The spring it snaps to a detent with, and bounces back from an end with.
+    public var snapSpring: SpringModel
 
     public init(
       handle: Int, path: Int, orient: Bool, wrap: Bool, spring: Int?, rest: Double?,
-      hysteresis: Double
+      hysteresis: Double, momentum: Momentum? = nil, detents: [Detent] = [],
+      snapSpring: SpringModel = Drag.defaultSnapSpring
     ) {
       self.handle = handle
       self.path = path
@@ -105,6 +117,20 @@ extension SceneGraph {
       self.spring = spring
       self.rest = rest
       self.hysteresis = hysteresis
+      self.momentum = momentum
+      self.detents = detents
+      self.snapSpring = snapSpring
+    }
+
+    /// A named place on the path, as a fraction 0…1 of its length.
+    public struct Detent: Hashable, Sendable {
+      public var name: String
+      public var fraction: Double
+
+      public init(name: String, fraction: Double) {
+        self.name = name
+        self.fraction = fraction
+      }
     }
   }
 
@@ -191,5 +217,117 @@ extension SceneGraph {
       self.orient = orient
       self.delay = delay
     }
+  }
+}
+
+extension SceneGraph {
+  /// Exponential decay of a released handle's motion:
+  /// x(t) = x₀ + A·(1 − e^(−t/τ)), with the glide A = `gain`·v₀.
+  ///
+  /// iOS's deceleration rate r (per millisecond) is τ = −0.001 s / ln r and `gain` = τ, so
+  /// the release speed is kept; Framer Motion's inertia is `gain` = power over its time
+  /// constant.
+  public struct Momentum: Hashable, Sendable {
+    /// τ, seconds.
+    public var timeConstant: Double
+    /// Seconds: the glide is this times the release velocity.
+    public var gain: Double
+
+    public init(timeConstant: Double, gain: Double) {
+      self.timeConstant = timeConstant
+      self.gain = gain
+    }
+
+    /// iOS: `rate` of the speed kept per millisecond (0.998 is `normal`).
+    public init(decelerationRate rate: Double) {
+      let tau = -0.001 / Double.log(rate)
+      self.init(timeConstant: tau, gain: tau)
+    }
+
+    /// Framer Motion: the glide is `power`·v₀, with time constant `timeConstant` seconds.
+    public init(power: Double, timeConstant: Double) {
+      self.init(timeConstant: timeConstant, gain: power)
+    }
+
+    /// How near its end, in points, a glide stops there (Framer's `restDelta`).
+    public static let restDistance = 0.5
+  }
+
+  /// `drag`: how a dragged handle moves and what it does when let go.
+  public struct Drag: Hashable, Sendable {
+    /// Per-axis limits, each an expression of one number read every frame.
+    public struct Bounds: Hashable, Sendable {
+      public var minX: CompiledExpression?
+      public var maxX: CompiledExpression?
+      public var minY: CompiledExpression?
+      public var maxY: CompiledExpression?
+
+      public init(
+        minX: CompiledExpression? = nil, maxX: CompiledExpression? = nil,
+        minY: CompiledExpression? = nil, maxY: CompiledExpression? = nil
+      ) {
+        self.minX = minX
+        self.maxX = maxX
+        self.minY = minY
+        self.maxY = maxY
+      }
+    }
+
+    /// A named point the handle snaps to.
+    public struct SnapPoint: Hashable, Sendable {
+      public var name: String
+      public var point: CompiledExpression
+
+      public init(name: String, point: CompiledExpression) {
+        self.name = name
+        self.point = point
+      }
+    }
+
+    public var handle: Int
+    /// The one axis it moves along, if it is held to one.
+    public var axis: DragAxis?
+    /// Lock to the axis of the first ``lockDistance`` points of movement.
+    public var directionLock: Bool
+    public var bounds: Bounds
+    /// How it follows the finger past a bound.
+    public var overdrag: Elastic.Resistance
+    public var momentum: Momentum?
+    public var snapPoints: [SnapPoint]
+    /// Grid cell size per axis from where the handle starts; 0 leaves that axis free.
+    public var grid: CompiledExpression?
+    public var snapSpring: SpringModel
+    public var bounceSpring: SpringModel
+
+    public init(
+      handle: Int, axis: DragAxis?, directionLock: Bool, bounds: Bounds,
+      overdrag: Elastic.Resistance, momentum: Momentum?, snapPoints: [SnapPoint],
+      grid: CompiledExpression?, snapSpring: SpringModel, bounceSpring: SpringModel
+    ) {
+      self.handle = handle
+      self.axis = axis
+      self.directionLock = directionLock
+      self.bounds = bounds
+      self.overdrag = overdrag
+      self.momentum = momentum
+      self.snapPoints = snapPoints
+      self.grid = grid
+      self.snapSpring = snapSpring
+      self.bounceSpring = bounceSpring
+    }
+
+    /// Whether it snaps at all.
+    public var snaps: Bool { !snapPoints.isEmpty || grid != nil }
+
+    /// How far, in points, the finger moves before a direction lock chooses its axis.
+    public static let lockDistance = 10.0
+    /// iOS's `normal` deceleration: the glide by default, and the projection snap targets
+    /// are chosen from when the handle has no momentum (as iOS's sheets project a fling).
+    public static let defaultMomentum = Momentum(decelerationRate: 0.998)
+    /// Snapping by default: SwiftUI's `.smooth` spring, half a second, no bounce.
+    public static let defaultSnapSpring = SpringModel(duration: 0.5, bounce: 0)
+    /// Bouncing from a bound by default: Framer Motion's bounceStiffness 500 and
+    /// bounceDamping 10.
+    public static let defaultBounceSpring = SpringModel(stiffness: 500, damping: 10)
   }
 }

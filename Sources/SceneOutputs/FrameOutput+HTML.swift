@@ -159,7 +159,7 @@ enum HTMLPlayer {
 
   /// One frame's JSON: `h` holds `[x, y, angle, r, state]` for each of the graph's handles
   /// (or `null`), `p` SVG path data for each drawn path (or `null` when it is hidden),
-  /// `ptr` `[id, x, y, down]` for each pointer, `e` `[type, subject]` for each event.
+  /// `ptr` `[id, x, y, down]` for each pointer, `e` `[type, subject]` for each event (`[type, subject, target]` for `snap`).
   static func appendEntry(_ frame: Frame, context: OutputContext, to text: inout TextBytes) {
     let graph = context.graph
     let p = context.precision
@@ -218,6 +218,10 @@ enum HTMLPlayer {
       appendJSONString(event.type, to: &text)
       text.append(UInt8(ascii: ","))
       appendJSONString(event.subject, to: &text)
+      if let target = event.target {
+        text.append(UInt8(ascii: ","))
+        appendJSONString(target, to: &text)
+      }
       text.append(UInt8(ascii: "]"))
     }
     text.append("]}")

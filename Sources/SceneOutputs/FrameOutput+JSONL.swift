@@ -55,6 +55,10 @@ enum JSONLines {
       text.append(i == 0 ? "{\"" : ",{\"")
       text.append(isConstraint ? "constraint\":" : "handle\":")
       text.appendQuoted(event.subject)
+      if let target = event.target {
+        text.append(",\"target\":")
+        text.appendQuoted(target)
+      }
       text.append(",\"type\":")
       text.appendQuoted(event.type)
       text.append(UInt8(ascii: "}"))

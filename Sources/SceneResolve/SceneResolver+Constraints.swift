@@ -10,8 +10,16 @@ extension SceneResolver {
   /// The constraint resolved, with the style of the path it draws, if it draws one (a
   /// gooey bridge); `nil` when a reference is broken (the error is recorded).
   mutating func resolveConstraint(
-    _ constraint: ConstraintSpec, handles: [SceneGraph.Handle], paths: [SceneGraph.PathNode]
+    _ constraint: ConstraintSpec, handles: [SceneGraph.Handle], paths: [SceneGraph.PathNode],
+    springs: [SceneGraph.Spring]
   ) -> (constraint: SceneGraph.Constraint, drawnStyle: SceneGraph.Style?)? {
+    func model(_ reference: Reference?, default fallback: SpringModel) -> SpringModel? {
+      guard let reference else { return fallback }
+      guard let i = lookup(reference, in: springIndex, kind: "spring") else { return nil }
+      let s = springs[i]
+      return SpringModel(
+        stiffness: s.stiffness, damping: s.damping, mass: s.mass, restThreshold: s.restThreshold)
+    }
     var drawnStyle: SceneGraph.Style?
     let what = "\(constraint.kindKeyword.rawValue) constraint"
     let kind: SceneGraph.Constraint.Kind
@@ -25,7 +33,21 @@ extension SceneResolver {
       }
       let hysteresis = nonNegative(
         f.hysteresis, default: MeasuredPath.defaultTrackingHysteresis, "\(what): hysteresis")
-      guard let handle, let path else { return nil }
+      let momentum = f.momentum.flatMap { resolveMomentum($0, what: what) }
+      var detents: [SceneGraph.Follow.Detent] = []
+      for detent in f.snap {
+        detents.append(
+          SceneGraph.Follow.Detent(
+            name: detent.name.value,
+            fraction: checked(
+              detent.fraction, default: 0, "\(what): snap target '\(detent.name.value)'",
+              in: 0...1)))
+      }
+      let snapSpring =
+        f.snap.isEmpty && momentum == nil
+        ? SceneGraph.Drag.defaultSnapSpring
+        : model(f.spring, default: SceneGraph.Drag.defaultSnapSpring)
+      guard let handle, let path, let snapSpring else { return nil }
       let closed = paths[path].measured?.isClosed ?? false
       var wrap = closed
       if let ends = f.ends {
@@ -37,21 +59,12 @@ extension SceneResolver {
       }
       kind = .follow(
         SceneGraph.Follow(
-          handle: handle, path: path, orient: f.orient?.value ?? false, wrap: wrap, spring: spring,
-          rest: rest?.value, hysteresis: hysteresis))
+          handle: handle, path: path, orient: f.orient?.value ?? false, wrap: wrap,
+          spring: f.snap.isEmpty && momentum == nil ? spring : nil, rest: rest?.value,
+          hysteresis: hysteresis, momentum: momentum, detents: detents, snapSpring: snapSpring))
     case .elastic(let e):
       guard let handle = lookup(e.handle, in: handleIndex, kind: "handle") else { return nil }
-      let resistance: SceneGraph.Elastic.Resistance
-      switch e.resistance ?? .factor(Located(0.7)) {
-      case .factor(let factor):
-        resistance = .factor(checked(factor, default: 0.7, "\(what): factor", in: 0...1))
-      case .rubberband(let c, let d):
-        let coefficient = positive(c, default: 0.55, "\(what): rubberband coefficient")
-        let dimension = positive(d, default: 1, "\(what): dimension")
-        resistance = .rubberband(coefficient: coefficient, dimension: d == nil ? nil : dimension)
-      case .none:
-        resistance = .none
-      }
+      let resistance = resolveResistance(e.resistance ?? .factor(Located(0.7)), what: what)
       let motion: SceneGraph.Elastic.Return
       switch e.returnMotion {
       case nil: motion = .speed(900, .easeOut)
@@ -105,6 +118,39 @@ extension SceneResolver {
           handle: handle, path: path, duration: duration,
           repeatMode: a.repeatMode?.value ?? .once, easing: a.easing?.value ?? .linear,
           orient: a.orient?.value ?? false, delay: delay))
+    case .drag(let d):
+      let handle = lookup(d.handle, in: handleIndex, kind: "handle")
+      let snapSpring = model(d.spring, default: SceneGraph.Drag.defaultSnapSpring)
+      let bounceSpring = model(d.bounce, default: SceneGraph.Drag.defaultBounceSpring)
+      if let lock = d.lock, lock.value, let axis = d.axis {
+        error(
+          "'lock' chooses an axis on the first movement, but 'axis' already holds the handle to \(axis.value.rawValue); use one",
+          at: lock.source)
+      }
+      let momentum: SceneGraph.Momentum?
+      if let given = d.momentum {
+        momentum = resolveMomentum(given, what: what)
+      } else {
+        momentum = SceneGraph.Drag.defaultMomentum
+      }
+      let overdrag = resolveResistance(
+        d.overdrag ?? .rubberband(coefficient: Located(0.55), dimension: nil), what: what)
+      guard let handle, let snapSpring, let bounceSpring else { return nil }
+      if !handles[handle].draggable {
+        error(
+          "a drag constraint needs a draggable handle, but '\(d.handle.value)' is not; add 'draggable: true' to it",
+          at: d.handle.source,
+          notes: [
+            Diagnostic.Note("'\(d.handle.value)' is defined here", at: handles[handle].nameSource.span)
+          ])
+      }
+      // Bounds, snap points and the grid are expressions, compiled with the others once
+      // every name is known (``compileDragExpressions``).
+      kind = .drag(
+        SceneGraph.Drag(
+          handle: handle, axis: d.axis?.value, directionLock: d.lock?.value ?? false,
+          bounds: SceneGraph.Drag.Bounds(), overdrag: overdrag, momentum: momentum,
+          snapPoints: [], grid: nil, snapSpring: snapSpring, bounceSpring: bounceSpring))
     }
     return (
       SceneGraph.Constraint(name: constraint.name?.value, kind: kind, source: constraint.source),
@@ -123,11 +169,12 @@ extension SceneResolver {
       case .animate(let a): moved = [a.handle]
       case .elastic(let e): moved = [e.handle]
       case .gooey(let g): moved = [g.ball]
+      case .drag(let d): moved = [d.handle]
       }
       for handle in moved {
         if let first = mover[handle.value] {
           error(
-            "handle '\(handle.value)' is already moved by \(first.kindKeyword == .elastic || first.kindKeyword == .animate ? "an" : "a") \(first.keyword) constraint; a handle can be moved by only one follow, elastic, gooey or animate",
+            "handle '\(handle.value)' is already moved by \(first.kindKeyword == .elastic || first.kindKeyword == .animate ? "an" : "a") \(first.keyword) constraint; a handle can be moved by only one \(ConstraintKeyword.listed)",
             at: handle.source,
             notes: [
               Diagnostic.Note("the \(first.keyword) constraint is here", at: first.source.span)
@@ -136,6 +183,87 @@ extension SceneResolver {
           mover[handle.value] = constraint
         }
       }
+    }
+  }
+}
+
+// MARK: - Drag behaviours
+
+extension SceneResolver {
+  /// A resistance's numbers checked, with `elastic`'s defaults.
+  mutating func resolveResistance(_ resistance: ElasticSpec.Resistance, what: String)
+    -> SceneGraph.Elastic.Resistance
+  {
+    switch resistance {
+    case .factor(let factor):
+      return .factor(checked(factor, default: 0.7, "\(what): factor", in: 0...1))
+    case .rubberband(let c, let d):
+      let coefficient = positive(c, default: 0.55, "\(what): rubberband coefficient")
+      let dimension = positive(d, default: 1, "\(what): dimension")
+      return .rubberband(coefficient: coefficient, dimension: d == nil ? nil : dimension)
+    case .none:
+      return .none
+    }
+  }
+
+  /// A momentum setting as a time constant and gain; `nil` for `none`.
+  mutating func resolveMomentum(_ momentum: MomentumSpec, what: String) -> SceneGraph.Momentum? {
+    switch momentum {
+    case .none:
+      return nil
+    case .preset(let preset):
+      return SceneGraph.Momentum(decelerationRate: preset.value.rate)
+    case .rate(let rate):
+      if !(rate.value > 0.5 && rate.value < 1) {
+        error(
+          "\(what): momentum rate must be above 0.5 and below 1 (the speed kept per millisecond: normal is 0.998, fast 0.99), found \(rate.value.shortestDescription)",
+          at: rate.source)
+        return nil
+      }
+      return SceneGraph.Momentum(decelerationRate: rate.value)
+    case .power(let power, let timeConstant):
+      let p = checked(power, default: 0.8, "\(what): momentum power", in: 0...100)
+      let tau = checked(timeConstant, default: 0.7, "\(what): momentum timeConstant", in: 0.001...60)
+      return SceneGraph.Momentum(power: p, timeConstant: tau)
+    }
+  }
+
+  /// Compiles each drag constraint's bounds, snap points and grid, now every name is known.
+  mutating func compileDragExpressions(
+    _ constraints: inout [SceneGraph.Constraint], specs: [ConstraintSpec],
+    symbols: [String: Symbol]
+  ) {
+    for (c, spec) in zip(constraints.indices, specs) {
+      guard case .drag(var drag) = constraints[c].kind, case .drag(let d) = spec.kind else {
+        continue
+      }
+      func number(_ expression: Expression?, _ key: String) -> CompiledExpression? {
+        expression.flatMap {
+          compile($0, symbols, expect: .number, what: "drag constraint: bounds '\(key)'")
+        }
+      }
+      if let bounds = d.bounds {
+        drag.bounds = SceneGraph.Drag.Bounds(
+          minX: number(bounds.minX, "minX"), maxX: number(bounds.maxX, "maxX"),
+          minY: number(bounds.minY, "minY"), maxY: number(bounds.maxY, "maxY"))
+      }
+      drag.snapPoints = d.snap.compactMap { target in
+        compile(
+          target.point, symbols, expect: .point,
+          what: "drag constraint: snap target '\(target.name.value)'"
+        ).map { SceneGraph.Drag.SnapPoint(name: target.name.value, point: $0) }
+      }
+      if let grid = d.grid {
+        drag.grid = compile(grid, symbols, expect: .point, what: "drag constraint: grid")
+        if let cell = drag.grid?.constantValue, cell.x < 0 || cell.y < 0 || !cell.x.isFinite
+          || !cell.y.isFinite
+        {
+          error(
+            "drag constraint: grid cells must be 0 (that axis free) or more, found (\(cell.x.shortestDescription), \(cell.y.shortestDescription))",
+            at: grid.source)
+        }
+      }
+      constraints[c].kind = .drag(drag)
     }
   }
 }

@@ -70,8 +70,16 @@ public struct SceneResolver {
     for (i, path) in spec.paths.enumerated() { pathIndex[path.name.value] = i }
     var handles = spec.handles.map { resolveHandle($0) }
     var paths = spec.paths.map { resolvePath($0) }
-    let resolvedConstraints = spec.constraints.compactMap {
-      resolveConstraint($0, handles: handles, paths: paths)
+    var resolvedConstraints:
+      [(constraint: SceneGraph.Constraint, drawnStyle: SceneGraph.Style?)] = []
+    var resolvedSpecs: [ConstraintSpec] = []
+    for constraint in spec.constraints {
+      guard
+        let resolved = resolveConstraint(
+          constraint, handles: handles, paths: paths, springs: springs)
+      else { continue }
+      resolvedConstraints.append(resolved)
+      resolvedSpecs.append(constraint)
     }
     var constraints = resolvedConstraints.map(\.0)
     var gooeyCount = 0
@@ -143,6 +151,7 @@ public struct SceneResolver {
         }
       }
     }
+    compileDragExpressions(&constraints, specs: resolvedSpecs, symbols: symbols)
     markBoundHandles(&handles, lets: lets, constraints: constraints, order: order, layout: layout)
     let gesture = resolveGesture(symbols: symbols)
     let expectationSlots = SceneGraph.ExpectationSlots(layout: layout)

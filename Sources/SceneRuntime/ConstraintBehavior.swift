@@ -57,6 +57,7 @@ extension Simulation {
     case .elastic(let p): ElasticConstraint.setUp(c, p, in: &self)
     case .gooey(let p): GooeyConstraint.setUp(c, p, in: &self)
     case .animate(let p): AnimateConstraint.setUp(c, p, in: &self)
+    case .drag(let p): DragConstraint.setUp(c, p, in: &self)
     }
   }
 
@@ -66,6 +67,7 @@ extension Simulation {
     case .elastic(let p): ElasticConstraint.drag(c, p, handle: handle, to: target, in: &self)
     case .gooey(let p): GooeyConstraint.drag(c, p, handle: handle, to: target, in: &self)
     case .animate(let p): AnimateConstraint.drag(c, p, handle: handle, to: target, in: &self)
+    case .drag(let p): DragConstraint.drag(c, p, handle: handle, to: target, in: &self)
     }
   }
 
@@ -78,6 +80,7 @@ extension Simulation {
     case .gooey(let p): GooeyConstraint.release(c, p, handle: handle, velocity: velocity, in: &self)
     case .animate(let p):
       AnimateConstraint.release(c, p, handle: handle, velocity: velocity, in: &self)
+    case .drag(let p): DragConstraint.release(c, p, handle: handle, velocity: velocity, in: &self)
     }
   }
 
@@ -87,6 +90,7 @@ extension Simulation {
     case .elastic(let p): ElasticConstraint.step(c, p, dt: dt, in: &self)
     case .gooey(let p): GooeyConstraint.step(c, p, dt: dt, in: &self)
     case .animate(let p): AnimateConstraint.step(c, p, dt: dt, in: &self)
+    case .drag(let p): DragConstraint.step(c, p, dt: dt, in: &self)
     }
   }
 
@@ -96,6 +100,7 @@ extension Simulation {
     case .elastic(let p): ElasticConstraint.path(c, p, in: self)
     case .gooey(let p): GooeyConstraint.path(c, p, in: self)
     case .animate(let p): AnimateConstraint.path(c, p, in: self)
+    case .drag(let p): DragConstraint.path(c, p, in: self)
     }
   }
 }

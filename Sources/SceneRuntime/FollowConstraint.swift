@@ -20,6 +20,10 @@ enum FollowConstraint: ConstraintBehavior {
     /// whether its rest has been placed: on a fixed path neither changes until it moves.
     var placedLength = Double.nan
     var restPlaced = false
+    /// A glide or a snap along the path after a release, in arc length, while it moves.
+    var glide: Glide?
+    /// The detent it is snapping to, named in the `snap` event when it arrives.
+    var target: String?
   }
 
   static func setUp(_ c: Int, _ p: Parameters, in sim: inout Simulation) {
@@ -49,6 +53,8 @@ enum FollowConstraint: ConstraintBehavior {
         })
     else { return false }
     sim.followStates[s].springingAlongPath = false
+    sim.followStates[s].glide = nil
+    sim.followStates[s].target = nil
     sim.followStates[s].length = answer.length
     sim.followStates[s].placedLength = .nan
     sim.handles[h].position = answer.point
@@ -60,6 +66,9 @@ enum FollowConstraint: ConstraintBehavior {
     _ c: Int, _ p: Parameters, handle h: Int, velocity: Vector, in sim: inout Simulation
   ) {
     let s = sim.stateSlots[c]
+    if p.momentum != nil || !p.detents.isEmpty {
+      return glide(c, p, handle: h, velocity: velocity, in: &sim)
+    }
     guard let spring = p.spring,
       let tangent = sim.measured(
         p.path,
@@ -76,9 +85,73 @@ enum FollowConstraint: ConstraintBehavior {
     sim.handles[h].mode = .springing(spring: spring)
   }
 
+  /// Released with momentum or detents: glide on along the path, or snap to the detent
+  /// nearest where the glide would end, carrying the speed along the tangent.
+  static func glide(
+    _ c: Int, _ p: Parameters, handle h: Int, velocity: Vector, in sim: inout Simulation
+  ) {
+    let s = sim.stateSlots[c]
+    let length = sim.followStates[s].length
+    guard
+      let (tangent, total) = sim.measured(
+        p.path, { ($0.position(atLength: length).tangent, $0.length) })
+    else {
+      sim.handles[h].mode = .idle
+      return
+    }
+    let speed = velocity.dot(tangent)
+    let motion: Glide
+    sim.followStates[s].target = nil
+    if !p.detents.isEmpty {
+      let projection = p.momentum ?? SceneGraph.Drag.defaultMomentum
+      let projected = length + speed * projection.gain
+      // The nearest detent to where the glide would end; round a wrapping path the
+      // short way.
+      var best = (name: p.detents[0].name, target: 0.0, distance: Double.infinity)
+      for detent in p.detents {
+        var target = detent.fraction * total
+        if p.wrap && total > 0 {
+          var offset = (target - projected).truncatingRemainder(dividingBy: total)
+          if offset > total / 2 { offset -= total }
+          if offset < -total / 2 { offset += total }
+          target = projected + offset
+        } else {
+          target = min(max(target, 0), total)
+        }
+        let distance = abs(target - projected)
+        if distance < best.distance { best = (detent.name, target, distance) }
+      }
+      sim.followStates[s].target = best.name
+      motion = Glide(
+        springFrom: length, velocity: speed, to: best.target, model: p.snapSpring, at: sim.time)
+    } else if let momentum = p.momentum {
+      motion = Glide(
+        glideFrom: length, velocity: speed, momentum: momentum, lower: p.wrap ? nil : 0,
+        upper: p.wrap ? nil : total, bounce: p.snapSpring, at: sim.time)
+    } else {
+      motion = Glide(still: length)
+    }
+    if motion.isMoving {
+      sim.followStates[s].glide = motion
+      sim.handles[h].mode = .gliding
+    } else {
+      sim.handles[h].mode = .idle
+      arrive(c, handle: h, in: &sim)
+    }
+  }
+
+  /// The `snap` event, when the handle has come to rest at its detent.
+  static func arrive(_ c: Int, handle h: Int, in sim: inout Simulation) {
+    let s = sim.stateSlots[c]
+    guard let target = sim.followStates[s].target else { return }
+    sim.followStates[s].target = nil
+    sim.events.append(SceneEvent("snap", sim.handleNames[h], target: target))
+  }
+
   static func step(_ c: Int, _ p: Parameters, dt: Double, in sim: inout Simulation) {
     let s = sim.stateSlots[c]
     let h = p.handle
+    if sim.followStates[s].glide != nil { stepGlide(c, p, in: &sim) }
     let pathMoves = sim.pathIsDynamic[p.path]
     // A handle at rest on a path that does not change stays where it was placed: the
     // inverse arc length, the costly part, runs only when something moved.
@@ -137,5 +210,31 @@ enum FollowConstraint: ConstraintBehavior {
         sim.followStates[s].restPlaced = true
       }
     }
+  }
+
+  /// Moves a gliding or snapping handle to where its glide is now, in arc length.
+  static func stepGlide(_ c: Int, _ p: Parameters, in sim: inout Simulation) {
+    let s = sim.stateSlots[c]
+    let h = p.handle
+    guard sim.handles[h].mode == .gliding, var glide = sim.followStates[s].glide else {
+      sim.followStates[s].glide = nil
+      return
+    }
+    let sample = glide.sample(at: sim.time)
+    sim.followStates[s].length =
+      sim.measured(p.path, { $0.normalizedLength(sample.value, wraps: p.wrap) })
+      ?? sim.followStates[s].length
+    sim.followStates[s].lengthVelocity = sample.velocity
+    if glide.isMoving {
+      sim.followStates[s].glide = glide
+      return
+    }
+    sim.followStates[s].glide = nil
+    sim.followStates[s].lengthVelocity = 0
+    sim.followStates[s].restLength = sim.followStates[s].length
+    sim.followStates[s].restPlaced = false
+    sim.handles[h].mode = .idle
+    sim.events.append(SceneEvent("rest", sim.handleNames[h]))
+    arrive(c, handle: h, in: &sim)
   }
 }

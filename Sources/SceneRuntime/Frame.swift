@@ -52,13 +52,16 @@ public struct PointerFrame: Sendable, Equatable {
 }
 
 /// Something that happened: `grab`, `release`, `rest`, `link.broke`, `link.restored`,
-/// `dismissed`, `loop`, with the handle or constraint it concerns.
+/// `dismissed`, `loop`, `snap`, with the handle or constraint it concerns.
 public struct SceneEvent: Sendable, Hashable {
   public var type: String
   public var subject: String
+  /// The snap target a `snap` event names; `nil` for every other event.
+  public var target: String?
 
-  public init(_ type: String, _ subject: String) {
+  public init(_ type: String, _ subject: String, target: String? = nil) {
     self.type = type
     self.subject = subject
+    self.target = target
   }
 }

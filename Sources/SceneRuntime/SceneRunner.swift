@@ -126,7 +126,7 @@ extension Simulation {
     switch handles[i].mode {
     case .idle, .hidden: return true
     case .following: return !handleFollowsTime[i]
-    case .dragging, .springing, .tweening, .animating: return false
+    case .dragging, .springing, .tweening, .animating, .gliding: return false
     }
   }
 

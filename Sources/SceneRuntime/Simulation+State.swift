@@ -16,6 +16,9 @@ struct HandleRuntime: Sendable {
     case following
     /// Moved by time along a path.
     case animating
+    /// Gliding, bouncing or snapping after a release, moved by its constraint (`drag`,
+    /// `follow` with momentum or detents).
+    case gliding
     case hidden
   }
 
@@ -33,7 +36,7 @@ struct HandleRuntime: Sendable {
     switch mode {
     case .idle: return .idle
     case .dragging: return .dragging
-    case .springing, .tweening: return .settling
+    case .springing, .tweening, .gliding: return .settling
     case .following, .animating: return .animating
     case .hidden: return .hidden
     }

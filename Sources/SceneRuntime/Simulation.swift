@@ -38,6 +38,7 @@ public struct Simulation: Sendable {
   var followStates: [FollowConstraint.State]
   var gooeyStates: [GooeyConstraint.State]
   var animateStates: [AnimateConstraint.State]
+  var dragStates: [DragConstraint.State]
   /// The name each constraint is reported by in events and frames
   /// (``SceneGraph/Constraint/reportedName``), read per frame without copying the graph.
   let constraintNames: [String]
@@ -98,7 +99,7 @@ public struct Simulation: Sendable {
     kinds = graph.constraints.map(\.kind)
     keywords = graph.constraints.map(\.kind.keyword)
     var stateSlots: [Int] = []
-    var counts = (follow: 0, gooey: 0, animate: 0)
+    var counts = (follow: 0, gooey: 0, animate: 0, drag: 0)
     for kind in kinds {
       switch kind {
       case .follow:
@@ -110,6 +111,9 @@ public struct Simulation: Sendable {
       case .animate:
         stateSlots.append(counts.animate)
         counts.animate += 1
+      case .drag:
+        stateSlots.append(counts.drag)
+        counts.drag += 1
       case .elastic:
         stateSlots.append(0)
       }
@@ -118,6 +122,7 @@ public struct Simulation: Sendable {
     followStates = Array(repeating: FollowConstraint.State(), count: counts.follow)
     gooeyStates = Array(repeating: GooeyConstraint.State(), count: counts.gooey)
     animateStates = Array(repeating: AnimateConstraint.State(), count: counts.animate)
+    dragStates = Array(repeating: DragConstraint.State(), count: counts.drag)
     constraintNames = graph.constraints.map(\.reportedName)
     var pathIsMeasured = [Bool](repeating: false, count: graph.paths.count)
     for kind in kinds { if let path = kind.measuredPath { pathIsMeasured[path] = true } }
@@ -195,7 +200,7 @@ public struct Simulation: Sendable {
   public func integratedVelocity(ofHandle i: Int) -> Vector? {
     switch handles[i].mode {
     case .idle, .hidden: return .zero
-    case .dragging: return handles[i].velocity
+    case .dragging, .gliding: return handles[i].velocity
     case .springing:
       if let c = mover[i], keywords[c] == .follow, followStates[stateSlots[c]].springingAlongPath {
         return nil

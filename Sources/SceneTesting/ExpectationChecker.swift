@@ -176,12 +176,14 @@ struct ExpectationChecker {
     events.filter {
       $0.event.type == pattern.name
         && (pattern.subject == nil || $0.event.subject == pattern.subject)
+        && (pattern.target == nil || $0.event.target == pattern.target)
     }
     .map(\.time)
   }
 
   func describe(_ pattern: EventPattern) -> String {
-    pattern.subject.map { "\(pattern.name) of \($0)" } ?? pattern.name
+    (pattern.subject.map { "\(pattern.name) of \($0)" } ?? pattern.name)
+      + (pattern.target.map { " to \($0)" } ?? "")
   }
 
   func referenceTime(_ timing: EventTiming) -> Result<(Bool, Double), ReferenceError> {

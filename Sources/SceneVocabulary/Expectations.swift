@@ -26,11 +26,13 @@ public enum SceneEventName: String, Hashable, Sendable, CaseIterable {
   case linkRestored = "link.restored"
   case dismissed
   case loop
+  /// A handle came to rest at a snap target; the event names the target.
+  case snap
 
   /// Whether its subject is a handle; otherwise it is a `gooey` constraint.
   public var isAboutHandle: Bool {
     switch self {
-    case .grab, .release, .rest, .loop: return true
+    case .grab, .release, .rest, .loop, .snap: return true
     case .linkBroke, .linkRestored, .dismissed: return false
     }
   }
@@ -38,17 +40,23 @@ public enum SceneEventName: String, Hashable, Sendable, CaseIterable {
 
 /// An event an expectation looks for.
 public struct EventPattern: Hashable, Sendable {
-  /// `grab`, `release`, `rest`, `link.broke`, `link.restored`, `dismissed`, `loop`.
+  /// `grab`, `release`, `rest`, `link.broke`, `link.restored`, `dismissed`, `loop`, `snap`.
   public var name: String
   /// The handle or constraint it concerns (`of ball`), if any.
   public var subject: String?
   /// Where the subject was written (ignored by `==`).
   public var subjectSource: SourceRef
+  /// The snap target it names (`to open`), if any.
+  public var target: String?
 
-  public init(name: String, subject: String? = nil, subjectSource: SourceRef = .synthesized) {
+  public init(
+    name: String, subject: String? = nil, subjectSource: SourceRef = .synthesized,
+    target: String? = nil
+  ) {
     self.name = name
     self.subject = subject
     self.subjectSource = subjectSource
+    self.target = target
   }
 }
 

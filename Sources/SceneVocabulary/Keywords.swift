@@ -7,17 +7,18 @@ public enum ConstraintKeyword: String, Hashable, Sendable, CaseIterable {
   case elastic
   case gooey
   case animate
+  case drag
 
   /// The keys a DSL statement may give as bare values after its keyword, in order:
   /// `follow knob …` is `follow: { handle: knob, … }`.
   public var positionalKeys: [String] {
     switch self {
-    case .follow, .elastic, .animate: return ["handle"]
+    case .follow, .elastic, .animate, .drag: return ["handle"]
     case .gooey: return ["anchor", "ball"]
     }
   }
 
-  /// Every keyword, as a message lists them: `follow, elastic, gooey or animate`.
+  /// Every keyword, as a message lists them: `follow, elastic, gooey, animate or drag`.
   public static let listed: String = {
     let words = allCases.map(\.rawValue)
     return words.dropLast().joined(separator: ", ") + " or " + (words.last ?? "")
@@ -51,4 +52,27 @@ public enum GooeyStyle: String, Hashable, Sendable, CaseIterable {
   case sticky
   /// paper.js's metaball bridge (v = 0.5, handle rate 2.4).
   case metaball
+}
+
+/// The one axis a `drag` constraint lets its handle move along.
+public enum DragAxis: String, Hashable, Sendable, CaseIterable {
+  case x
+  case y
+}
+
+/// iOS's named deceleration rates (`UIScrollView.DecelerationRate`): the fraction of its
+/// speed a gliding handle keeps per millisecond.
+public enum DecelerationPreset: String, Hashable, Sendable, CaseIterable {
+  /// 0.998 per millisecond: a time constant of 0.4995 s.
+  case normal
+  /// 0.99 per millisecond: a time constant of 0.0995 s.
+  case fast
+
+  /// The rate per millisecond.
+  public var rate: Double {
+    switch self {
+    case .normal: return 0.998
+    case .fast: return 0.99
+    }
+  }
 }

@@ -26,7 +26,7 @@
     renderer.draw(frames, index, { points: pointsBox.checked, trail: trailBox.checked });
   }
 
-  function describe(e) { return e[0] + " " + e[1]; }
+  function describe(e) { return e[0] + " " + e[1] + (e.length > 2 ? " to " + e[2] : ""); }
 
   function readout() {
     if (!count) { timeText.textContent = "no frames"; frameText.textContent = ""; return; }

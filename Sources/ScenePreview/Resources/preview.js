@@ -110,7 +110,7 @@
     eventsText.textContent = f.e.length ? f.e.map(describe).join(", ") : "none";
   }
 
-  function describe(e) { return e[0] + " " + e[1]; }
+  function describe(e) { return e[0] + " " + e[1] + (e.length > 2 ? " to " + e[2] : ""); }
 
   function log(f) {
     f.e.forEach(function (e) {

@@ -8,6 +8,7 @@ public struct ConstraintSpec: Hashable, Sendable {
     case elastic(ElasticSpec)
     case gooey(GooeySpec)
     case animate(AnimateSpec)
+    case drag(DragSpec)
   }
 
   /// An optional name, for events and messages (`link.broke` of `link`).
@@ -28,6 +29,7 @@ public struct ConstraintSpec: Hashable, Sendable {
     case .elastic: return .elastic
     case .gooey: return .gooey
     case .animate: return .animate
+    case .drag: return .drag
     }
   }
 
@@ -52,10 +54,15 @@ public struct FollowSpec: Hashable, Sendable {
   /// How much nearer, in points, another part of the path must be before a drag jumps
   /// to it.
   public var hysteresis: Located<Double>?
+  /// A released handle glides on along the path, in arc length.
+  public var momentum: MomentumSpec?
+  /// Detents: named fractions 0…1 of the path's length a released handle snaps to.
+  public var snap: [DetentSpec]
 
   public init(
     handle: Reference, path: Reference, orient: Located<Bool>? = nil, ends: Located<Ends>? = nil,
-    spring: Reference? = nil, rest: Located<Double>? = nil, hysteresis: Located<Double>? = nil
+    spring: Reference? = nil, rest: Located<Double>? = nil, hysteresis: Located<Double>? = nil,
+    momentum: MomentumSpec? = nil, snap: [DetentSpec] = []
   ) {
     self.handle = handle
     self.path = path
@@ -64,6 +71,8 @@ public struct FollowSpec: Hashable, Sendable {
     self.spring = spring
     self.rest = rest
     self.hysteresis = hysteresis
+    self.momentum = momentum
+    self.snap = snap
   }
 }
 
@@ -160,5 +169,98 @@ public struct AnimateSpec: Hashable, Sendable {
     self.easing = easing
     self.orient = orient
     self.delay = delay
+  }
+}
+
+/// How a released handle glides on: exact exponential decay,
+/// x(t) = x₀ + A·(1 − e^(−t/τ)), in the vocabulary of iOS or of Framer Motion.
+public enum MomentumSpec: Hashable, Sendable {
+  /// No glide: the handle stops where it is released.
+  case none
+  /// iOS's `normal` (0.998) or `fast` (0.99): A = v₀·τ with τ = −1 ms / ln(rate).
+  case preset(Located<DecelerationPreset>)
+  /// A deceleration rate per millisecond, 0 < rate < 1, as iOS's `decelerationRate`.
+  case rate(Located<Double>)
+  /// Framer Motion's inertia: A = power·v₀ over a time constant τ (0.8 and 700 ms).
+  case power(Located<Double>?, timeConstant: Located<Double>?)
+}
+
+/// A named detent along a `follow`ed path: a fraction 0…1 of its length.
+public struct DetentSpec: Hashable, Sendable {
+  public var name: Located<String>
+  public var fraction: Located<Double>
+
+  public init(name: Located<String>, fraction: Located<Double>) {
+    self.name = name
+    self.fraction = fraction
+  }
+}
+
+/// A named point a `drag`ged handle snaps to.
+public struct SnapPointSpec: Hashable, Sendable {
+  public var name: Located<String>
+  public var point: Expression
+
+  public init(name: Located<String>, point: Expression) {
+    self.name = name
+    self.point = point
+  }
+}
+
+/// `drag`: how a dragged handle moves, and what it does when let go: momentum, snap
+/// points, bounds it rubber-bands past, one axis or a direction lock.
+public struct DragSpec: Hashable, Sendable {
+  /// Per-axis limits, each an expression of one number; any may be missing.
+  public struct Bounds: Hashable, Sendable {
+    public var minX: Expression?
+    public var maxX: Expression?
+    public var minY: Expression?
+    public var maxY: Expression?
+
+    public init(
+      minX: Expression? = nil, maxX: Expression? = nil, minY: Expression? = nil,
+      maxY: Expression? = nil
+    ) {
+      self.minX = minX
+      self.maxX = maxX
+      self.minY = minY
+      self.maxY = maxY
+    }
+  }
+
+  public var handle: Reference
+  /// Move along this axis only.
+  public var axis: Located<DragAxis>?
+  /// Lock to the axis of the first 10 points of movement.
+  public var lock: Located<Bool>?
+  public var bounds: Bounds?
+  /// How it resists being pulled past its bounds (the same words as `elastic`).
+  public var overdrag: ElasticSpec.Resistance?
+  public var momentum: MomentumSpec?
+  /// Named points it snaps to, chosen from where its momentum would end.
+  public var snap: [SnapPointSpec]
+  /// Snap to a grid of this cell size from where the handle starts (0: that axis free).
+  public var grid: Expression?
+  /// The spring it snaps with.
+  public var spring: Reference?
+  /// The spring it bounces back from a bound with.
+  public var bounce: Reference?
+
+  public init(
+    handle: Reference, axis: Located<DragAxis>? = nil, lock: Located<Bool>? = nil,
+    bounds: Bounds? = nil, overdrag: ElasticSpec.Resistance? = nil,
+    momentum: MomentumSpec? = nil, snap: [SnapPointSpec] = [], grid: Expression? = nil,
+    spring: Reference? = nil, bounce: Reference? = nil
+  ) {
+    self.handle = handle
+    self.axis = axis
+    self.lock = lock
+    self.bounds = bounds
+    self.overdrag = overdrag
+    self.momentum = momentum
+    self.snap = snap
+    self.grid = grid
+    self.spring = spring
+    self.bounce = bounce
   }
 }

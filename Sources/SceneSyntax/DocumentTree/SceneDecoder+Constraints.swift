@@ -6,8 +6,13 @@ import SceneVocabulary
 extension SceneDecoder {
   static let constraintKinds = ConstraintKeyword.allCases.map(\.rawValue)
   static let followKeys = [
-    "name", "handle", "path", "orient", "ends", "spring", "rest", "hysteresis",
+    "name", "handle", "path", "orient", "ends", "spring", "rest", "hysteresis", "momentum", "snap",
   ]
+  static let dragKeys = [
+    "name", "handle", "axis", "lock", "bounds", "overdrag", "momentum", "snap", "grid", "spring",
+    "bounce",
+  ]
+  static let boundsKeys = ["minX", "maxX", "minY", "maxY"]
   static let elasticKeys = ["name", "handle", "resistance", "return"]
   static let gooeyKeys =
     ["name", "anchor", "ball", "viscosity", "maxDistance", "minRadius", "spring", "style"]
@@ -39,7 +44,9 @@ extension SceneDecoder {
           ends: f["ends"].flatMap { choice($0, what: "'ends'", as: FollowSpec.Ends.self) },
           spring: f["spring"].flatMap { reference($0, what: "'spring'") },
           rest: f["rest"].flatMap { number($0, what: "'rest' (a fraction of the path, 0 to 1)") },
-          hysteresis: f["hysteresis"].flatMap { number($0, what: "'hysteresis'") })
+          hysteresis: f["hysteresis"].flatMap { number($0, what: "'hysteresis'") },
+          momentum: f["momentum"].flatMap { momentum($0) },
+          snap: f["snap"].map { detents($0) } ?? [])
         result.append(ConstraintSpec(name: name(f), kind: .follow(spec), at: keySource))
       case .elastic?:
         guard let f = fields(of: value, what: what, allowed: Self.elasticKeys),
@@ -84,6 +91,22 @@ extension SceneDecoder {
           orient: f["orient"].flatMap { bool($0, what: "'orient'") },
           delay: f["delay"].flatMap { time($0, what: "'delay'") })
         result.append(ConstraintSpec(name: name(f), kind: .animate(spec), at: keySource))
+      case .drag?:
+        guard let f = fields(of: value, what: what, allowed: Self.dragKeys),
+          let handle = required(
+            f, "handle", of: what, at: keySource, { $0.reference($1, what: "'handle'") })
+        else { continue }
+        let spec = DragSpec(
+          handle: handle, axis: f["axis"].flatMap { choice($0, what: "'axis'", as: DragAxis.self) },
+          lock: f["lock"].flatMap { bool($0, what: "'lock'") },
+          bounds: f["bounds"].flatMap { bounds($0) },
+          overdrag: f["overdrag"].flatMap { resistance($0, what: "'overdrag'") },
+          momentum: f["momentum"].flatMap { momentum($0) },
+          snap: f["snap"].map { snapPoints($0) } ?? [],
+          grid: f["grid"].flatMap { expression($0, what: "'grid'") },
+          spring: f["spring"].flatMap { reference($0, what: "'spring'") },
+          bounce: f["bounce"].flatMap { reference($0, what: "'bounce'") })
+        result.append(ConstraintSpec(name: name(f), kind: .drag(spec), at: keySource))
       case nil:
         error(
           "unknown constraint '\(kind)'"
@@ -116,7 +139,9 @@ extension SceneDecoder {
     return name
   }
 
-  mutating func resistance(_ node: DocumentNode) -> ElasticSpec.Resistance? {
+  mutating func resistance(_ node: DocumentNode, what: String = "'resistance'")
+    -> ElasticSpec.Resistance?
+  {
     if case .scalar(let s) = node.value {
       switch s.text {
       case "none": return ElasticSpec.Resistance.none
@@ -124,27 +149,27 @@ extension SceneDecoder {
         return .rubberband(coefficient: Located(0.55, at: node.source), dimension: nil)
       default:
         error(
-          "expected none, rubberband, { factor: 0.7 } or { rubberband: 0.55, dimension: 300 } for 'resistance', found '\(s.text)'",
+          "expected none, rubberband, { factor: 0.7 } or { rubberband: 0.55, dimension: 300 } for \(what), found '\(s.text)'",
           at: node.source)
         return nil
       }
     }
     guard
       let f = fields(
-        of: node, what: "'resistance'", allowed: ["factor", "rubberband", "dimension"])
+        of: node, what: what, allowed: ["factor", "rubberband", "dimension"])
     else {
       return nil
     }
     if let factor = f["factor"] {
       if f["rubberband"] != nil || f["dimension"] != nil {
-        error("'resistance' gives both 'factor' and rubberband settings; use one", at: node.source)
+        error("\(what) gives both 'factor' and rubberband settings; use one", at: node.source)
         return nil
       }
       return number(factor, what: "'factor'").map { .factor($0) }
     }
     let coefficient = f["rubberband"].flatMap { number($0, what: "'rubberband'") }
     if f["rubberband"] == nil && f["dimension"] == nil {
-      error("'resistance' needs 'factor' or 'rubberband'", at: node.source)
+      error("\(what) needs 'factor' or 'rubberband'", at: node.source)
       return nil
     }
     return .rubberband(
@@ -180,5 +205,83 @@ extension SceneDecoder {
         .duration($0, easing: ease)
       }
     }
+  }
+}
+
+// MARK: - Drag behaviours
+
+extension SceneDecoder {
+  /// `none`, `normal`, `fast`, `{ rate: 0.998 }` or `{ power: 0.8, timeConstant: 700ms }`.
+  mutating func momentum(_ node: DocumentNode) -> MomentumSpec? {
+    if case .scalar(let s) = node.value {
+      if s.text == "none" { return MomentumSpec.none }
+      if let preset = DecelerationPreset(rawValue: s.text) {
+        return .preset(Located(preset, at: node.source))
+      }
+      error(
+        "expected none, normal, fast, { rate: 0.998 } or { power: 0.8, timeConstant: 700ms } for 'momentum', found '\(s.text)'",
+        at: node.source)
+      return nil
+    }
+    guard
+      let f = fields(of: node, what: "'momentum'", allowed: ["rate", "power", "timeConstant"])
+    else { return nil }
+    if let rate = f["rate"] {
+      if f["power"] != nil || f["timeConstant"] != nil {
+        error(
+          "'momentum' gives both 'rate' (iOS) and 'power'/'timeConstant' (Framer); use one",
+          at: node.source)
+        return nil
+      }
+      return number(rate, what: "'rate'").map { .rate($0) }
+    }
+    if f["power"] == nil && f["timeConstant"] == nil {
+      error("'momentum' needs 'rate', or 'power' and 'timeConstant'", at: node.source)
+      return nil
+    }
+    return .power(
+      f["power"].flatMap { number($0, what: "'power'") },
+      timeConstant: f["timeConstant"].flatMap { time($0, what: "'timeConstant'") })
+  }
+
+  /// `{ NAME: FRACTION, … }`: detents along a path, in the order written.
+  mutating func detents(_ node: DocumentNode) -> [DetentSpec] {
+    guard let entries = mapping(node, what: "'snap' (names of fractions 0 to 1 of the path)")
+    else { return [] }
+    var result: [DetentSpec] = []
+    for entry in unique(entries, what: "snap target") {
+      guard identifier(entry.key, at: entry.keySource, what: "snap target"),
+        let fraction = number(entry.value, what: "snap target '\(entry.key)' (a fraction 0 to 1)")
+      else { continue }
+      result.append(DetentSpec(name: Located(entry.key, at: entry.keySource), fraction: fraction))
+    }
+    return result
+  }
+
+  /// `{ NAME: POINT, … }`: named snap points, in the order written.
+  mutating func snapPoints(_ node: DocumentNode) -> [SnapPointSpec] {
+    guard let entries = mapping(node, what: "'snap' (names of points)") else { return [] }
+    var result: [SnapPointSpec] = []
+    for entry in unique(entries, what: "snap target") {
+      guard identifier(entry.key, at: entry.keySource, what: "snap target"),
+        let point = expression(entry.value, what: "snap target '\(entry.key)'")
+      else { continue }
+      result.append(SnapPointSpec(name: Located(entry.key, at: entry.keySource), point: point))
+    }
+    return result
+  }
+
+  /// `{ minX: …, maxX: …, minY: …, maxY: … }`, each an expression, any of them missing.
+  mutating func bounds(_ node: DocumentNode) -> DragSpec.Bounds? {
+    guard let f = fields(of: node, what: "'bounds'", allowed: Self.boundsKeys) else { return nil }
+    if f.entries.isEmpty {
+      error("'bounds' needs at least one of minX, maxX, minY or maxY", at: node.source)
+      return nil
+    }
+    return DragSpec.Bounds(
+      minX: f["minX"].flatMap { expression($0, what: "'minX'") },
+      maxX: f["maxX"].flatMap { expression($0, what: "'maxX'") },
+      minY: f["minY"].flatMap { expression($0, what: "'minY'") },
+      maxY: f["maxY"].flatMap { expression($0, what: "'maxY'") })
   }
 }

@@ -13,7 +13,7 @@ import SceneVocabulary
 /// time        = number [ "s" | "ms" ] ;            (* seconds when bare *)
 /// assertion   = expression comparison expression [ ( "±" | "+-" ) expression ] ;
 /// comparison  = "<" | "<=" | ">" | ">=" | "==" | "≈" | "~=" ;
-/// pattern     = event-name [ "of" identifier ] ;
+/// pattern     = event-name [ "of" identifier ] [ "to" identifier ] ;   (* "to": snap only *)
 /// reference   = time | pattern ;
 /// ```
 ///
@@ -385,6 +385,14 @@ public enum ExpectationParser {
         position = subject.end
         pattern.subject = subject.text
         pattern.subjectSource = SourceRef(spans.span(subject.start, subject.end))
+      }
+      if pattern.name == SceneEventName.snap.rawValue, let to = peekWord(), to.text == "to" {
+        position = to.end
+        guard let target = peekWord(), ExpressionParser.isIdentifier(target.text) else {
+          throw expected("a snap target name after 'to'")
+        }
+        position = target.end
+        pattern.target = target.text
       }
       return pattern
     }

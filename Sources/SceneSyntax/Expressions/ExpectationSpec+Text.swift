@@ -56,7 +56,8 @@ extension ExpectationSpec {
   }
 
   private static func text(of pattern: EventPattern) -> String {
-    pattern.subject.map { "\(pattern.name) of \($0)" } ?? pattern.name
+    (pattern.subject.map { "\(pattern.name) of \($0)" } ?? pattern.name)
+      + (pattern.target.map { " to \($0)" } ?? "")
   }
 
   private static func text(of reference: Timing.Reference) -> String {

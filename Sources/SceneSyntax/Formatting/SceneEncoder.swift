@@ -189,19 +189,17 @@ public enum SceneEncoder {
       add("spring", f.spring?.value)
       add("rest", f.rest.map { number($0.value) })
       add("hysteresis", f.hysteresis.map { number($0.value) })
+      if let momentum = f.momentum { fields.append(entry("momentum", encodeMomentum(momentum))) }
+      if !f.snap.isEmpty {
+        fields.append(
+          entry(
+            "snap",
+            mapping(f.snap.map { entry($0.name.value, scalar(number($0.fraction.value))) })))
+      }
     case .elastic(let e):
       add("handle", e.handle.value)
-      switch e.resistance {
-      case nil: break
-      case .none?: add("resistance", "none")
-      case .factor(let factor)?:
-        fields.append(entry("resistance", mapping([entry("factor", scalar(number(factor.value)))])))
-      case .rubberband(let coefficient, nil)? where coefficient.value == 0.55:
-        add("resistance", "rubberband")  // The shorthand for iOS's own coefficient.
-      case .rubberband(let coefficient, let dimension)?:
-        var inner = [entry("rubberband", scalar(number(coefficient.value)))]
-        if let dimension { inner.append(entry("dimension", scalar(number(dimension.value)))) }
-        fields.append(entry("resistance", mapping(inner)))
+      if let resistance = e.resistance {
+        fields.append(entry("resistance", encodeResistance(resistance)))
       }
       switch e.returnMotion {
       case nil: break
@@ -232,9 +230,60 @@ public enum SceneEncoder {
       add("ease", a.easing?.value.description)
       add("orient", a.orient.map { String($0.value) })
       add("delay", a.delay.map { time($0.value) })
+    case .drag(let d):
+      add("handle", d.handle.value)
+      add("axis", d.axis?.value.rawValue)
+      add("lock", d.lock.map { String($0.value) })
+      if let bounds = d.bounds {
+        let limits = [
+          ("minX", bounds.minX), ("maxX", bounds.maxX), ("minY", bounds.minY),
+          ("maxY", bounds.maxY),
+        ]
+        fields.append(
+          entry(
+            "bounds",
+            mapping(limits.compactMap { key, value in value.map { entry(key, scalar($0.text)) } })))
+      }
+      if let overdrag = d.overdrag { fields.append(entry("overdrag", encodeResistance(overdrag))) }
+      if let momentum = d.momentum { fields.append(entry("momentum", encodeMomentum(momentum))) }
+      if !d.snap.isEmpty {
+        fields.append(
+          entry("snap", mapping(d.snap.map { entry($0.name.value, scalar($0.point.text)) })))
+      }
+      add("grid", d.grid?.text)
+      add("spring", d.spring?.value)
+      add("bounce", d.bounce?.value)
     }
     if let name = constraint.name { fields.append(entry("name", scalar(name.value))) }
     return fields
+  }
+
+  static func encodeResistance(_ resistance: ElasticSpec.Resistance) -> DocumentNode {
+    switch resistance {
+    case .none: return scalar("none")
+    case .factor(let factor): return mapping([entry("factor", scalar(number(factor.value)))])
+    case .rubberband(let coefficient, nil) where coefficient.value == 0.55:
+      return scalar("rubberband")  // The shorthand for iOS's own coefficient.
+    case .rubberband(let coefficient, let dimension):
+      var inner = [entry("rubberband", scalar(number(coefficient.value)))]
+      if let dimension { inner.append(entry("dimension", scalar(number(dimension.value)))) }
+      return mapping(inner)
+    }
+  }
+
+  static func encodeMomentum(_ momentum: MomentumSpec) -> DocumentNode {
+    switch momentum {
+    case .none: return scalar("none")
+    case .preset(let preset): return scalar(preset.value.rawValue)
+    case .rate(let rate): return mapping([entry("rate", scalar(number(rate.value)))])
+    case .power(let power, let timeConstant):
+      var inner: [DocumentNode.Entry] = []
+      if let power { inner.append(entry("power", scalar(number(power.value)))) }
+      if let timeConstant {
+        inner.append(entry("timeConstant", scalar(time(timeConstant.value))))
+      }
+      return mapping(inner)
+    }
   }
 
   static func encodeStep(_ step: GestureStep) -> DocumentNode {

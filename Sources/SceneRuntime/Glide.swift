@@ -1,0 +1,106 @@
+import RealModule
+import SceneGraph
+
+/// One axis of a released handle's motion, in closed form from the moment it began: a
+/// momentum glide, x(t) = x₀ + A·(1 − e^(−t/τ)), or a spring to a target.
+///
+/// Every sample is evaluated at its own time from the phase's start, never accumulated
+/// step by step, so where a handle is at time t does not depend on the frame rate. A
+/// glide that would pass a bound turns, at the exact moment it reaches the bound, into a
+/// spring back to it that starts with the glide's speed there.
+struct Glide: Sendable {
+  enum Phase: Sendable {
+    /// Not moving, at this value.
+    case still(Double)
+    /// Decaying towards `origin + amplitude`; at `crossing` seconds after `start` it
+    /// reaches `bound` and bounces back from it with `bounce`.
+    case decay(
+      start: Double, origin: Double, amplitude: Double, timeConstant: Double,
+      crossing: Double?, bound: Double, bounce: SpringModel)
+    /// Springing to `rest` from a displacement and velocity it had at `start`.
+    case spring(
+      start: Double, rest: Double, displacement: Double, velocity: Double, model: SpringModel)
+  }
+
+  private(set) var phase: Phase
+
+  init(still value: Double) { phase = .still(value) }
+
+  /// A glide from `origin` with release velocity `velocity`, kept within `lower…upper`
+  /// (either may be absent) by bouncing back from them.
+  init(
+    glideFrom origin: Double, velocity: Double, momentum: SceneGraph.Momentum, lower: Double?,
+    upper: Double?, bounce: SpringModel, at time: Double
+  ) {
+    let amplitude = momentum.gain * velocity
+    let tau = momentum.timeConstant
+    guard amplitude != 0, amplitude.isFinite, tau > 0 else {
+      phase = .still(origin)
+      return
+    }
+    let end = origin + amplitude
+    var crossing: Double?
+    var bound = end
+    if let upper, end > upper, origin <= upper {
+      bound = upper
+    } else if let lower, end < lower, origin >= lower {
+      bound = lower
+    }
+    if bound != end {
+      // origin + A(1 − e^(−t/τ)) = bound.
+      crossing = -tau * Double.log(onePlus: -(bound - origin) / amplitude)
+    }
+    phase = .decay(
+      start: time, origin: origin, amplitude: amplitude, timeConstant: tau, crossing: crossing,
+      bound: bound, bounce: bounce)
+  }
+
+  /// A spring from `value` moving at `velocity` to `rest`.
+  init(springFrom value: Double, velocity: Double, to rest: Double, model: SpringModel, at time: Double)
+  {
+    if model.isAtRest(displacement: value - rest, velocity: velocity) {
+      phase = .still(rest)
+    } else {
+      phase = .spring(
+        start: time, rest: rest, displacement: value - rest, velocity: velocity, model: model)
+    }
+  }
+
+  var isMoving: Bool {
+    if case .still = phase { return false }
+    return true
+  }
+
+  /// Where the axis is at `time`, and its velocity; a motion that has come to rest
+  /// becomes still exactly at its end (the glide's limit, the spring's target).
+  mutating func sample(at time: Double) -> (value: Double, velocity: Double) {
+    switch phase {
+    case .still(let value):
+      return (value, 0)
+    case .decay(
+      let start, let origin, let amplitude, let tau, let crossing, let bound, let bounce):
+      let t = max(time - start, 0)
+      if let crossing, t >= crossing {
+        let speed = amplitude / tau * Double.exp(-crossing / tau)
+        phase = .spring(
+          start: start + crossing, rest: bound, displacement: 0, velocity: speed, model: bounce)
+        return sample(at: time)
+      }
+      let remaining = amplitude * Double.exp(-t / tau)
+      // A glide that reaches a bound always gets there, however near its end the bound is.
+      if crossing == nil && abs(remaining) <= SceneGraph.Momentum.restDistance {
+        phase = .still(origin + amplitude)
+        return (origin + amplitude, 0)
+      }
+      return (origin + amplitude - remaining, remaining / tau)
+    case .spring(let start, let rest, let displacement, let velocity, let model):
+      let state = model.state(
+        after: max(time - start, 0), displacement: displacement, velocity: velocity)
+      if model.isAtRest(displacement: state.displacement, velocity: state.velocity) {
+        phase = .still(rest)
+        return (rest, 0)
+      }
+      return (rest + state.displacement, state.velocity)
+    }
+  }
+}

@@ -23,6 +23,14 @@ extension SceneGraph {
       case noEvent(EventPattern)
       /// Every handle is at rest at the moment.
       case allAtRest(at: ExpectationMoment)
+      /// The largest or smallest value over a window, compared.
+      case extreme(
+        Extreme, CompiledExpression, ExpectationWindow, Comparison, CompiledExpression,
+        tolerance: CompiledExpression?)
+      /// A comparison on every frame of a window (`always`), or on none (`never`).
+      case throughout(
+        Quantifier, CompiledExpression, Comparison, CompiledExpression,
+        tolerance: CompiledExpression?, ExpectationWindow)
     }
 
     public var kind: Kind

@@ -37,19 +37,37 @@ extension SceneResolver {
         kind = .value(at: moment, left, comparison, right, tolerance: tol)
       case .event(let pattern, let timing):
         checkSubject(pattern, handles: handleNames, links: linkNames)
+        checkSnapTarget(pattern)
         if case .before(.event(let reference))? = timing {
           checkSubject(reference, handles: handleNames, links: linkNames)
+          checkSnapTarget(reference)
         }
         if case .after(.event(let reference))? = timing {
           checkSubject(reference, handles: handleNames, links: linkNames)
+          checkSnapTarget(reference)
         }
         kind = .event(pattern, timing)
       case .noEvent(let pattern):
         checkSubject(pattern, handles: handleNames, links: linkNames)
+        checkSnapTarget(pattern)
         kind = .noEvent(pattern)
       case .allAtRest(let moment):
         checkMoment(moment, of: expectation)
         kind = .allAtRest(at: moment)
+      case .extreme(let extreme, let value, let window, let comparison, let rhs, let tolerance):
+        checkWindow(window, of: expectation)
+        let compiled = compileNumber(value, table)
+        let right = compileNumber(rhs, table)
+        let tol = tolerance.flatMap { compileNumber($0, table) }
+        guard let compiled, let right, tolerance == nil || tol != nil else { continue }
+        kind = .extreme(extreme, compiled, window, comparison, right, tolerance: tol)
+      case .throughout(let quantifier, let lhs, let comparison, let rhs, let tolerance, let window):
+        checkWindow(window, of: expectation)
+        let left = compileNumber(lhs, table)
+        let right = compileNumber(rhs, table)
+        let tol = tolerance.flatMap { compileNumber($0, table) }
+        guard let left, let right, tolerance == nil || tol != nil else { continue }
+        kind = .throughout(quantifier, left, comparison, right, tolerance: tol, window)
       }
       guard errors.count == errorsBefore else { continue }
       result.append(
@@ -100,6 +118,51 @@ extension SceneResolver {
     error(
       "an expectation's time must be between 0 and \(Self.latestExpectationTime.shortestDescription) s, found \(t.shortestDescription) s",
       at: expectation.source)
+  }
+
+  /// A window must lie within the times a run can reach, and not end before it starts.
+  mutating func checkWindow(_ window: ExpectationWindow, of expectation: ExpectationSpec) {
+    let latest = Self.latestExpectationTime
+    for t in [window.start] + (window.end.map { [$0] } ?? []) where !(t >= 0 && t <= latest) {
+      error(
+        "an expectation's time must be between 0 and \(latest.shortestDescription) s, found \(t.shortestDescription) s",
+        at: expectation.source)
+      return
+    }
+    if let end = window.end, end < window.start {
+      error(
+        "a window must not end before it starts: \(window.start.shortestDescription)s..\(end.shortestDescription)s",
+        at: expectation.source)
+    }
+  }
+
+  /// A snap target named in an expectation must be one a `drag` or `follow` of that
+  /// handle (or of any handle, without `of`) has.
+  mutating func checkSnapTarget(_ pattern: ExpectationSpec.EventPattern) {
+    guard let target = pattern.target else { return }
+    var names: [String] = []
+    for constraint in spec.constraints {
+      let handle: String
+      let targets: [String]
+      switch constraint.kind {
+      case .drag(let d):
+        handle = d.handle.value
+        targets = d.snap.map(\.name.value) + (d.grid == nil ? [] : ["grid"])
+      case .follow(let f):
+        handle = f.handle.value
+        targets = f.snap.map(\.name.value)
+      case .elastic, .gooey, .animate:
+        continue
+      }
+      if pattern.subject == nil || pattern.subject == handle { names += targets }
+    }
+    guard !names.contains(target) else { return }
+    let whose = pattern.subject.map { "handle '\($0)'" } ?? "the scene"
+    error(
+      names.isEmpty
+        ? "'\(target)' is not a snap target: \(whose) has none"
+        : "unknown snap target '\(target)' of \(whose)\(Suggestion.didYouMean(target, among: names))",
+      at: pattern.targetSource)
   }
 
   /// The subject of an event pattern must be a handle (`grab`, `release`, `rest`, `loop`)

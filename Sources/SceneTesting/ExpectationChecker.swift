@@ -22,6 +22,12 @@ struct ExpectationChecker {
   var previous: Frame?
   /// Whether the run stopped at its `maxDuration` instead of coming to rest.
   var stoppedAtLimit = false
+  /// For each `max`/`min` check, the extreme so far: the value, when, and the right side
+  /// and tolerance read at that frame.
+  var extremes: [Int: (value: Double, time: Double, bound: Double, allowed: Double)] = [:]
+  /// For each `always`/`never` check that has seen a frame of its window: `nil` while it
+  /// holds, else why it failed (the first frame that broke it).
+  var windowOutcomes: [Int: String?] = [:]
 
   /// `≈` without `±` allows this much.
   static let defaultTolerance = 1e-9
@@ -40,6 +46,69 @@ struct ExpectationChecker {
     for index in expectations.indices where matches(moment(of: index), frame) {
       check(index, frame, simulation)
     }
+    var state: [Double]?
+    for index in expectations.indices {
+      guard let window = window(of: index), window.contains(frame.time) else { continue }
+      let values = state ?? expectationState(frame, simulation: simulation)
+      state = values
+      observeWindow(index, frame, values)
+    }
+  }
+
+  /// The window of a `max`, `min`, `always` or `never` check; `nil` for the others.
+  func window(of index: Int) -> ExpectationWindow? {
+    switch expectations[index].kind {
+    case .extreme(_, _, let window, _, _, _), .throughout(_, _, _, _, _, let window): return window
+    case .value, .allAtRest, .event, .noEvent: return nil
+    }
+  }
+
+  /// Takes in one frame of a windowed check's window.
+  mutating func observeWindow(_ index: Int, _ frame: Frame, _ state: [Double]) {
+    func value(_ expression: CompiledExpression) -> Double {
+      state.withUnsafeBufferPointer { expression.evaluate($0).x }
+    }
+    switch expectations[index].kind {
+    case .extreme(let extreme, let expression, _, let comparison, let rhs, let tolerance):
+      let v = value(expression)
+      if let best = extremes[index] {
+        let better = extreme == .max ? v > best.value : v < best.value
+        guard better || (v.isNaN && !best.value.isNaN) else { return }
+      }
+      extremes[index] = (
+        v, frame.time, value(rhs), allowance(tolerance.map(value), comparison)
+      )
+    case .throughout(let quantifier, let lhs, let comparison, let rhs, let tolerance, _):
+      if case .some(.some) = windowOutcomes[index] { return }  // Already failed.
+      let a = value(lhs)
+      let holds = Self.compare(
+        a, comparison, value(rhs), allowed: allowance(tolerance.map(value), comparison))
+      let failed = quantifier == .always ? !holds : holds
+      windowOutcomes[index] =
+        failed
+        ? .some(
+          "\(quantifier == .always ? "did not hold" : "held") at t = \(frame.time.shortestDescription), where the left side was \(a.shortestDescription)"
+        ) : .some(nil)
+    case .value, .allAtRest, .event, .noEvent:
+      break
+    }
+  }
+
+  /// How far a comparison may miss: the tolerance given, else 1e-9 for `≈` and 0 otherwise.
+  func allowance(_ tolerance: Double?, _ comparison: Comparison) -> Double {
+    tolerance.map(abs) ?? (comparison == .approximately ? Self.defaultTolerance : 0)
+  }
+
+  /// `a` compared with `b`, widened by `allowed` (`<` stays strict at its edge).
+  static func compare(_ a: Double, _ comparison: Comparison, _ b: Double, allowed: Double) -> Bool
+  {
+    switch comparison {
+    case .less: return a < b + allowed
+    case .lessOrEqual: return a <= b + allowed
+    case .greater: return a > b - allowed
+    case .greaterOrEqual: return a >= b - allowed
+    case .equal, .approximately: return abs(a - b) <= allowed
+    }
   }
 
   /// Checks the expectations of the run's end, with the simulation as it finished.
@@ -55,7 +124,7 @@ struct ExpectationChecker {
   func moment(of index: Int) -> ExpectationMoment? {
     switch expectations[index].kind {
     case .value(let moment, _, _, _, _), .allAtRest(let moment): return moment
-    case .event, .noEvent: return nil
+    case .event, .noEvent, .extreme, .throughout: return nil
     }
   }
 
@@ -66,17 +135,9 @@ struct ExpectationChecker {
       let state = expectationState(frame, simulation: simulation)
       let a = state.withUnsafeBufferPointer { lhs.evaluate($0).x }
       let b = state.withUnsafeBufferPointer { rhs.evaluate($0).x }
-      let allowed =
-        tolerance.map { t in abs(state.withUnsafeBufferPointer { t.evaluate($0).x }) }
-        ?? (comparison == .approximately ? Self.defaultTolerance : 0)
-      let passed: Bool
-      switch comparison {
-      case .less: passed = a < b + allowed
-      case .lessOrEqual: passed = a <= b + allowed
-      case .greater: passed = a > b - allowed
-      case .greaterOrEqual: passed = a >= b - allowed
-      case .equal, .approximately: passed = abs(a - b) <= allowed
-      }
+      let allowed = allowance(
+        tolerance.map { t in state.withUnsafeBufferPointer { t.evaluate($0).x } }, comparison)
+      let passed = Self.compare(a, comparison, b, allowed: allowed)
       outcomes[index] =
         passed
         ? .some(nil)
@@ -90,7 +151,7 @@ struct ExpectationChecker {
         : .some(
           "still moving at t = \(frame.time.shortestDescription): \(moving.joined(separator: ", "))"
         )
-    case .event, .noEvent:
+    case .event, .noEvent, .extreme, .throughout:
       break
     }
   }
@@ -156,6 +217,20 @@ struct ExpectationChecker {
           }
         } else {
           failure = nil
+        }
+      case .extreme(let extreme, _, _, let comparison, _, _):
+        if let found = extremes[index] {
+          failure =
+            Self.compare(found.value, comparison, found.bound, allowed: found.allowed)
+            ? nil
+            : "the \(extreme == .max ? "maximum" : "minimum") was \(found.value.shortestDescription), at t = \(found.time.shortestDescription)"
+        } else {
+          failure = "no frame of the run is in its window"
+        }
+      case .throughout:
+        switch windowOutcomes[index] {
+        case nil: failure = "no frame of the run is in its window"
+        case .some(let outcome): failure = outcome
         }
       case .noEvent(let pattern):
         let times = occurrences(pattern)

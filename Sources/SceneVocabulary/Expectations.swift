@@ -7,6 +7,36 @@ public enum ExpectationMoment: Hashable, Sendable {
   case end
 }
 
+/// The span of a run an expectation looks at: every frame from `start` to `end` seconds,
+/// both included (`end` `nil`: to the end of the run).
+public struct ExpectationWindow: Hashable, Sendable {
+  public var start: Double
+  public var end: Double?
+
+  public init(start: Double, end: Double?) {
+    self.start = start
+    self.end = end
+  }
+
+  /// Whether a frame at `time` seconds is in the window; a frame within a nanosecond of an
+  /// edge counts, so `0.5s..1s` holds the frames at 0.5 s and 1 s whatever the rounding.
+  public func contains(_ time: Double) -> Bool {
+    time >= start - 1e-9 && (end.map { time <= $0 + 1e-9 } ?? true)
+  }
+}
+
+/// Which extreme of a value over a window an expectation compares.
+public enum Extreme: String, Hashable, Sendable, CaseIterable {
+  case max
+  case min
+}
+
+/// Whether an assertion must hold on every frame of a window, or on none.
+public enum Quantifier: String, Hashable, Sendable, CaseIterable {
+  case always
+  case never
+}
+
 /// How an expectation compares two values.
 public enum Comparison: String, Hashable, Sendable, CaseIterable {
   case less = "<"
@@ -48,15 +78,18 @@ public struct EventPattern: Hashable, Sendable {
   public var subjectSource: SourceRef
   /// The snap target it names (`to open`), if any.
   public var target: String?
+  /// Where the target was written (ignored by `==`).
+  public var targetSource: SourceRef
 
   public init(
     name: String, subject: String? = nil, subjectSource: SourceRef = .synthesized,
-    target: String? = nil
+    target: String? = nil, targetSource: SourceRef = .synthesized
   ) {
     self.name = name
     self.subject = subject
     self.subjectSource = subjectSource
     self.target = target
+    self.targetSource = targetSource
   }
 }
 

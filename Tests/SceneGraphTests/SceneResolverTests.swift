@@ -196,7 +196,7 @@ import Testing
           s.yaml:9:44: error: 'ends: wrap' needs a closed path, and path 'p' is open
                 - follow: { handle: ball, path: p, ends: wrap }
                                                          ^~~~
-          s.yaml:10:24: error: handle 'ball' is already moved by a follow constraint; a handle can be moved by only one follow, elastic, gooey or animate
+          s.yaml:10:24: error: handle 'ball' is already moved by a follow constraint; a handle can be moved by only one follow, elastic, gooey, animate or drag
                 - animate: { handle: ball, path: p, duration: 1s }
                                      ^~~~
           s.yaml:9:5: note: the follow constraint is here

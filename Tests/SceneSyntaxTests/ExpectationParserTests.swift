@@ -181,9 +181,9 @@ private func n(_ value: Double) -> Expression { Expression(.number(value, nil)) 
   // MARK: - Errors
 
   @Test(arguments: [
-    ("when 1s: x < 1", "expected 'at', 'event' or 'no event', found 'when'", 5, 4),
-    ("At 1s: x < 1", "expected 'at', 'event' or 'no event', found 'At'", 5, 2),
-    (": x < 1", "expected 'at', 'event' or 'no event', found ':'", 5, 1),
+    ("when 1s: x < 1", "expected 'at', 'event', 'no event', 'max', 'min', 'always' or 'never', found 'when'", 5, 4),
+    ("At 1s: x < 1", "expected 'at', 'event', 'no event', 'max', 'min', 'always' or 'never', found 'At'", 5, 2),
+    (": x < 1", "expected 'at', 'event', 'no event', 'max', 'min', 'always' or 'never', found ':'", 5, 1),
     ("", "empty expectation", 5, 30),
     ("at 1s: ball.y", "expected a comparison (<, <=, >, >=, ==, ≈) in the assertion", 12, 6),
     ("at 1s: x = 1", "unexpected character '='; did you mean '=='?", 14, 1),
@@ -191,7 +191,7 @@ private func n(_ value: Double) -> Expression { Expression(.number(value, nil)) 
     ("event lnk.broke", "unknown event 'lnk.broke'; did you mean 'link.broke'?", 11, 9),
     (
       "event fly",
-      "unknown event 'fly'; expected grab, release, rest, link.broke, link.restored, dismissed or loop",
+      "unknown event 'fly'; expected grab, release, rest, link.broke, link.restored, dismissed, loop or snap",
       11, 3
     ),
     ("event", "expected an event name after 'event', found end of expectation", 10, 1),

@@ -2,7 +2,8 @@ import SceneDiagnostics
 import SceneVocabulary
 
 /// An assertion a scene test checks: `at 1.2s: ball.y < 300 ± 0.5`,
-/// `event link.broke before 0.8s`, `no event dismissed`, `at end: all at rest`.
+/// `event link.broke before 0.8s`, `no event dismissed`, `at end: all at rest`,
+/// `max ball.y during 0.5s..1s < 30`, `always ball.y < 300 during 0s..end`.
 ///
 /// Both syntaxes write an expectation as one line of text, parsed by
 /// ``ExpectationParser``; ``text`` is the canonical form `fmt` writes back.
@@ -16,9 +17,17 @@ public struct ExpectationSpec: Hashable, Sendable {
     case noEvent(EventPattern)
     /// Every handle is at rest at the moment.
     case allAtRest(at: Moment)
+    /// The largest or smallest value over a window, compared: `max ball.y during
+    /// 0.5s..1s < 30`.
+    case extreme(Extreme, Expression, Window, Comparison, Expression, tolerance: Expression?)
+    /// An assertion on every frame of a window, or on none: `always ball.y < 300 during
+    /// 0s..2s`.
+    case throughout(
+      Quantifier, Expression, Comparison, Expression, tolerance: Expression?, Window)
   }
 
   public typealias Moment = ExpectationMoment
+  public typealias Window = ExpectationWindow
   public typealias Comparison = SceneVocabulary.Comparison
   public typealias EventPattern = SceneVocabulary.EventPattern
   public typealias Timing = EventTiming

@@ -8,7 +8,11 @@ import SceneVocabulary
 /// ```
 /// expectation = "at" moment ":" ( "all" "at" "rest" | assertion )
 ///             | "event" pattern [ ( "before" | "after" ) reference ]
-///             | "no" "event" pattern ;
+///             | "no" "event" pattern
+///             | ( "max" | "min" ) expression "during" window comparison expression
+///               [ ( "±" | "+-" ) expression ]
+///             | ( "always" | "never" ) assertion "during" window ;
+/// window      = time ".." ( time | "end" ) ;         (* one word: 0.5s..1s *)
 /// moment      = time | "frame" digits | "end" ;
 /// time        = number [ "s" | "ms" ] ;            (* seconds when bare *)
 /// assertion   = expression comparison expression [ ( "±" | "+-" ) expression ] ;
@@ -84,6 +88,41 @@ public enum ExpectationParser {
       index += 1
     }
     return nil
+  }
+
+  /// The ranges of the word `during` outside parentheses in `range`, with space (or the
+  /// range's edge) on both sides.
+  static func duringWords(in scalars: [Unicode.Scalar], _ range: Range<Int>) -> [Range<Int>] {
+    let word: [Unicode.Scalar] = ["d", "u", "r", "i", "n", "g"]
+    var found: [Range<Int>] = []
+    var depth = 0
+    var index = range.lowerBound
+    while index < range.upperBound {
+      switch scalars[index] {
+      case "(": depth += 1
+      case ")": depth = max(0, depth - 1)
+      default:
+        let end = index + word.count
+        if depth == 0 && end <= range.upperBound && Array(scalars[index..<end]) == word
+          && (index == range.lowerBound || ExpressionParser.isSpace(scalars[index - 1]))
+          && (end == range.upperBound || ExpressionParser.isSpace(scalars[end]))
+        {
+          found.append(index..<end)
+        }
+      }
+      index += 1
+    }
+    return found
+  }
+
+  /// The first `during` outside parentheses in `range`.
+  static func firstDuring(in scalars: [Unicode.Scalar], _ range: Range<Int>) -> Range<Int>? {
+    duringWords(in: scalars, range).first
+  }
+
+  /// The last `during` outside parentheses in `range`.
+  static func lastDuring(in scalars: [Unicode.Scalar], _ range: Range<Int>) -> Range<Int>? {
+    duringWords(in: scalars, range).last
   }
 
   /// `'a', 'b' or 'c'`.
@@ -180,7 +219,7 @@ public enum ExpectationParser {
 
     /// The whole expectation, dispatched on its first word.
     mutating func parse() throws(ExpressionError) -> ExpectationSpec.Kind {
-      let forms = "'at', 'event' or 'no event'"
+      let forms = "'at', 'event', 'no event', 'max', 'min', 'always' or 'never'"
       guard let keyword = readWord(stoppingAtColon: true) else {
         guard position < scalars.count else {
           throw ExpressionError("empty expectation", at: spans.origin)
@@ -214,10 +253,106 @@ public enum ExpectationParser {
         let pattern = try parsePattern(after: "event")
         try expectEnd(orOneOf: pattern.subject == nil ? ["of"] : [])
         return .noEvent(pattern)
+      case "max", "min":
+        return try parseExtreme(keyword.text == "max" ? .max : .min, after: keyword)
+      case "always", "never":
+        return try parseThroughout(keyword.text == "always" ? .always : .never, after: keyword)
       default:
         throw error(
           "expected \(forms), found \(quote(keyword))", keyword.start, keyword.end)
       }
+    }
+
+    /// After `max` or `min`: the value, `during` and its window, then the comparison.
+    mutating func parseExtreme(_ extreme: Extreme, after keyword: Word) throws(ExpressionError)
+      -> ExpectationSpec.Kind
+    {
+      let body = position..<scalars.count
+      guard let during = ExpectationParser.firstDuring(in: scalars, body) else {
+        if isBlank(body) { throw expected("a value after '\(keyword.text)'") }
+        let trimmed = trim(body)
+        throw error(
+          "expected 'during' and a window (such as 0.5s..1s) after the value of '\(keyword.text)'",
+          trimmed.lowerBound, trimmed.upperBound)
+      }
+      let valueRange = body.lowerBound..<during.lowerBound
+      guard !isBlank(valueRange) else {
+        throw error(
+          "expected a value between '\(keyword.text)' and 'during'", during.lowerBound,
+          during.upperBound)
+      }
+      let value = try ExpressionParser.parse(scalars, in: valueRange, spans: spans)
+      position = during.upperBound
+      let window = try parseWindow()
+      let rest = position..<scalars.count
+      guard let (comparison, operatorRange) = ExpectationParser.firstComparison(in: scalars, rest),
+        isBlank(rest.lowerBound..<operatorRange.lowerBound)
+      else {
+        throw expected("a comparison (<, <=, >, >=, ==, ≈) after the window")
+      }
+      let (rhs, tolerance) = try parseRightSide(
+        comparison: operatorRange, in: operatorRange.upperBound..<rest.upperBound)
+      return .extreme(extreme, value, window, comparison, rhs, tolerance: tolerance)
+    }
+
+    /// After `always` or `never`: an assertion, then `during` and its window.
+    mutating func parseThroughout(_ quantifier: Quantifier, after keyword: Word)
+      throws(ExpressionError) -> ExpectationSpec.Kind
+    {
+      let body = position..<scalars.count
+      guard let during = ExpectationParser.lastDuring(in: scalars, body) else {
+        if isBlank(body) { throw expected("an assertion after '\(keyword.text)'") }
+        let trimmed = trim(body)
+        throw error(
+          "expected 'during' and a window (such as 0.5s..1s) after the assertion of '\(keyword.text)'",
+          trimmed.lowerBound, trimmed.upperBound)
+      }
+      let assertion = body.lowerBound..<during.lowerBound
+      guard !isBlank(assertion) else {
+        throw error(
+          "expected an assertion between '\(keyword.text)' and 'during'", during.lowerBound,
+          during.upperBound)
+      }
+      let (lhs, comparison, rhs, tolerance) = try parseComparison(in: assertion)
+      position = during.upperBound
+      let window = try parseWindow()
+      try expectEnd(orOneOf: [])
+      return .throughout(quantifier, lhs, comparison, rhs, tolerance: tolerance, window)
+    }
+
+    /// `time..time` or `time..end`, one word.
+    mutating func parseWindow() throws(ExpressionError) -> ExpectationSpec.Window {
+      let what = "a window such as 0.5s..1s or 1s..end after 'during'"
+      guard let word = peekWord() else { throw expected(what) }
+      var dots = word.start
+      while dots + 1 < word.end && !(scalars[dots] == "." && scalars[dots + 1] == ".") {
+        dots += 1
+      }
+      guard dots + 1 < word.end, dots > word.start else {
+        throw error("expected \(what), found \(quote(word))", word.start, word.end)
+      }
+      let first = Word(text: "", start: word.start, end: dots)
+      guard let start = try time(first) else {
+        throw error(
+          "expected a time such as 0.5s before '..', found \(quote(first))", first.start, first.end)
+      }
+      let second = Word(text: "", start: dots + 2, end: word.end)
+      var end: Double?
+      if second.start < second.end {
+        let text = String(String.UnicodeScalarView(scalars[second.start..<second.end]))
+        if text != "end" {
+          guard let time = try time(second) else {
+            throw error(
+              "expected a time such as 1s or 'end' after '..', found \(quote(second))",
+              second.start, second.end)
+          }
+          end = time
+        }
+      } else {
+        throw error("expected a time such as 1s or 'end' after '..'", dots, dots + 2)
+      }
+      position = word.end
+      return ExpectationSpec.Window(start: start, end: end)
     }
 
     /// After `at`: the moment, the colon, and `all at rest` or an assertion.
@@ -300,6 +435,14 @@ public enum ExpectationParser {
     mutating func parseAssertion(
       in body: Range<Int>, at moment: ExpectationSpec.Moment
     ) throws(ExpressionError) -> ExpectationSpec.Kind {
+      let (lhs, comparison, rhs, tolerance) = try parseComparison(in: body)
+      return .value(at: moment, lhs, comparison, rhs, tolerance: tolerance)
+    }
+
+    /// The parts of `expression comparison expression [ ± expression ]` in `body`.
+    mutating func parseComparison(in body: Range<Int>) throws(ExpressionError) -> (
+      Expression, ExpectationSpec.Comparison, Expression, Expression?
+    ) {
       guard let (comparison, operatorRange) = ExpectationParser.firstComparison(in: scalars, body)
       else {
         // A syntax error (an unclosed parenthesis hiding the operator) says more than
@@ -318,8 +461,16 @@ public enum ExpectationParser {
           operatorRange.upperBound)
       }
       let lhs = try ExpressionParser.parse(scalars, in: lhsRange, spans: spans)
+      let (rhs, tolerance) = try parseRightSide(
+        comparison: operatorRange, in: operatorRange.upperBound..<body.upperBound)
+      return (lhs, comparison, rhs, tolerance)
+    }
 
-      let rest = operatorRange.upperBound..<body.upperBound
+    /// `expression [ ± expression ]` in `rest`, after the comparison at `operatorRange`.
+    mutating func parseRightSide(comparison operatorRange: Range<Int>, in rest: Range<Int>)
+      throws(ExpressionError) -> (Expression, Expression?)
+    {
+      let symbol = quote(operatorRange)
       let toleranceSign = ExpectationParser.firstTolerance(in: scalars, rest)
       let rhsRange = rest.lowerBound..<(toleranceSign?.lowerBound ?? rest.upperBound)
       guard !isBlank(rhsRange) else {
@@ -336,7 +487,7 @@ public enum ExpectationParser {
 
       var tolerance: Expression?
       if let toleranceSign {
-        let toleranceRange = toleranceSign.upperBound..<body.upperBound
+        let toleranceRange = toleranceSign.upperBound..<rest.upperBound
         guard !isBlank(toleranceRange) else {
           let sign = quote(toleranceSign)
           position = toleranceRange.lowerBound
@@ -344,7 +495,7 @@ public enum ExpectationParser {
         }
         tolerance = try ExpressionParser.parse(scalars, in: toleranceRange, spans: spans)
       }
-      return .value(at: moment, lhs, comparison, rhs, tolerance: tolerance)
+      return (rhs, tolerance)
     }
 
     /// Whether `range` holds only whitespace (or nothing).
@@ -393,6 +544,7 @@ public enum ExpectationParser {
         }
         position = target.end
         pattern.target = target.text
+        pattern.targetSource = SourceRef(spans.span(target.start, target.end))
       }
       return pattern
     }

@@ -35,6 +35,26 @@ extension ExpectationSpec {
       return "no event \(Self.text(of: pattern))"
     case .allAtRest(let moment):
       return "at \(Self.text(of: moment)): all at rest"
+    case .extreme(let extreme, let value, let window, let comparison, let rhs, let tolerance):
+      var text = "\(extreme.rawValue) \(Self.guarded(value.text, Self.hasDuring)) during "
+      text += Self.text(of: window)
+      text += " \(comparison.rawValue) "
+      text += Self.guarded(rhs.text) {
+        ExpectationParser.firstTolerance(in: $0, 0..<$0.count) != nil
+      }
+      if let tolerance { text += " ± \(tolerance.text)" }
+      return text
+    case .throughout(let quantifier, let lhs, let comparison, let rhs, let tolerance, let window):
+      var text = "\(quantifier.rawValue) "
+      text += Self.guarded(lhs.text) {
+        ExpectationParser.firstComparison(in: $0, 0..<$0.count) != nil || Self.hasDuring($0)
+      }
+      text += " \(comparison.rawValue) "
+      text += Self.guarded(rhs.text) {
+        ExpectationParser.firstTolerance(in: $0, 0..<$0.count) != nil || Self.hasDuring($0)
+      }
+      if let tolerance { text += " ± \(Self.guarded(tolerance.text, Self.hasDuring))" }
+      return text + " during " + Self.text(of: window)
     }
   }
 }
@@ -46,6 +66,15 @@ extension ExpectationSpec {
   }
 
   private static func text(ofTime seconds: Double) -> String { seconds.shortestDescription + "s" }
+
+  /// Whether the text has the word `during` outside parentheses, which would move the split.
+  private static func hasDuring(_ scalars: [Unicode.Scalar]) -> Bool {
+    ExpectationParser.lastDuring(in: scalars, 0..<scalars.count) != nil
+  }
+
+  private static func text(of window: Window) -> String {
+    text(ofTime: window.start) + ".." + (window.end.map { text(ofTime: $0) } ?? "end")
+  }
 
   private static func text(of moment: Moment) -> String {
     switch moment {

@@ -1,0 +1,307 @@
+import Foundation
+import SceneGeometry
+import SceneGraph
+import SceneTestSupport
+import Testing
+
+@testable import SceneRuntime
+
+/// `drag` and `follow` with momentum and detents, against the closed forms they promise:
+/// x(t) = x₀ + A·(1 − e^(−t/τ)) for a glide, the spring's own exact solution for a snap
+/// or a bounce, iOS's rubber band past a bound.
+@Suite struct DragTests {
+  /// A free draggable dot at (100, 300) in a 400×600 scene, with `drag` settings.
+  static func scene(_ settings: String, handle: String = "position: [100, 300], r: 10") -> String {
+    """
+    scene: { size: 400x600, fps: 60, duration: 10s }
+    springs:
+      snappy: { dampingRatio: 0.8, duration: 0.4s }
+    handles:
+      dot: { \(handle), draggable: true }
+    constraints:
+      - drag: { handle: dot\(settings.isEmpty ? "" : ", " + settings) }
+    """
+  }
+
+  /// A simulation of `yaml` with the dot grabbed at its centre, dragged to `to` (if given)
+  /// and released at time 0 with `velocity`.
+  static func flung(_ yaml: String, to: Point? = nil, velocity: Vector) throws -> Simulation {
+    var simulation = try Simulation(graph: graph(yaml))
+    let start = simulation.graph.handles[0]
+    let at = try #require(start.position?.constantValue)
+    simulation.pointerDown(id: 0, at: Point(at.x, at.y))
+    if let to { simulation.pointerMoved(id: 0, to: to) }
+    simulation.pointerUp(id: 0, velocity: velocity)
+    return simulation
+  }
+
+  /// τ of iOS's `normal` rate: −1 ms / ln 0.998.
+  static let normalTau = -0.001 / log(0.998)
+
+  @Test(arguments: [30.0, 60, 120, 144])
+  func aFlungHandleGlidesAsTheFormulaSaysAtAnyFrameRate(fps: Double) throws {
+    var simulation = try Self.flung(Self.scene(""), velocity: Vector(2000, -500))
+    let tau = Self.normalTau
+    let amplitude = Vector(2000, -500) * tau
+    // It stops when the rest of the glide is within 0.5 points: at τ·ln(|A|/0.5) per axis.
+    let stop = tau * log(max(abs(amplitude.x), abs(amplitude.y)) / 0.5)
+    var restedAt: Double?
+    var n = 1
+    while restedAt == nil && n < Int(10 * fps) {
+      let t = Double(n) / fps
+      let frame = try simulation.step(to: t)
+      let dot = try #require(frame.handles.first)
+      if frame.events.contains(SceneEvent("rest", "dot")) {
+        restedAt = t
+        // At rest exactly where the glide ends: x₀ + v₀·τ.
+        #expect(dot.x == 100 + amplitude.x)
+        #expect(dot.y == 300 + amplitude.y)
+      } else {
+        let decay = 1 - exp(-t / tau)
+        #expect(isApproximatelyEqual(dot.x, 100 + amplitude.x * decay, relativeTolerance: 1e-12))
+        // The y glide is shorter and stops sooner; after that it stays at its end.
+        let yRemaining = abs(amplitude.y) * exp(-t / tau)
+        let expectedY = yRemaining <= 0.5 ? 300 + amplitude.y : 300 + amplitude.y * decay
+        #expect(isApproximatelyEqual(dot.y, expectedY, relativeTolerance: 1e-12))
+        #expect(dot.state == .settling)
+        if yRemaining > 0.5 {
+          let velocity = try #require(simulation.integratedVelocity(ofHandle: 0))
+          #expect(
+            isApproximatelyEqual(velocity.x, 2000 * exp(-t / tau), relativeTolerance: 1e-12))
+        }
+      }
+      n += 1
+    }
+    let rested = try #require(restedAt)
+    // The first frame at or after the formula's stopping time.
+    #expect(rested >= stop - 1e-12)
+    #expect(rested - 1 / fps < stop)
+  }
+
+  @Test func framerPowerAndTimeConstantGlidePowerTimesTheVelocity() throws {
+    var simulation = try Self.flung(
+      Self.scene("momentum: { power: 0.8, timeConstant: 700ms }"), velocity: Vector(1000, 0))
+    for n in 1...60 {
+      let t = Double(n) / 60
+      let dot = try #require(simulation.step(to: t).handles.first)
+      #expect(isApproximatelyEqual(dot.x, 100 + 800 * (1 - exp(-t / 0.7)), relativeTolerance: 1e-12))
+    }
+  }
+
+  @Test func fastDecelerationStopsSoonerThanNormal() throws {
+    var simulation = try Self.flung(Self.scene("momentum: fast"), velocity: Vector(1000, 0))
+    let tau = -0.001 / log(0.99)
+    var last = 0.0
+    for n in 1...120 { last = try #require(simulation.step(to: Double(n) / 60).handles.first).x }
+    #expect(last == 100 + 1000 * tau)
+  }
+
+  @Test func withoutMomentumAReleasedHandleStaysWhereItIs() throws {
+    var simulation = try Self.flung(Self.scene("momentum: none"), velocity: Vector(1000, 0))
+    let frame = try simulation.step(to: 1)
+    #expect(frame.handles[0].x == 100)
+    #expect(frame.handles[0].state == .idle)
+  }
+
+  // MARK: - Snapping
+
+  static let detents = """
+    axis: y, snap: { top: [100, 100], bottom: [100, 500] }, spring: snappy
+    """
+
+  @Test func theTargetIsChosenFromWhereTheGlideWouldEnd() throws {
+    // From y = 280, 'top' (180 away) is nearer than 'bottom' (220), but a release at
+    // +200 pt/s projects to 280 + 200·τ = 379.9, nearer 'bottom'.
+    let handle = "position: [100, 280], r: 10"
+    for (velocity, target, end) in [(0.0, "top", 100.0), (200, "bottom", 500), (-200, "top", 100)]
+    {
+      var simulation = try Self.flung(
+        Self.scene(Self.detents, handle: handle), velocity: Vector(0, velocity))
+      var events: [SceneEvent] = []
+      var y = 0.0
+      for n in 1...180 {
+        let frame = try simulation.step(to: Double(n) / 60)
+        events += frame.events
+        y = frame.handles[0].y
+      }
+      #expect(y == end)
+      #expect(events.contains(SceneEvent("snap", "dot", target: target)))
+    }
+  }
+
+  @Test func theSnapSpringCarriesTheReleaseVelocity() throws {
+    let handle = "position: [100, 280], r: 10"
+    var simulation = try Self.flung(
+      Self.scene(Self.detents, handle: handle), velocity: Vector(0, 200))
+    let model = SpringModel(dampingRatio: 0.8, duration: 0.4)
+    for n in 1...20 {
+      let t = Double(n) / 60
+      let y = try #require(simulation.step(to: t).handles.first).y
+      let exact = model.state(after: t, displacement: 280 - 500, velocity: 200)
+      #expect(isApproximatelyEqual(y, 500 + exact.displacement, relativeTolerance: 1e-12))
+    }
+  }
+
+  @Test func aGridSnapsEachAxisItsCellSizeFromTheStartAndLeavesAZeroAxisFree() throws {
+    var simulation = try Self.flung(
+      Self.scene("grid: [50, 0], momentum: none, spring: snappy"), to: Point(170, 340),
+      velocity: .zero)
+    var last: Frame?
+    for n in 1...120 { last = try simulation.step(to: Double(n) / 60) }
+    let dot = try #require(last?.handles.first)
+    // x: 170 is 1.4 cells of 50 from 100, so it goes to 150; y has no grid and stays.
+    #expect(dot.x == 150)
+    #expect(dot.y == 340)
+  }
+
+  // MARK: - Bounds
+
+  @Test func pastABoundTheHandleRubberBandsAsIOSDoes() throws {
+    let yaml = Self.scene("bounds: { maxX: 200 }, momentum: none")
+    var simulation = try Simulation(graph: graph(yaml))
+    simulation.pointerDown(id: 0, at: Point(100, 300))
+    simulation.pointerMoved(id: 0, to: Point(300, 300))
+    let x = try simulation.step(to: 1.0 / 60).handles[0].x
+    // (1 − 1/(x·c/d + 1))·d with x = 100 past, c = 0.55, d = the scene's width 400.
+    let stretch: Double = 100 * 0.55 / 400 + 1
+    let band: Double = (1 - 1 / stretch) * 400
+    #expect(isApproximatelyEqual(x, 200 + band, relativeTolerance: 1e-15))
+  }
+
+  @Test func overdragByAFactorOrNotAtAll() throws {
+    for (overdrag, expected) in [("{ factor: 0.25 }", 225.0), ("none", 200)] {
+      var simulation = try Simulation(
+        graph: graph(Self.scene("bounds: { maxX: 200 }, overdrag: \(overdrag)")))
+      simulation.pointerDown(id: 0, at: Point(100, 300))
+      simulation.pointerMoved(id: 0, to: Point(300, 300))
+      #expect(try simulation.step(to: 1.0 / 60).handles[0].x == expected)
+    }
+  }
+
+  @Test func momentumThatHitsABoundBouncesBackFromItAndEndsThere() throws {
+    var simulation = try Self.flung(
+      Self.scene("bounds: { maxX: 200 }"), velocity: Vector(1000, 0))
+    let tau = Self.normalTau
+    let amplitude = 1000 * tau
+    // x₀ + A(1 − e^(−t/τ)) = 200 at t* = −τ·ln(1 − 100/A).
+    let crossing = -tau * log(1 - 100 / amplitude)
+    let speed = 1000 * exp(-crossing / tau)
+    let bounce = SpringModel(stiffness: 500, damping: 10)
+    var x = 0.0
+    for n in 1...300 {
+      let t = Double(n) / 60
+      let frame = try simulation.step(to: t)
+      x = frame.handles[0].x
+      if frame.handles[0].state != .settling { break }
+      let gliding: Double = 100 + amplitude * (1 - exp(-t / tau))
+      let bounced = bounce.state(after: t - crossing, displacement: 0, velocity: speed)
+      let expected: Double = t < crossing ? gliding : 200 + bounced.displacement
+      #expect(isApproximatelyEqual(x, expected, relativeTolerance: 1e-11))
+    }
+    #expect(x == 200)
+  }
+
+  @Test func releasedPastABoundItSpringsBackToTheBound() throws {
+    var simulation = try Self.flung(
+      Self.scene("bounds: { minY: 0, maxY: 320 }"), to: Point(100, 400), velocity: .zero)
+    var last: Frame?
+    for n in 1...240 { last = try simulation.step(to: Double(n) / 60) }
+    #expect(last?.handles[0].y == 320)
+    #expect(last?.handles[0].state == .idle)
+  }
+
+  @Test func boundsAreExpressionsThatFollowOtherHandles() throws {
+    let yaml = """
+      scene: { size: 400x600 }
+      handles:
+        wall: { position: [150, 0] }
+        dot: { position: [100, 300], r: 10, draggable: true }
+      constraints:
+        - drag: { handle: dot, bounds: { maxX: wall.x - 10 }, overdrag: none }
+      """
+    var simulation = try Simulation(graph: graph(yaml))
+    simulation.pointerDown(id: 0, at: Point(100, 300))
+    simulation.pointerMoved(id: 0, to: Point(300, 300))
+    #expect(try simulation.step(to: 1.0 / 60).handles[1].x == 140)
+  }
+
+  // MARK: - Axes
+
+  @Test func anAxisHoldsTheOtherCoordinateWhileDraggedAndWhenFlung() throws {
+    var simulation = try Self.flung(
+      Self.scene("axis: x"), to: Point(160, 380), velocity: Vector(300, 300))
+    for n in 1...60 {
+      #expect(try simulation.step(to: Double(n) / 60).handles[0].y == 300)
+    }
+  }
+
+  @Test func aDirectionLockWaitsForTenPointsThenKeepsTheLargerAxis() throws {
+    var simulation = try Simulation(graph: graph(Self.scene("lock: true, momentum: none")))
+    simulation.pointerDown(id: 0, at: Point(100, 300))
+    simulation.pointerMoved(id: 0, to: Point(106, 308))  // Within 10 points: not moved yet.
+    var dot = try simulation.step(to: 1.0 / 60).handles[0]
+    #expect(dot.x == 100 && dot.y == 300)
+    simulation.pointerMoved(id: 0, to: Point(104, 320))  // y leads: locked to y.
+    dot = try simulation.step(to: 2.0 / 60).handles[0]
+    #expect(dot.x == 100 && dot.y == 320)
+    simulation.pointerMoved(id: 0, to: Point(180, 330))  // Still y only.
+    dot = try simulation.step(to: 3.0 / 60).handles[0]
+    #expect(dot.x == 100 && dot.y == 330)
+  }
+
+  // MARK: - Along a path
+
+  static let rail = """
+    scene: { size: 400x200, fps: 60, duration: 10s }
+    springs:
+      snappy: { dampingRatio: 1, duration: 0.3s }
+    handles:
+      bead: { position: [50, 100], r: 8, draggable: true }
+    paths:
+      rail: { d: "M0 100 L400 100" }
+    constraints:
+      - follow: { handle: bead, path: rail, SETTINGS }
+    """
+
+  @Test(arguments: [30.0, 60, 120, 144])
+  func followGlidesAlongThePathInArcLength(fps: Double) throws {
+    let yaml = Self.rail.replacingOccurrences(of: "SETTINGS", with: "momentum: normal")
+    var simulation = try Self.flung(yaml, velocity: Vector(300, 40))
+    let tau = Self.normalTau
+    // Only the velocity along the tangent counts: 300 pt/s along the rail.
+    for n in 1...Int(fps) {
+      let t = Double(n) / fps
+      let bead = try #require(simulation.step(to: t).handles.first)
+      let remaining = 300 * tau * exp(-t / tau)
+      let expected = remaining <= 0.5 ? 50 + 300 * tau : 50 + 300 * tau * (1 - exp(-t / tau))
+      #expect(isApproximatelyEqual(bead.x, expected, relativeTolerance: 1e-9))
+      #expect(abs(bead.y - 100) < 1e-9)
+    }
+  }
+
+  @Test func followGlidingIntoAnEndBouncesBackToIt() throws {
+    let yaml = Self.rail.replacingOccurrences(of: "SETTINGS", with: "momentum: normal")
+    var simulation = try Self.flung(yaml, velocity: Vector(-400, 0))
+    var xs: [Double] = []
+    for n in 1...240 { xs.append(try simulation.step(to: Double(n) / 60).handles[0].x) }
+    #expect(xs.allSatisfy { $0 >= 0 })
+    #expect(xs.last == 0)
+  }
+
+  @Test func followSnapsToTheDetentItsGlideProjectsTo() throws {
+    let yaml = Self.rail.replacingOccurrences(
+      of: "SETTINGS", with: "snap: { left: 0.25, right: 0.75 }, spring: snappy")
+    for (velocity, target, x) in [(0.0, "left", 100.0), (600, "right", 300)] {
+      var simulation = try Self.flung(yaml, velocity: Vector(velocity, 0))
+      var events: [SceneEvent] = []
+      var last = 0.0
+      for n in 1...120 {
+        let frame = try simulation.step(to: Double(n) / 60)
+        events += frame.events
+        last = frame.handles[0].x
+      }
+      #expect(isApproximatelyEqual(last, x, relativeTolerance: 1e-9))
+      #expect(events.contains(SceneEvent("snap", "bead", target: target)))
+    }
+  }
+}

@@ -223,7 +223,16 @@ extension SceneResolver {
       return SceneGraph.Momentum(decelerationRate: rate.value)
     case .power(let power, let timeConstant):
       let p = checked(power, default: 0.8, "\(what): momentum power", in: 0...100)
-      let tau = checked(timeConstant, default: 0.7, "\(what): momentum timeConstant", in: 0.001...60)
+      var tau = 0.7
+      if let timeConstant {
+        if timeConstant.value >= 0.001 && timeConstant.value <= 60 {
+          tau = timeConstant.value
+        } else {
+          error(
+            "\(what): momentum timeConstant must be between 1ms and 60s, found \(timeConstant.value.shortestDescription)s",
+            at: timeConstant.source)
+        }
+      }
       return SceneGraph.Momentum(power: p, timeConstant: tau)
     }
   }

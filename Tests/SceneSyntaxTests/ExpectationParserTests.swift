@@ -109,6 +109,32 @@ private func n(_ value: Double) -> Expression { Expression(.number(value, nil)) 
     ),
     ("no event dismissed", .noEvent(Pattern(name: "dismissed")), "no event dismissed"),
     (
+      "event snap of ball to open before 2s",
+      .event(Pattern(name: "snap", subject: "ball", target: "open"), .before(.time(2))),
+      "event snap of ball to open before 2s"
+    ),
+    (
+      "max ball.y during 500ms..1s < 30",
+      .extreme(
+        .max, ballY, .init(start: 0.5, end: 1), .less, n(30), tolerance: nil),
+      "max ball.y during 0.5s..1s < 30"
+    ),
+    (
+      "min  ball.y  during 0..end >= 3 ± 0.5",
+      .extreme(.min, ballY, .init(start: 0, end: nil), .greaterOrEqual, n(3), tolerance: n(0.5)),
+      "min ball.y during 0s..end >= 3 ± 0.5"
+    ),
+    (
+      "always ball.y < 300 during 0s..2s",
+      .throughout(.always, ballY, .less, n(300), tolerance: nil, .init(start: 0, end: 2)),
+      "always ball.y < 300 during 0s..2s"
+    ),
+    (
+      "never x ≈ 1 ± 0.5 during 1s..end",
+      .throughout(.never, x, .approximately, n(1), tolerance: n(0.5), .init(start: 1, end: nil)),
+      "never x ≈ 1 ± 0.5 during 1s..end"
+    ),
+    (
       "no  event link.broke of link", .noEvent(Pattern(name: "link.broke", subject: "link")),
       "no event link.broke of link"
     ),

@@ -75,6 +75,53 @@ import Testing
     #expect(text.contains("expectation failed: no event grab: 'grab' happened at t = 0"))
   }
 
+  /// A handle moved by time: x = 100·t over frames 0 … 10 (0.1 s apart), so every frame's
+  /// value is known.
+  let ramp = """
+    scene: { duration: 1s, fps: 10 }
+    handles:
+      h: { position: "(100 * time, 0)", r: 4 }
+    expect:
+
+    """
+
+  @Test func maxAndMinLookAtEveryFrameOfTheirWindowEdgesIncluded() throws {
+    let passing = [
+      "max h.x during 0.2s..0.5s ≈ 50", "min h.x during 0.2s..0.5s ≈ 20",
+      "max h.x during 0.5s..end == 100", "min h.x during 0s..end == 0",
+      "max h.x during 0.3s..0.3s ≈ 30",
+    ]
+    #expect(try failures(ramp + passing.map { "  - \($0)\n" }.joined()) == nil)
+    #expect(
+      try failures(ramp + "  - max h.x during 0.2s..0.5s < 40\n") == """
+        s.yaml:5:5: error: expectation failed: max h.x during 0.2s..0.5s < 40: the maximum was 50, at t = 0.5
+              - max h.x during 0.2s..0.5s < 40
+                ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+
+        """)
+    let text = try #require(try failures(ramp + "  - min h.x during 2s..3s > 0\n"))
+    #expect(text.contains("expectation failed: min h.x during 2s..3s > 0: no frame of the run is in its window"))
+  }
+
+  @Test func alwaysAndNeverNameTheFirstFrameThatBreaksThem() throws {
+    #expect(
+      try failures(
+        ramp + "  - always h.x <= 100 during 0s..end\n  - never h.x > 100 during 0s..end\n")
+        == nil)
+    let text = try #require(
+      try failures(
+        ramp + "  - always h.x < 45 during 0s..end\n  - never h.x > 25 ± 10 during 0.1s..0.8s\n"))
+    #expect(
+      text.contains(
+        "expectation failed: always h.x < 45 during 0s..end: did not hold at t = 0.5, where the left side was 50"
+      ))
+    // ± widens the assertion, as at a moment: 20 > 25 − 10 holds, so `never` fails there.
+    #expect(
+      text.contains(
+        "expectation failed: never h.x > 25 ± 10 during 0.1s..0.8s: held at t = 0.2, where the left side was 20"
+      ))
+  }
+
   @Test func aMomentPastTheEndFails() throws {
     let text = try #require(try failures(base + "expect:\n  - at 5s: h.x > 0\n"))
     #expect(text.contains("its moment is past the end of the run"))

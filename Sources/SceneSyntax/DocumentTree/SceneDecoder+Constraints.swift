@@ -274,7 +274,7 @@ extension SceneDecoder {
   /// `{ minX: …, maxX: …, minY: …, maxY: … }`, each an expression, any of them missing.
   mutating func bounds(_ node: DocumentNode) -> DragSpec.Bounds? {
     guard let f = fields(of: node, what: "'bounds'", allowed: Self.boundsKeys) else { return nil }
-    if f.entries.isEmpty {
+    if case .mapping(let written) = node.value, written.isEmpty {
       error("'bounds' needs at least one of minX, maxX, minY or maxY", at: node.source)
       return nil
     }

@@ -20,14 +20,21 @@ import SceneVocabulary
 //    (SceneGraph+Initializers.swift) if it draws a path (the resolver gives its style).
 // 4. Resolve: the arms in SceneResolve/SceneResolver+Constraints.swift: checking the spec
 //    (ranges, references, with located errors) and building the struct; and which handle
-//    it moves in `checkExclusiveMovers`.
+//    it moves in `checkExclusiveMovers`. Settings that are expressions are compiled once
+//    every name is known, in a pass after the lets (`compileDragExpressions` is the model).
 // 5. Runtime: one file with an enum conforming to `ConstraintBehavior` whose `Parameters`
 //    is the graph's struct; its state between frames (if any) as a `State` struct in a
 //    storage array of its own on `Simulation`. The compiler then asks for the arm in
-//    `Simulation.init`'s state slots and in each dispatch of ConstraintBehavior.swift.
+//    `Simulation.init`'s state slots and in each dispatch of ConstraintBehavior.swift. A
+//    kind that moves a released handle over time puts it in the `gliding` mode and moves it
+//    in its `step` (`DragConstraint` with `Glide`, the closed-form motion of one axis).
 // 6. Outputs: nothing, unless it draws a path (step 3's `drawnPaths` names and styles it).
 // 7. Docs and tests: Grammar.md's tables and EBNF, a scene in Scenes/ with its DSL twin
 //    and golden snapshot, and tests of its behaviour against closed forms.
+//
+// `drag` was added this way: one case in step 1, one struct and arm in each of steps 2 to
+// 5, nothing in 6. Events a kind reports go in `SceneEventName` (SceneVocabulary), which
+// the expectation parser and checker read.
 
 extension SceneGraph.Constraint {
   /// What a constraint does, with its settings resolved: indices for names, defaults

@@ -141,7 +141,8 @@ extension SceneResolver {
           "a drag constraint needs a draggable handle, but '\(d.handle.value)' is not; add 'draggable: true' to it",
           at: d.handle.source,
           notes: [
-            Diagnostic.Note("'\(d.handle.value)' is defined here", at: handles[handle].nameSource.span)
+            Diagnostic.Note(
+              "'\(d.handle.value)' is defined here", at: handles[handle].nameSource.span)
           ])
       }
       // Bounds, snap points and the grid are expressions, compiled with the others once
@@ -264,8 +265,9 @@ extension SceneResolver {
       }
       if let grid = d.grid {
         drag.grid = compile(grid, symbols, expect: .point, what: "drag constraint: grid")
-        if let cell = drag.grid?.constantValue, cell.x < 0 || cell.y < 0 || !cell.x.isFinite
-          || !cell.y.isFinite
+        if let cell = drag.grid?.constantValue,
+          cell.x < 0 || cell.y < 0 || !cell.x.isFinite
+            || !cell.y.isFinite
         {
           error(
             "drag constraint: grid cells must be 0 (that axis free) or more, found (\(cell.x.shortestDescription), \(cell.y.shortestDescription))",

@@ -70,8 +70,8 @@ public struct SceneResolver {
     for (i, path) in spec.paths.enumerated() { pathIndex[path.name.value] = i }
     var handles = spec.handles.map { resolveHandle($0) }
     var paths = spec.paths.map { resolvePath($0) }
-    var resolvedConstraints:
-      [(constraint: SceneGraph.Constraint, drawnStyle: SceneGraph.Style?)] = []
+    var resolvedConstraints: [(constraint: SceneGraph.Constraint, drawnStyle: SceneGraph.Style?)] =
+      []
     var resolvedSpecs: [ConstraintSpec] = []
     for constraint in spec.constraints {
       guard

@@ -186,8 +186,10 @@ enum DragConstraint: ConstraintBehavior {
     }
   }
 
-  /// The snap target nearest `projected` along the axes the handle moves on: a named
-  /// point, or the nearest grid point. `nil` coordinates are axes the target leaves free.
+  /// The snap target nearest `projected` along the axes the handle moves on.
+  ///
+  /// A target is a named point or the nearest grid point; `nil` coordinates are axes
+  /// it leaves free.
   static func snapTarget(
     _ p: Parameters, projected: Vector, movesX: Bool, movesY: Bool, home: Vector,
     in sim: Simulation

@@ -56,8 +56,9 @@ struct Glide: Sendable {
   }
 
   /// A spring from `value` moving at `velocity` to `rest`.
-  init(springFrom value: Double, velocity: Double, to rest: Double, model: SpringModel, at time: Double)
-  {
+  init(
+    springFrom value: Double, velocity: Double, to rest: Double, model: SpringModel, at time: Double
+  ) {
     if model.isAtRest(displacement: value - rest, velocity: velocity) {
       phase = .still(rest)
     } else {

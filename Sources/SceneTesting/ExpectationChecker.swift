@@ -100,8 +100,7 @@ struct ExpectationChecker {
   }
 
   /// `a` compared with `b`, widened by `allowed` (`<` stays strict at its edge).
-  static func compare(_ a: Double, _ comparison: Comparison, _ b: Double, allowed: Double) -> Bool
-  {
+  static func compare(_ a: Double, _ comparison: Comparison, _ b: Double, allowed: Double) -> Bool {
     switch comparison {
     case .less: return a < b + allowed
     case .lessOrEqual: return a <= b + allowed

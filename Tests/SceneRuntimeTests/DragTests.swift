@@ -84,7 +84,8 @@ import Testing
     for n in 1...60 {
       let t = Double(n) / 60
       let dot = try #require(simulation.step(to: t).handles.first)
-      #expect(isApproximatelyEqual(dot.x, 100 + 800 * (1 - exp(-t / 0.7)), relativeTolerance: 1e-12))
+      #expect(
+        isApproximatelyEqual(dot.x, 100 + 800 * (1 - exp(-t / 0.7)), relativeTolerance: 1e-12))
     }
   }
 
@@ -113,8 +114,7 @@ import Testing
     // From y = 280, 'top' (180 away) is nearer than 'bottom' (220), but a release at
     // +200 pt/s projects to 280 + 200·τ = 379.9, nearer 'bottom'.
     let handle = "position: [100, 280], r: 10"
-    for (velocity, target, end) in [(0.0, "top", 100.0), (200, "bottom", 500), (-200, "top", 100)]
-    {
+    for (velocity, target, end) in [(0.0, "top", 100.0), (200, "bottom", 500), (-200, "top", 100)] {
       var simulation = try Self.flung(
         Self.scene(Self.detents, handle: handle), velocity: Vector(0, velocity))
       var events: [SceneEvent] = []
@@ -303,5 +303,42 @@ import Testing
       #expect(isApproximatelyEqual(last, x, relativeTolerance: 1e-9))
       #expect(events.contains(SceneEvent("snap", "bead", target: target)))
     }
+  }
+
+  // MARK: - With elastic
+
+  /// `elastic` with iOS's rubber band and a spring return is `drag` held to its rest by
+  /// zero-size bounds, bouncing back with the same spring: the two agree frame by frame.
+  @Test(arguments: [30.0, 60, 120, 144])
+  func elasticIsDragWithBoundsAtItsRest(fps: Double) throws {
+    let common = """
+      scene: { size: 400x600, fps: 60, duration: 10s }
+      springs:
+        back: { dampingRatio: 0.5, duration: 0.6s }
+      handles:
+        dot: { position: [100, 300], r: 10, draggable: true }
+      constraints:
+
+      """
+    let elastic =
+      common
+      + "  - elastic: { handle: dot, resistance: { rubberband: 0.55, dimension: 300 }, return: back }\n"
+    let drag =
+      common
+      + "  - drag: { handle: dot, bounds: { minX: 100, maxX: 100, minY: 300, maxY: 300 }, overdrag: { rubberband: 0.55, dimension: 300 }, bounce: back }\n"
+    var runs: [[Double]] = []
+    for yaml in [elastic, drag] {
+      var simulation = try Simulation(graph: graph(yaml))
+      simulation.pointerDown(id: 0, at: Point(100, 300))
+      simulation.pointerMoved(id: 0, to: Point(100, 520))
+      var ys = [try simulation.step(to: 1 / fps).handles[0].y]
+      simulation.pointerUp(id: 0, velocity: Vector(0, 400))
+      for n in 2...Int(2 * fps) { ys.append(try simulation.step(to: Double(n) / fps).handles[0].y) }
+      runs.append(ys)
+    }
+    for (a, b) in zip(runs[0], runs[1]) {
+      #expect(isApproximatelyEqual(a, b, relativeTolerance: 1e-12, absoluteTolerance: 1e-9))
+    }
+    #expect(runs[1].last == 300)
   }
 }

@@ -207,9 +207,18 @@ private func n(_ value: Double) -> Expression { Expression(.number(value, nil)) 
   // MARK: - Errors
 
   @Test(arguments: [
-    ("when 1s: x < 1", "expected 'at', 'event', 'no event', 'max', 'min', 'always' or 'never', found 'when'", 5, 4),
-    ("At 1s: x < 1", "expected 'at', 'event', 'no event', 'max', 'min', 'always' or 'never', found 'At'", 5, 2),
-    (": x < 1", "expected 'at', 'event', 'no event', 'max', 'min', 'always' or 'never', found ':'", 5, 1),
+    (
+      "when 1s: x < 1",
+      "expected 'at', 'event', 'no event', 'max', 'min', 'always' or 'never', found 'when'", 5, 4
+    ),
+    (
+      "At 1s: x < 1",
+      "expected 'at', 'event', 'no event', 'max', 'min', 'always' or 'never', found 'At'", 5, 2
+    ),
+    (
+      ": x < 1", "expected 'at', 'event', 'no event', 'max', 'min', 'always' or 'never', found ':'",
+      5, 1
+    ),
     ("", "empty expectation", 5, 30),
     ("at 1s: ball.y", "expected a comparison (<, <=, >, >=, ==, ≈) in the assertion", 12, 6),
     ("at 1s: x = 1", "unexpected character '='; did you mean '=='?", 14, 1),

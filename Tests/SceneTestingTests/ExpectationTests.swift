@@ -100,7 +100,9 @@ import Testing
 
         """)
     let text = try #require(try failures(ramp + "  - min h.x during 2s..3s > 0\n"))
-    #expect(text.contains("expectation failed: min h.x during 2s..3s > 0: no frame of the run is in its window"))
+    #expect(
+      text.contains(
+        "expectation failed: min h.x during 2s..3s > 0: no frame of the run is in its window"))
   }
 
   @Test func alwaysAndNeverNameTheFirstFrameThatBreaksThem() throws {

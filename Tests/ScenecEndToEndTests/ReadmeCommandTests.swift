@@ -99,4 +99,30 @@ import Testing
       }
     }
   }
+
+  /// Each SVG picture in README.md is what the command written under it draws today.
+  @Test func theReadmePicturesAreWhatScenecDraws() throws {
+    let root = RunCommandTests.root
+    let readme = try String(
+      contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+    let pattern = try NSRegularExpression(pattern: "`scenec run ([^`]*) -o (docs/[^ `]+\\.svg)`")
+    let matches = pattern.matches(in: readme, range: NSRange(readme.startIndex..., in: readme))
+    #expect(matches.count >= 2)
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "scenec-pictures-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    for (k, match) in matches.enumerated() {
+      guard let arguments = Range(match.range(at: 1), in: readme),
+        let picture = Range(match.range(at: 2), in: readme)
+      else { continue }
+      let output = dir.appendingPathComponent("\(k).svg").path
+      let words = readme[arguments].split(separator: " ").map(String.init)
+      let result = try ScenecProcess.run(["run"] + words + ["-q", "-o", output], directory: root)
+      #expect(result.status == 0, "scenec run \(readme[arguments]): \(result.stderr)")
+      let drawn = try Data(contentsOf: URL(fileURLWithPath: output))
+      let committed = try Data(contentsOf: root.appendingPathComponent(String(readme[picture])))
+      #expect(drawn == committed, "\(readme[picture]) is not what scenec draws now")
+    }
+  }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import SceneGeometry
 import SceneGraph
+import ScenePipeline
 import SceneTestSupport
 import Testing
 
@@ -340,5 +341,43 @@ import Testing
       #expect(isApproximatelyEqual(a, b, relativeTolerance: 1e-12, absoluteTolerance: 1e-9))
     }
     #expect(runs[1].last == 300)
+  }
+
+  // MARK: - The scenes
+
+  /// The four drag scenes of `Scenes/` move the same at 30, 60, 120 and 144 fps: at every
+  /// time the four frame rates share (each 1/6 s), every moving handle is within 1e-9
+  /// points. The one difference is when a spring is declared at rest: the first frame at
+  /// which it is within its `restThreshold` (0.5) in distance and speed, which a coarser
+  /// frame rate may see later; until then the other is within that threshold of the end.
+  @Test(arguments: ["bottom-sheet", "paging-carousel", "detent-knob", "dismiss-card"])
+  func theDragScenesAreTheSameAtEveryFrameRate(scene: String) throws {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent()
+    let loaded = try ScenePipeline.load(
+      path: root.appendingPathComponent("Scenes/\(scene).yaml").path)
+    let graph = try #require(loaded.graph, "\(loaded.rendered())")
+    var samples: [[Int: [HandleFrame]]] = []
+    for fps in [30.0, 60, 120, 144] {
+      var shared: [Int: [HandleFrame]] = [:]
+      for frame in try SceneRunner.frames(of: graph, fps: fps, duration: 4) {
+        let sixths = (frame.time * 6).rounded()
+        if abs(frame.time * 6 - sixths) < 1e-9 { shared[Int(sixths)] = frame.handles }
+      }
+      samples.append(shared)
+    }
+    #expect(samples[0].count == 25)
+    for other in samples.dropFirst() {
+      for (k, handles) in samples[0] {
+        let others = try #require(other[k])
+        for (a, b) in zip(handles, others) {
+          let settled = a.state != b.state && (a.state == .idle || b.state == .idle)
+          let allowed = settled ? 0.5 : 1e-9
+          #expect(
+            hypot(a.x - b.x, a.y - b.y) <= allowed,
+            "\(a.name) at \(Double(k) / 6) s: (\(a.x), \(a.y)) against (\(b.x), \(b.y))")
+        }
+      }
+    }
   }
 }

@@ -345,9 +345,10 @@ import Testing
 
   // MARK: - The scenes
 
-  /// The four drag scenes of `Scenes/` move the same at 30, 60, 120 and 144 fps: at every
-  /// time the four frame rates share (each 1/6 s), every moving handle is within 1e-9
-  /// points. The one difference is when a spring is declared at rest: the first frame at
+  /// The four drag scenes of `Scenes/` move the same at 30, 60, 120 and 144 fps.
+  ///
+  /// At every time the four frame rates share (each 1/6 s), every moving handle is within
+  /// 1e-9 points. The one difference is when a spring is declared at rest: the first frame at
   /// which it is within its `restThreshold` (0.5) in distance and speed, which a coarser
   /// frame rate may see later; until then the other is within that threshold of the end.
   @Test(arguments: ["bottom-sheet", "paging-carousel", "detent-knob", "dismiss-card"])

@@ -242,11 +242,9 @@ enum DragConstraint: ConstraintBehavior {
     }
   }
 
-  /// The `snap` event, when the handle has come to rest at its target.
   static func arrive(_ c: Int, handle h: Int, in sim: inout Simulation) {
     let s = sim.stateSlots[c]
-    guard let target = sim.dragStates[s].target else { return }
+    sim.reportSnap(of: h, to: sim.dragStates[s].target)
     sim.dragStates[s].target = nil
-    sim.events.append(SceneEvent("snap", sim.handleNames[h], target: target))
   }
 }

@@ -140,12 +140,10 @@ enum FollowConstraint: ConstraintBehavior {
     }
   }
 
-  /// The `snap` event, when the handle has come to rest at its detent.
   static func arrive(_ c: Int, handle h: Int, in sim: inout Simulation) {
     let s = sim.stateSlots[c]
-    guard let target = sim.followStates[s].target else { return }
+    sim.reportSnap(of: h, to: sim.followStates[s].target)
     sim.followStates[s].target = nil
-    sim.events.append(SceneEvent("snap", sim.handleNames[h], target: target))
   }
 
   static func step(_ c: Int, _ p: Parameters, dt: Double, in sim: inout Simulation) {

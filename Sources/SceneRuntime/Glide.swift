@@ -105,3 +105,12 @@ struct Glide: Sendable {
     }
   }
 }
+
+extension Simulation {
+  /// The `snap` event of handle `h`, now at rest at `target`; nothing when it was not
+  /// snapping to one.
+  mutating func reportSnap(of h: Int, to target: String?) {
+    guard let target else { return }
+    events.append(SceneEvent("snap", handleNames[h], target: target))
+  }
+}

@@ -267,20 +267,7 @@ public enum ExpectationParser {
     mutating func parseExtreme(_ extreme: Extreme, after keyword: Word) throws(ExpressionError)
       -> ExpectationSpec.Kind
     {
-      let body = position..<scalars.count
-      guard let during = ExpectationParser.firstDuring(in: scalars, body) else {
-        if isBlank(body) { throw expected("a value after '\(keyword.text)'") }
-        let trimmed = trim(body)
-        throw error(
-          "expected 'during' and a window (such as 0.5s..1s) after the value of '\(keyword.text)'",
-          trimmed.lowerBound, trimmed.upperBound)
-      }
-      let valueRange = body.lowerBound..<during.lowerBound
-      guard !isBlank(valueRange) else {
-        throw error(
-          "expected a value between '\(keyword.text)' and 'during'", during.lowerBound,
-          during.upperBound)
-      }
+      let (valueRange, during) = try splitAtDuring(after: keyword, what: "value", last: false)
       let value = try ExpressionParser.parse(scalars, in: valueRange, spans: spans)
       position = during.upperBound
       let window = try parseWindow()
@@ -299,25 +286,38 @@ public enum ExpectationParser {
     mutating func parseThroughout(_ quantifier: Quantifier, after keyword: Word)
       throws(ExpressionError) -> ExpectationSpec.Kind
     {
-      let body = position..<scalars.count
-      guard let during = ExpectationParser.lastDuring(in: scalars, body) else {
-        if isBlank(body) { throw expected("an assertion after '\(keyword.text)'") }
-        let trimmed = trim(body)
-        throw error(
-          "expected 'during' and a window (such as 0.5s..1s) after the assertion of '\(keyword.text)'",
-          trimmed.lowerBound, trimmed.upperBound)
-      }
-      let assertion = body.lowerBound..<during.lowerBound
-      guard !isBlank(assertion) else {
-        throw error(
-          "expected an assertion between '\(keyword.text)' and 'during'", during.lowerBound,
-          during.upperBound)
-      }
+      let (assertion, during) = try splitAtDuring(after: keyword, what: "assertion", last: true)
       let (lhs, comparison, rhs, tolerance) = try parseComparison(in: assertion)
       position = during.upperBound
       let window = try parseWindow()
       try expectEnd(orOneOf: [])
       return .throughout(quantifier, lhs, comparison, rhs, tolerance: tolerance, window)
+    }
+
+    /// The rest of the text split at its first (or `last`) `during`: the part before it,
+    /// which must not be blank, and the word itself.
+    mutating func splitAtDuring(after keyword: Word, what: String, last: Bool)
+      throws(ExpressionError) -> (Range<Int>, Range<Int>)
+    {
+      let body = position..<scalars.count
+      let found =
+        last
+        ? ExpectationParser.lastDuring(in: scalars, body)
+        : ExpectationParser.firstDuring(in: scalars, body)
+      guard let during = found else {
+        if isBlank(body) { throw expected("a \(what) after '\(keyword.text)'") }
+        let trimmed = trim(body)
+        throw error(
+          "expected 'during' and a window (such as 0.5s..1s) after the \(what) of '\(keyword.text)'",
+          trimmed.lowerBound, trimmed.upperBound)
+      }
+      let before = body.lowerBound..<during.lowerBound
+      guard !isBlank(before) else {
+        throw error(
+          "expected a\(what.first == "a" ? "n" : "") \(what) between '\(keyword.text)' and 'during'",
+          during.lowerBound, during.upperBound)
+      }
+      return (before, during)
     }
 
     /// `time..time` or `time..end`, one word.

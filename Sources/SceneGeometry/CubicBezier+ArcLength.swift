@@ -1,9 +1,10 @@
 // MARK: - Arc length
 
 extension CubicBezier {
-  /// The relative accuracy every arc-length result is computed to; the documented
-  /// guarantee is 1e-9, and the margin covers the error estimate's own uncertainty.
-  public static let arcLengthTolerance = 1e-11
+  /// The absolute error each integrated piece is allowed, as a fraction of the curve's
+  /// control polygon length (which is at least its arc length); the documented guarantee is
+  /// 1e-9 of the arc length, and the margin covers curves much shorter than their polygon.
+  public static let arcLengthTolerance = 2.5e-10
 
   /// The speed polynomial `B'(t) = A·t² + B·t + C` in power form.
   @inline(__always)
@@ -14,13 +15,14 @@ extension CubicBezier {
 
   /// The length of the whole curve.
   ///
-  /// Adaptive Gauss–Kronrod quadrature of the speed `|B'(t)|`, after splitting the
-  /// curve where the speed has a local minimum. Near a cusp the speed has a sharp
-  /// V-shaped dip that no polynomial rule integrates well; split there, each piece
-  /// sees the dip only at its end, where the adaptive bisection resolves it in a few
-  /// steps. The relative error is at most 1e-9, near-cusp curves included.
+  /// Gauss–Legendre quadrature of the speed `|B'(t)|`, the rule (8, 16 or 24 points)
+  /// chosen per piece from an error estimate made before integrating, halving where none
+  /// is accurate enough (``GaussLegendre``; kurbo's method). Near a cusp the speed has a
+  /// sharp V-shaped dip; the estimate sees it, and only the pieces next to it are halved.
+  /// The relative error is at most 1e-9, near-cusp curves included.
   ///
-  /// - Complexity: about 15 to 150 speed evaluations; no allocation.
+  /// - Complexity: about 100 speed evaluations for a random cubic, 8 for a nearly
+  ///   straight one; more only next to a cusp; no allocation.
   public var arcLength: Double { arcLength(from: 0, to: 1) }
 
   /// The length of the curve between parameters `t0` and `t1` (negative if `t1 < t0`).

@@ -48,6 +48,30 @@ import Testing
     #expect(worst <= bound, "worst relative error \(worst) at epsilon \(epsilon)")
   }
 
+  /// How many pieces the quadrature looks at for a cubic's whole length.
+  func pieces(_ cubic: CubicBezier) -> Int {
+    let integrator = ArcLengthIntegrator(cubic)
+    var budget = GaussLegendre.pieceBudget
+    _ = GaussLegendre.integrate(
+      0, 1, tolerance: integrator.tolerance, integrator.speed, depth: 0, budget: &budget)
+    return GaussLegendre.pieceBudget - budget
+  }
+
+  /// The work is counted, not timed: a random cubic takes a handful of pieces, and a
+  /// cusp adds pieces only along the halvings towards it, so even an exact cusp stays far
+  /// inside the budget (past which the slower adaptive rule would take over).
+  @Test func theQuadratureLooksAtFewPieces() {
+    var inputs = SeededInputs(seed: 14)
+    var total = 0
+    for _ in 0..<600 { total += pieces(inputs.cubic()) }
+    #expect(Double(total) / 600 < 12, "\(Double(total) / 600) pieces per random cubic")
+    for epsilon in [1e-2, 1e-6, 1e-10, 1e-12, 0] {
+      var most = 0
+      for _ in 0..<40 { most = max(most, pieces(inputs.nearCuspCubic(epsilon: epsilon))) }
+      #expect(most < 200, "\(most) pieces for a near-cusp cubic at epsilon \(epsilon)")
+    }
+  }
+
   @Test func partialLengthsAddUp() {
     var inputs = SeededInputs(seed: 13)
     for _ in 0..<200 {

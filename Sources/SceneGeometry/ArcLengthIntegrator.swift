@@ -14,7 +14,7 @@ struct ArcLengthIntegrator {
   private let isUniform: Bool
 
   @inline(__always)
-  init(_ cubic: CubicBezier) {
+  init(_ cubic: CubicBezier, accuracy: Double = CubicBezier.defaultArcLengthAccuracy) {
     let (a, b, c) = cubic.speedCoefficients
     speed = SpeedIntegrand(a: a, b: b, c: c)
     // The control polygon by square roots of sums of squares, as the integrand does:
@@ -23,7 +23,8 @@ struct ArcLengthIntegrator {
       (cubic.p1 - cubic.p0).lengthSquared.squareRoot()
       + (cubic.p2 - cubic.p1).lengthSquared.squareRoot()
       + (cubic.p3 - cubic.p2).lengthSquared.squareRoot()
-    tolerance = CubicBezier.arcLengthTolerance * Swift.max(polygon, 1e-300)
+    let relative = accuracy.isFinite && accuracy > 0 ? Swift.max(accuracy, 1e-15) : 1e-9
+    tolerance = CubicBezier.arcLengthTolerance(accuracy: relative) * Swift.max(polygon, 1e-300)
     isUniform = a.x == 0 && a.y == 0 && b.x == 0 && b.y == 0
   }
 

@@ -49,8 +49,8 @@ import Testing
   }
 
   /// How many pieces the quadrature looks at for a cubic's whole length.
-  func pieces(_ cubic: CubicBezier) -> Int {
-    let integrator = ArcLengthIntegrator(cubic)
+  func pieces(_ cubic: CubicBezier, accuracy: Double = 1e-9) -> Int {
+    let integrator = ArcLengthIntegrator(cubic, accuracy: accuracy)
     var budget = GaussLegendre.pieceBudget
     _ = GaussLegendre.integrate(
       0, 1, tolerance: integrator.tolerance, integrator.speed, depth: 0, budget: &budget)
@@ -69,6 +69,27 @@ import Testing
       var most = 0
       for _ in 0..<40 { most = max(most, pieces(inputs.nearCuspCubic(epsilon: epsilon))) }
       #expect(most < 200, "\(most) pieces for a near-cusp cubic at epsilon \(epsilon)")
+    }
+  }
+
+  @Test(arguments: [1e-4, 1e-6, 1e-12])
+  func accuracyIsAParameter(accuracy: Double) {
+    var inputs = SeededInputs(seed: 15)
+    var worst = 0.0
+    for _ in 0..<300 {
+      let cubic = inputs.cubic()
+      let reference = Reference.arcLength(cubic)
+      worst = max(worst, abs(cubic.arcLength(accuracy: accuracy) - reference) / reference)
+    }
+    #expect(worst <= accuracy, "worst relative error \(worst) at accuracy \(accuracy)")
+  }
+
+  @Test func aLooserAccuracyLooksAtFewerPieces() {
+    var inputs = SeededInputs(seed: 16)
+    for _ in 0..<100 {
+      let cubic = inputs.cubic()
+      #expect(pieces(cubic, accuracy: 1e-6) <= pieces(cubic, accuracy: 1e-9))
+      #expect(pieces(cubic, accuracy: 1e-9) <= pieces(cubic, accuracy: 1e-12))
     }
   }
 

@@ -51,22 +51,33 @@ enum HTMLPlayer {
   /// Turns each frame into its JSON entry as it comes, and writes the page at the end.
   struct Writer: FrameWriter {
     let context: OutputContext
-    /// The frames' entries so far, each after `\n` or `,\n`.
-    var entries: [UInt8] = []
-    var count = 0
+    /// Each frame's entry so far, after `\n` or `,\n`: one array per frame, each its own
+    /// size, so keeping them costs what they hold (one growing array could hold twice that).
+    var entries: [[UInt8]] = []
 
     mutating func frame(_ frame: Frame, into sink: inout TextBytes) {
       var entry = TextBytes(capacity: 64 + 48 * (frame.handles.count + frame.paths.count))
-      entry.append(count == 0 ? "\n" : ",\n")
+      entry.append(entries.isEmpty ? "\n" : ",\n")
       HTMLPlayer.appendEntry(frame, context: context, to: &entry)
-      entries.append(contentsOf: entry.bytes)
-      count += 1
+      entries.append(Array(entry.bytes))
     }
 
     mutating func end(into sink: inout TextBytes) {
-      sink.append(HTMLPlayer.head(context: context, frameCount: count))
-      sink.append(HTMLPlayer.sceneHeader(context: context, frameCount: count))
-      entries.withUnsafeBufferPointer { sink.append($0) }
+      end(into: &sink, flush: { _ in })
+    }
+
+    /// The page, with each frame's entry handed to `flush` and let go as it is written.
+    mutating func end(into sink: inout TextBytes, flush: (inout TextBytes) throws -> Void)
+      rethrows
+    {
+      sink.append(HTMLPlayer.head(context: context, frameCount: entries.count))
+      sink.append(HTMLPlayer.sceneHeader(context: context, frameCount: entries.count))
+      for i in entries.indices {
+        entries[i].withUnsafeBufferPointer { sink.append($0) }
+        entries[i] = []
+        try flush(&sink)
+      }
+      entries = []
       sink.append("]}\n</script>\n<script>\n")
       sink.append(HTMLPlayer.script)
       sink.append("</script>\n</body>\n</html>\n")

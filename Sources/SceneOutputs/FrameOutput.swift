@@ -67,11 +67,20 @@ public protocol FrameWriter {
   mutating func frame(_ frame: Frame, into sink: inout TextBytes)
   /// Appends what comes after the last frame.
   mutating func end(into sink: inout TextBytes)
+  /// Appends what comes after the last frame, handing the sink to `flush` (which empties
+  /// it) as it goes: a format that keeps every frame until the end (the HTML player) then
+  /// never holds its whole output twice.
+  mutating func end(into sink: inout TextBytes, flush: (inout TextBytes) throws -> Void) rethrows
 }
 
 extension FrameWriter {
   public mutating func begin(into sink: inout TextBytes) {}
   public mutating func end(into sink: inout TextBytes) {}
+  public mutating func end(
+    into sink: inout TextBytes, flush: (inout TextBytes) throws -> Void
+  ) rethrows {
+    end(into: &sink)
+  }
 }
 
 /// What every output may need besides the frames.

@@ -193,7 +193,7 @@ struct RunCommand: ParsableCommand {
         )
         throw Sysexits.usage
       }
-      writer.end(into: &bytes)
+      try writer.end(into: &bytes, flush: { try drain(&$0, force: false) })
       try drain(&bytes, force: true)
       try sink.commit()
     } catch let error as RuntimeError {

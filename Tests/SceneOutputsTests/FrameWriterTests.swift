@@ -68,20 +68,38 @@ import Testing
         == FrameOutput.svg.text(of: [frames[frames.count - 1]], context: context))
   }
 
-  @Test func thePlayerKeepsEachFrameAsItsJSONEntry() throws {
+  @Test func thePlayerKeepsEachFrameAsItsJSONEntryAndLetsEachGoAsItIsWritten() throws {
     let (graph, frames) = try runFrames(Self.scene)
     let context = OutputContext(graph: graph, fps: 60)
     var writer = HTMLPlayer.Writer(context: context)
     var sink = TextBytes()
-    var entries = 0
+    var sizes: [Int] = []
     for frame in frames {
       var entry = TextBytes()
       HTMLPlayer.appendEntry(frame, context: context, to: &entry)
-      entries += entry.count + (entries == 0 ? 1 : 2)  // After "\n" or ",\n".
+      sizes.append(entry.count + (sizes.isEmpty ? 1 : 2))  // After "\n" or ",\n".
       writer.frame(frame, into: &sink)
-      #expect(writer.entries.count == entries)
+      #expect(writer.entries.map(\.count) == sizes)
     }
-    #expect(writer.count == frames.count)
+    // Streamed: after the page's head, each flush carries exactly one frame's entry (the
+    // writer lets it go then), and the pieces make the page written whole.
+    var streamed: [UInt8] = []
+    var flushed: [Int] = []
+    var streaming = writer
+    try streaming.end(
+      into: &sink,
+      flush: { bytes in
+        streamed += Array(bytes.bytes)
+        flushed.append(bytes.count)
+        bytes.removeAll()
+      })
+    streamed += Array(sink.bytes)
+    #expect(flushed.count == frames.count)
+    #expect(Array(flushed.dropFirst()) == Array(sizes.dropFirst()))
+    #expect(streaming.entries.isEmpty)
+    #expect(
+      String(decoding: streamed, as: UTF8.self)
+        == FrameOutput.html.text(of: frames, context: context))
   }
 
   @Test func framesFindTheirPathsByIndexInTheGraph() throws {

@@ -59,7 +59,7 @@ extension Simulation {
 
   /// Evaluates lets, bound handles and segment paths in dependency order.
   mutating func evaluateNodes(initial: Bool) {
-    for node in graph.evaluationOrder {
+    for node in initial ? graph.evaluationOrder : liveNodes {
       switch node {
       case .letValue(let i):
         let value = evaluate(program: letPrograms[i])
@@ -164,6 +164,7 @@ extension Simulation {
   // MARK: - One step
 
   mutating func advance(dt: Double) {
+    hitGrid.invalidate()  // Anything may move now.
     if dt > 0 && propagatorStep != dt {
       propagators = springModels.map { $0.propagator(dt: dt) }
       propagatorStep = dt

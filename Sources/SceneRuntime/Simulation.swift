@@ -43,6 +43,16 @@ public struct Simulation: Sendable {
   /// (``SceneGraph/Constraint/reportedName``), read per frame without copying the graph.
   let constraintNames: [String]
   var events: [SceneEvent] = []
+  /// The nodes of ``SceneGraph/evaluationOrder`` that can change after the start.
+  ///
+  /// Lets, handles bound to an expression, segment paths: a scene of many plain handles
+  /// then re-evaluates nothing for them each frame and each release.
+  let liveNodes: [SceneGraph.Node]
+  /// The draggable handles by place, for presses (see ``HitGrid``).
+  var hitGrid: HitGrid
+  /// Whether a draggable handle follows an expression, which a release can move: every
+  /// press then scans all the handles.
+  let hasBoundDraggable: Bool
   /// Spring propagators for the current `dt`, one per spring preset.
   var propagators: [SpringModel.Propagator] = []
   var propagatorStep = 0.0
@@ -137,6 +147,17 @@ public struct Simulation: Sendable {
     handleFollowsTime = graph.handles.map(\.followsTime)
     handleIsCircle = graph.handles.map { $0.shape == .circle }
     handleSprings = graph.handles.map(\.spring)
+    hitGrid = HitGrid(
+      draggable: graph.handles.indices.filter { graph.handles[$0].draggable },
+      hitRadius: graph.handles.map(\.hitRadius), handleCount: graph.handles.count)
+    hasBoundDraggable = graph.handles.contains { $0.draggable && $0.isBound }
+    liveNodes = graph.evaluationOrder.filter {
+      switch $0 {
+      case .letValue: return true
+      case .handle(let i): return graph.handles[i].isBound && mover[i] == nil
+      case .path(let i): return !graph.paths[i].segments.isEmpty
+      }
+    }
     var expressions: [CompiledExpression] = []
     func link(_ expression: CompiledExpression) -> Int {
       expressions.append(expression)
@@ -218,18 +239,17 @@ public struct Simulation: Sendable {
     guard point.isFinite else { return }
     var pointer = PointerRuntime(id: id, position: point, pressPosition: point, isDown: true)
     pointer.record(time: time, position: point)
-    for i in handles.indices.reversed()
-    where graph.handles[i].draggable && handles[i].state != .hidden {
-      if handles[i].position.distance(to: point) <= graph.handles[i].hitRadius
-        && !pointers.contains(where: { $0.grabbed == i })
-      {
-        pointer.grabbed = i
-        pointer.grabOffset = handles[i].position - point
-        handles[i].mode = .dragging
-        handles[i].velocity = .zero
-        events.append(SceneEvent("grab", handleNames[i]))
-        break
-      }
+    let grabbed = hitGrid.topmost(
+      at: point, scanEveryTime: hasBoundDraggable, position: { [handles] in handles[$0].position },
+      accepts: { [handles, pointers] i in
+        handles[i].state != .hidden && !pointers.contains(where: { $0.grabbed == i })
+      })
+    if let i = grabbed {
+      pointer.grabbed = i
+      pointer.grabOffset = handles[i].position - point
+      handles[i].mode = .dragging
+      handles[i].velocity = .zero
+      events.append(SceneEvent("grab", handleNames[i]))
     }
     if let index = pointers.firstIndex(where: { $0.id == id }) {
       pointers[index] = pointer
@@ -274,6 +294,7 @@ public struct Simulation: Sendable {
       // The handle leaves from where the finger last put it, even if no step ran since.
       let velocity = handles[handle].velocity
       drag(handle, to: pointers[index].position + pointers[index].grabOffset, dt: 0)
+      hitGrid.move(handle, to: handles[handle].position)
       handles[handle].velocity = velocity
       pointers[index].grabbed = nil
       events.append(SceneEvent("release", handleNames[handle]))

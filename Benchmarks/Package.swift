@@ -78,6 +78,12 @@ let package = Package(
       ],
       path: "Benchmarks/PreviewRoundTrip"
     ),
+    // scenec's side of Peers/run, the side-by-side figures.
+    .executableTarget(
+      name: "PeerFigures",
+      dependencies: [.product(name: "SceneGeometry", package: "scenec")],
+      path: "Benchmarks/PeerFigures"
+    ),
     // A plain executable for callgrind and perf: `swift run -c release StressRun 1000 5`.
     .executableTarget(
       name: "StressRun",

@@ -210,17 +210,16 @@ enum DragConstraint: ConstraintBehavior {
     }
     if let grid = p.grid {
       let cell = sim.evaluate(grid)
-      func snapped(_ value: Double, _ origin: Double, _ size: Double) -> (Double, Int)? {
+      func snapped(_ value: Double, _ origin: Double, _ size: Double) -> Double? {
         guard size > 0, size.isFinite else { return nil }
         let index = ((value - origin) / size).rounded()
         guard abs(index) < 1e9 else { return nil }
-        return (origin + index * size, Int(index))
+        return origin + index * size
       }
       let x = snapped(projected.x, home.x, cell.x)
       let y = snapped(projected.y, home.y, cell.y)
-      if x != nil || y != nil {
-        consider("grid(\(x?.1 ?? 0), \(y?.1 ?? 0))", x?.0, y?.0)
-      }
+      // Every grid point answers to one name, which `expect:` lines can write.
+      if x != nil || y != nil { consider("grid", x, y) }
     }
     return best
   }

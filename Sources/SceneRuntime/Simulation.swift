@@ -217,11 +217,15 @@ public struct Simulation: Sendable {
 
   /// Handle `i`'s velocity in points per second where the engine integrates it: springing
   /// back or held by a pointer (the finger's step); zero at rest; `nil` for motion it
-  /// does not integrate (bound, animated, tweened, or springing along a path).
+  /// does not integrate (bound, animated, tweened, or springing or gliding along a path).
   public func integratedVelocity(ofHandle i: Int) -> Vector? {
     switch handles[i].mode {
     case .idle, .hidden: return .zero
-    case .dragging, .gliding: return handles[i].velocity
+    case .dragging: return handles[i].velocity
+    case .gliding:
+      // A `follow` glides in arc length; its velocity in the plane is not integrated.
+      if let c = mover[i], keywords[c] == .follow { return nil }
+      return handles[i].velocity
     case .springing:
       if let c = mover[i], keywords[c] == .follow, followStates[stateSlots[c]].springingAlongPath {
         return nil

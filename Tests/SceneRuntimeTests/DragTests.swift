@@ -148,11 +148,16 @@ import Testing
       Self.scene("grid: [50, 0], momentum: none, spring: snappy"), to: Point(170, 340),
       velocity: .zero)
     var last: Frame?
-    for n in 1...120 { last = try simulation.step(to: Double(n) / 60) }
+    var events: [SceneEvent] = []
+    for n in 1...120 {
+      last = try simulation.step(to: Double(n) / 60)
+      events += last?.events ?? []
+    }
     let dot = try #require(last?.handles.first)
     // x: 170 is 1.4 cells of 50 from 100, so it goes to 150; y has no grid and stays.
     #expect(dot.x == 150)
     #expect(dot.y == 340)
+    #expect(events.contains(SceneEvent("snap", "dot", target: "grid")))
   }
 
   // MARK: - Bounds

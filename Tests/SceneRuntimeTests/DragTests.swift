@@ -285,6 +285,15 @@ import Testing
     }
   }
 
+  @Test func aFollowGlideLeavesItsVelocityToTheFrames() throws {
+    // It glides in arc length: the engine integrates no velocity in the plane for it, so
+    // expectations take the change between frames rather than the velocity it was let go at.
+    let yaml = Self.rail.replacingOccurrences(of: "SETTINGS", with: "momentum: normal")
+    var simulation = try Self.flung(yaml, velocity: Vector(300, 0))
+    #expect(try simulation.step(to: 1.0 / 60).handles[0].state == .settling)
+    #expect(simulation.integratedVelocity(ofHandle: 0) == nil)
+  }
+
   @Test func followGlidingIntoAnEndBouncesBackToIt() throws {
     let yaml = Self.rail.replacingOccurrences(of: "SETTINGS", with: "momentum: normal")
     var simulation = try Self.flung(yaml, velocity: Vector(-400, 0))

@@ -225,6 +225,11 @@ private func n(_ value: Double) -> Expression { Expression(.number(value, nil)) 
     ("at 1s: (x < 1", "expected ')' to close '(' at column 12, found end of expression", 18, 1),
     ("event lnk.broke", "unknown event 'lnk.broke'; did you mean 'link.broke'?", 11, 9),
     (
+      "event snap of ball too open",
+      "expected 'to', 'before', 'after' or the end of the expectation, found 'too'", 24, 3
+    ),
+    ("no event snap to 2x", "expected a snap target name after 'to', found '2x'", 22, 2),
+    (
       "event fly",
       "unknown event 'fly'; expected grab, release, rest, link.broke, link.restored, dismissed, loop or snap",
       11, 3

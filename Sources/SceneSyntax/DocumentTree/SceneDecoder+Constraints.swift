@@ -246,27 +246,35 @@ extension SceneDecoder {
 
   /// `{ NAME: FRACTION, … }`: detents along a path, in the order written.
   mutating func detents(_ node: DocumentNode) -> [DetentSpec] {
-    guard let entries = mapping(node, what: "'snap' (names of fractions 0 to 1 of the path)")
-    else { return [] }
-    var result: [DetentSpec] = []
-    for entry in unique(entries, what: "snap target") {
-      guard identifier(entry.key, at: entry.keySource, what: "snap target"),
-        let fraction = number(entry.value, what: "snap target '\(entry.key)' (a fraction 0 to 1)")
-      else { continue }
-      result.append(DetentSpec(name: Located(entry.key, at: entry.keySource), fraction: fraction))
+    snapTargets(node, what: "'snap' (names of fractions 0 to 1 of the path)") {
+      decoder, name, value in
+      decoder.number(value, what: "snap target '\(name.value)' (a fraction 0 to 1)").map {
+        DetentSpec(name: name, fraction: $0)
+      }
     }
-    return result
   }
 
   /// `{ NAME: POINT, … }`: named snap points, in the order written.
   mutating func snapPoints(_ node: DocumentNode) -> [SnapPointSpec] {
-    guard let entries = mapping(node, what: "'snap' (names of points)") else { return [] }
-    var result: [SnapPointSpec] = []
+    snapTargets(node, what: "'snap' (names of points)") { decoder, name, value in
+      decoder.expression(value, what: "snap target '\(name.value)'").map {
+        SnapPointSpec(name: name, point: $0)
+      }
+    }
+  }
+
+  /// A mapping of snap target names, each checked as a name and its value decoded.
+  mutating func snapTargets<T>(
+    _ node: DocumentNode, what: String,
+    _ decode: (inout SceneDecoder, Located<String>, DocumentNode) -> T?
+  ) -> [T] {
+    guard let entries = mapping(node, what: what) else { return [] }
+    var result: [T] = []
     for entry in unique(entries, what: "snap target") {
       guard identifier(entry.key, at: entry.keySource, what: "snap target"),
-        let point = expression(entry.value, what: "snap target '\(entry.key)'")
+        let target = decode(&self, Located(entry.key, at: entry.keySource), entry.value)
       else { continue }
-      result.append(SnapPointSpec(name: Located(entry.key, at: entry.keySource), point: point))
+      result.append(target)
     }
     return result
   }

@@ -231,7 +231,7 @@ public enum ExpectationParser {
         return try parseAt()
       case "event":
         let pattern = try parsePattern(after: "event")
-        var options = pattern.subject == nil ? ["of", "before", "after"] : ["before", "after"]
+        var options = followers(of: pattern) + ["before", "after"]
         var timing: ExpectationSpec.Timing?
         if let word = peekWord(), word.text == "before" || word.text == "after" {
           position = word.end
@@ -251,7 +251,7 @@ public enum ExpectationParser {
         }
         position = word.end
         let pattern = try parsePattern(after: "event")
-        try expectEnd(orOneOf: pattern.subject == nil ? ["of"] : [])
+        try expectEnd(orOneOf: followers(of: pattern))
         return .noEvent(pattern)
       case "max", "min":
         return try parseExtreme(keyword.text == "max" ? .max : .min, after: keyword)
@@ -528,25 +528,38 @@ public enum ExpectationParser {
       }
       position = name.end
       var pattern = ExpectationSpec.EventPattern(name: name.text)
-      if let of = peekWord(), of.text == "of" {
-        position = of.end
-        guard let subject = peekWord(), ExpressionParser.isIdentifier(subject.text) else {
-          throw expected("a handle or constraint name after 'of'")
-        }
-        position = subject.end
-        pattern.subject = subject.text
-        pattern.subjectSource = SourceRef(spans.span(subject.start, subject.end))
+      if let (subject, source) = try nameWord(after: "of", expecting: "a handle or constraint name")
+      {
+        pattern.subject = subject
+        pattern.subjectSource = source
       }
-      if pattern.name == SceneEventName.snap.rawValue, let to = peekWord(), to.text == "to" {
-        position = to.end
-        guard let target = peekWord(), ExpressionParser.isIdentifier(target.text) else {
-          throw expected("a snap target name after 'to'")
-        }
-        position = target.end
-        pattern.target = target.text
-        pattern.targetSource = SourceRef(spans.span(target.start, target.end))
+      if pattern.name == SceneEventName.snap.rawValue,
+        let (target, source) = try nameWord(after: "to", expecting: "a snap target name")
+      {
+        pattern.target = target
+        pattern.targetSource = source
       }
       return pattern
+    }
+
+    /// The words that could still extend `pattern`: `of` without a subject, `to` for a
+    /// snap without a target.
+    func followers(of pattern: ExpectationSpec.EventPattern) -> [String] {
+      (pattern.subject == nil ? ["of"] : [])
+        + (pattern.name == SceneEventName.snap.rawValue && pattern.target == nil ? ["to"] : [])
+    }
+
+    /// `keyword NAME` if the next word is `keyword`: the name and where it stands.
+    mutating func nameWord(after keyword: String, expecting what: String) throws(ExpressionError)
+      -> (String, SourceRef)?
+    {
+      guard let word = peekWord(), word.text == keyword else { return nil }
+      position = word.end
+      guard let name = peekWord(), ExpressionParser.isIdentifier(name.text) else {
+        throw expected("\(what) after '\(keyword)'")
+      }
+      position = name.end
+      return (name.text, SourceRef(spans.span(name.start, name.end)))
     }
 
     /// A time or an event pattern, after `before` or `after`.

@@ -43,9 +43,24 @@ let package = Package(
       path: "Benchmarks/LoadingBenchmarks",
       plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
     ),
+    // The runtime workloads RuntimeBenchmarks and StressRun share.
+    .target(
+      name: "RuntimeWorkloads",
+      dependencies: [
+        .product(name: "SceneDiagnostics", package: "scenec"),
+        .product(name: "SceneGeometry", package: "scenec"),
+        .product(name: "SceneGraph", package: "scenec"),
+        .product(name: "ScenePipeline", package: "scenec"),
+        .product(name: "SceneResolve", package: "scenec"),
+        .product(name: "SceneRuntime", package: "scenec"),
+        .product(name: "SceneStress", package: "scenec"),
+      ],
+      path: "Benchmarks/RuntimeWorkloads"
+    ),
     .executableTarget(
       name: "RuntimeBenchmarks",
       dependencies: [
+        "RuntimeWorkloads",
         .product(name: "Benchmark", package: "benchmark"),
         .product(name: "SceneSyntax", package: "scenec"),
         .product(name: "ScenePipeline", package: "scenec"),
@@ -88,6 +103,7 @@ let package = Package(
     .executableTarget(
       name: "StressRun",
       dependencies: [
+        "RuntimeWorkloads",
         .product(name: "SceneDiagnostics", package: "scenec"),
         .product(name: "SceneSyntax", package: "scenec"),
         .product(name: "ScenePipeline", package: "scenec"),

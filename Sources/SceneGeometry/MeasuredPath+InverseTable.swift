@@ -19,19 +19,22 @@ extension MeasuredPath {
   /// rather than each of its arrays.
   @usableFromInline
   final class InverseTable: Sendable {
-    static let stretchesPerPiece = 64
+    /// 128: at 64, the error of an S-shaped segment's interpolant was a few parts in 1e10,
+    /// and half its stretches failed the check below.
+    static let stretchesPerPiece = 128
     /// How near, relative to a piece's length, the interpolant must be to the exact
     /// inverse for a stretch to be used.
     static let tolerance = 1e-10
 
-    /// For piece `p`, entries `p × 65 ..< p × 65 + 65`: the arc length from the piece's
-    /// start at t = j / 64 (zeros for a line).
+    /// For piece `p`, entries `p × 129 ..< p × 129 + 129`: the arc length from the
+    /// piece's start at t = j / 128 (zeros for a line).
     let lengths: [Double]
-    /// The same entries: dt/ds = 1 / speed at t = j / 64.
+    /// The same entries: dt/ds = 1 / speed at t = j / 128.
     let slopes: [Double]
-    /// The same entries: d²t/ds² at t = j / 64.
+    /// The same entries: d²t/ds² at t = j / 128.
     let curvatures: [Double]
-    /// For piece `p`, entries `p × 64 ..< p × 64 + 64`: whether stretch j may be used.
+    /// For piece `p`, entries `p × 128 ..< p × 128 + 128`: whether stretch j may be
+    /// used.
     let usable: [Bool]
 
     init(lengths: [Double], slopes: [Double], curvatures: [Double], usable: [Bool]) {
@@ -43,14 +46,28 @@ extension MeasuredPath {
   }
 
   /// This path with an ``InverseTable``: positions at arc length get faster, at the
-  /// cost of measuring each curved segment 64 times more finely, once (about 20 µs a
+  /// cost of measuring each curved segment 128 times more finely, once (about 20 µs a
   /// segment).
   ///
   /// For a path that does not change from frame to frame.
   public func preparedForRepeatedPositions() -> MeasuredPath {
-    var prepared = self
-    prepared.inverseTable = InverseTable(pieces)
-    return prepared
+    MeasuredPath(self, inverseTable: InverseTable(pieces))
+  }
+
+  /// The same as ``preparedForRepeatedPositions()``, reusing the table of an earlier path
+  /// of the same shape from `cache`.
+  ///
+  /// The table depends only on the shape of each segment, not on where it is, so the
+  /// hundreds of copies of one track a generated scene places around the canvas share one
+  /// table: made once, held once.
+  public func preparedForRepeatedPositions(sharing cache: inout InverseTableCache)
+    -> MeasuredPath
+  {
+    let key = InverseTableCache.Key(pieces)
+    if let table = cache.tables[key] { return MeasuredPath(self, inverseTable: table) }
+    let table = InverseTable(pieces)
+    cache.tables[key] = table
+    return MeasuredPath(self, inverseTable: table)
   }
 
   /// Whether ``preparedForRepeatedPositions()`` made this path's table.
@@ -78,10 +95,14 @@ extension MeasuredPath.InverseTable {
     var usable = [Bool](repeating: false, count: pieces.count * n)
     for (p, piece) in pieces.enumerated() where !piece.isLine && piece.length > 0 {
       let base = p * (n + 1)
+      // Lengths far tighter than the 1e-9 the table must meet: the check below compares
+      // the interpolant with them at a tenth of that, so a reference only as good as the
+      // promise would reject sound stretches (and it did, for most of some curves).
+      let integrator = ArcLengthIntegrator(piece.cubic, accuracy: 1e-13)
       var sum = 0.0
       for j in 0...n {
         let t = Double(j) / Double(n)
-        if j > 0 { sum += piece.integrator.length(from: Double(j - 1) / Double(n), to: t) }
+        if j > 0 { sum += integrator.length(from: Double(j - 1) / Double(n), to: t) }
         lengths[base + j] = sum
         let first = piece.cubic.derivative(at: t)
         let speed = (first.x * first.x + first.y * first.y).squareRoot()
@@ -104,7 +125,7 @@ extension MeasuredPath.InverseTable {
           let local = lengths[base + j] + u * (lengths[base + j + 1] - lengths[base + j])
           let t = Self.interpolate(
             lengths, slopes, curvatures, base: base, stretch: j, local: local)
-          let exact = lengths[base + j] + piece.integrator.length(from: t0, to: t)
+          let exact = lengths[base + j] + integrator.length(from: t0, to: t)
           if !(abs(exact - local) <= bound) {
             accurate = false
             break
@@ -165,5 +186,34 @@ extension MeasuredPath.InverseTable {
       value0 * t0 + value1 * t1 + h * (slope0 * slopes[base + j] + slope1 * slopes[base + j + 1])
       + h * h * (bend0 * curvatures[base + j] + bend1 * curvatures[base + j + 1])
     return Swift.min(Swift.max(t, t0), t1)
+  }
+}
+
+/// Inverse arc-length tables already made, by the shape of the path they were made for
+/// (see ``MeasuredPath/preparedForRepeatedPositions(sharing:)``).
+public struct InverseTableCache: Sendable {
+  var tables: [Key: MeasuredPath.InverseTable] = [:]
+
+  public init() {}
+
+  /// How many distinct tables the cache holds.
+  public var count: Int { tables.count }
+
+  /// Each piece's control points relative to its start, and whether it is a line: what a
+  /// table is made from, wherever the path lies.
+  struct Key: Hashable, Sendable {
+    var offsets: [Double]
+
+    init(_ pieces: [MeasuredPath.Piece]) {
+      offsets = []
+      offsets.reserveCapacity(pieces.count * 7)
+      for piece in pieces {
+        let c = piece.cubic
+        offsets += [
+          c.p1.x - c.p0.x, c.p1.y - c.p0.y, c.p2.x - c.p0.x, c.p2.y - c.p0.y,
+          c.p3.x - c.p0.x, c.p3.y - c.p0.y, piece.isLine ? 1 : 0,
+        ]
+      }
+    }
   }
 }

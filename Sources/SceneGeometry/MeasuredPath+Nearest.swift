@@ -117,7 +117,10 @@ extension MeasuredPath {
   func localMinimum(of point: Point, from start: Double, wraps: Bool = true) -> (
     index: Int, t: Double
   ) {
-    var (index, t) = location(atNormalizedLength: start)
+    // Exactly, not from the table: the walk starts at the last answer, a minimum where the
+    // slope is nearly zero, so which way it goes must not depend on whether the path has
+    // a table (whose parameters differ from the exact ones in the tenth digit).
+    var (index, t) = location(atNormalizedLength: start, exactly: true)
     let initialSlope = pieces[index].cubic.distanceSlope(at: t, from: point)
     // Downhill is towards larger t when the distance shrinks as t grows.
     let forward = initialSlope <= 0

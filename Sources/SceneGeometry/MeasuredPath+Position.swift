@@ -5,11 +5,14 @@ extension MeasuredPath {
   ///
   /// At a joint the point belongs to the segment that starts there, except at the very
   /// end of the path; zero-length segments are never chosen when a segment with length
-  /// holds the point, so tangents come from real curves.
+  /// holds the point, so tangents come from real curves. `exactly` skips the inverse table
+  /// (see ``preparedForRepeatedPositions()``).
   ///
   /// - Complexity: O(log n) binary search plus one inverse arc-length solve.
   @usableFromInline
-  func location(atNormalizedLength length: Double) -> (index: Int, t: Double) {
+  func location(atNormalizedLength length: Double, exactly: Bool = false) -> (
+    index: Int, t: Double
+  ) {
     // The last piece whose start is at or before `length`.
     var lo = 0
     var hi = startLengths.count - 1
@@ -41,7 +44,9 @@ extension MeasuredPath {
     // The table's stretch holding `local`, then Newton within it.
     var k = 0
     while k + 1 < Self.samplesPerPiece && piece.samples[k + 1] <= local { k += 1 }
-    if let t = tabulatedParameter(piece: index, local: local, eighth: k) { return (index, t) }
+    if !exactly, let t = tabulatedParameter(piece: index, local: local, eighth: k) {
+      return (index, t)
+    }
     let n = Double(Self.samplesPerPiece)
     let t = piece.cubic.parameter(
       atLength: local - piece.samples[k], from: Double(k) / n, to: Double(k + 1) / n,
@@ -58,6 +63,13 @@ extension MeasuredPath {
     let s = normalizedLength(length)
     let (index, t) = location(atNormalizedLength: s)
     return position(segment: index, t: t, length: s)
+  }
+
+  /// The point at arc length `length`, as ``position(atLength:)`` gives it, without the
+  /// tangent.
+  public func point(atLength length: Double) -> Point {
+    let (index, t) = location(atNormalizedLength: normalizedLength(length))
+    return pieces[index].cubic.point(at: t)
   }
 
   /// The point and tangent at parameter `t` of drawn segment `index`.

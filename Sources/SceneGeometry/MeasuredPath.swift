@@ -39,17 +39,50 @@ public struct MeasuredPath: Sendable {
   /// How many stretches of equal parameter each curved piece's length table has.
   @usableFromInline static let samplesPerPiece = 8
 
-  /// The path that was measured.
-  public let path: Path
-  @usableFromInline let pieces: [Piece]
-  /// `startLength` of every piece, kept apart so the binary search touches one array.
-  @usableFromInline let startLengths: [Double]
+  /// The measurements, in one immutable object: copying a `MeasuredPath` (which passing
+  /// one held in an array to a query does) then retains one object, not four.
+  @usableFromInline
+  final class Storage: Sendable {
+    let path: Path
+    let pieces: [Piece]
+    let startLengths: [Double]
+    let inverseTable: InverseTable?
+
+    init(path: Path, pieces: [Piece], startLengths: [Double], inverseTable: InverseTable?) {
+      self.path = path
+      self.pieces = pieces
+      self.startLengths = startLengths
+      self.inverseTable = inverseTable
+    }
+  }
+
+  @usableFromInline let storage: Storage
   /// The total arc length.
   public let length: Double
   /// `true` when the path is one closed subpath, so arc length wraps around.
   public let isClosed: Bool
+
+  /// The path that was measured.
+  public var path: Path { storage.path }
+  @usableFromInline var pieces: [Piece] {
+    @inline(__always) get { storage.pieces }
+  }
+  /// `startLength` of every piece, kept apart so the binary search touches one array.
+  @usableFromInline var startLengths: [Double] {
+    @inline(__always) get { storage.startLengths }
+  }
   /// The dense table ``preparedForRepeatedPositions()`` makes; `nil` until then.
-  @usableFromInline var inverseTable: InverseTable?
+  @usableFromInline var inverseTable: InverseTable? {
+    @inline(__always) get { storage.inverseTable }
+  }
+
+  init(_ measured: MeasuredPath, inverseTable: InverseTable) {
+    storage = Storage(
+      path: measured.path, pieces: measured.pieces, startLengths: measured.startLengths,
+      inverseTable: inverseTable)
+    length = measured.length
+    isClosed = measured.isClosed
+  }
 
   /// Measures `path`.
   ///
@@ -59,7 +92,6 @@ public struct MeasuredPath: Sendable {
   ///
   /// - Complexity: one adaptive arc-length integration per segment.
   public init(_ path: Path) {
-    self.path = path
     var pieces: [Piece] = []
     pieces.reserveCapacity(path.subpaths.reduce(0) { $0 + $1.segments.count + 1 })
     var total = 0.0
@@ -103,8 +135,8 @@ public struct MeasuredPath: Sendable {
           samples: InlineArray(repeating: 0), integrator: ArcLengthIntegrator(point))
       ]
     }
-    self.pieces = pieces
-    self.startLengths = pieces.map(\.startLength)
+    storage = Storage(
+      path: path, pieces: pieces, startLengths: pieces.map(\.startLength), inverseTable: nil)
     self.length = total
     self.isClosed = path.subpaths.count == 1 && path.subpaths[0].isClosed
   }

@@ -93,11 +93,13 @@ public struct SceneResolver {
     }
     // A fixed path that a constraint reads every frame gets the dense inverse arc-length
     // table here, once, instead of each time a simulation of the scene starts.
+    // Paths of the same shape share one table.
+    var tables = InverseTableCache()
     for constraint in constraints {
       if let path = constraint.kind.measuredPath, let measured = paths[path].measured,
         !measured.isPreparedForRepeatedPositions
       {
-        paths[path].measured = measured.preparedForRepeatedPositions()
+        paths[path].measured = measured.preparedForRepeatedPositions(sharing: &tables)
       }
     }
     checkExclusiveMovers(spec.constraints)

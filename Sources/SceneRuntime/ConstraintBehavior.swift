@@ -1,5 +1,6 @@
 import SceneGeometry
 import SceneGraph
+import SceneVocabulary
 
 /// What a constraint kind does to the simulation: the one interface every kind
 /// implements, each in its own file.
@@ -30,6 +31,11 @@ protocol ConstraintBehavior {
   static func step(_ c: Int, _ p: Parameters, dt: Double, in simulation: inout Simulation)
   /// A path the constraint draws, if any (the gooey bridge).
   static func path(_ c: Int, _ p: Parameters, in simulation: Simulation) -> PathFrame?
+  /// Whether ``step(_:_:dt:in:)`` does anything: kinds that only react to drags and
+  /// releases are left out of the per-frame loop.
+  static var stepsEachFrame: Bool { get }
+  /// Whether ``path(_:_:in:)`` can return a path: only those kinds are asked each frame.
+  static var drawsPath: Bool { get }
 }
 
 extension ConstraintBehavior {
@@ -46,6 +52,8 @@ extension ConstraintBehavior {
   }
   static func step(_ c: Int, _ p: Parameters, dt: Double, in simulation: inout Simulation) {}
   static func path(_ c: Int, _ p: Parameters, in simulation: Simulation) -> PathFrame? { nil }
+  static var stepsEachFrame: Bool { true }
+  static var drawsPath: Bool { false }
 }
 
 // MARK: - Dispatch
@@ -85,22 +93,24 @@ extension Simulation {
   }
 
   mutating func stepConstraint(_ c: Int, dt: Double) {
-    switch kinds[c] {
-    case .follow(let p): FollowConstraint.step(c, p, dt: dt, in: &self)
-    case .elastic(let p): ElasticConstraint.step(c, p, dt: dt, in: &self)
-    case .gooey(let p): GooeyConstraint.step(c, p, dt: dt, in: &self)
-    case .animate(let p): AnimateConstraint.step(c, p, dt: dt, in: &self)
-    case .drag(let p): DragConstraint.step(c, p, dt: dt, in: &self)
+    let s = stateSlots[c]
+    switch keywords[c] {
+    case .follow: FollowConstraint.step(c, followParameters[s], dt: dt, in: &self)
+    case .elastic: ElasticConstraint.step(c, elasticParameters[s], dt: dt, in: &self)
+    case .gooey: GooeyConstraint.step(c, gooeyParameters[s], dt: dt, in: &self)
+    case .animate: AnimateConstraint.step(c, animateParameters[s], dt: dt, in: &self)
+    case .drag: DragConstraint.step(c, dragParameters[s], dt: dt, in: &self)
     }
   }
 
   func constraintPath(_ c: Int) -> PathFrame? {
-    switch kinds[c] {
-    case .follow(let p): FollowConstraint.path(c, p, in: self)
-    case .elastic(let p): ElasticConstraint.path(c, p, in: self)
-    case .gooey(let p): GooeyConstraint.path(c, p, in: self)
-    case .animate(let p): AnimateConstraint.path(c, p, in: self)
-    case .drag(let p): DragConstraint.path(c, p, in: self)
+    let s = stateSlots[c]
+    switch keywords[c] {
+    case .follow: return FollowConstraint.path(c, followParameters[s], in: self)
+    case .elastic: return ElasticConstraint.path(c, elasticParameters[s], in: self)
+    case .gooey: return GooeyConstraint.path(c, gooeyParameters[s], in: self)
+    case .animate: return AnimateConstraint.path(c, animateParameters[s], in: self)
+    case .drag: return DragConstraint.path(c, dragParameters[s], in: self)
     }
   }
 }

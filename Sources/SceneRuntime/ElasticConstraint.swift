@@ -5,6 +5,7 @@ import SceneGraph
 /// or not at all) and returns when released, by a spring or by a tween.
 enum ElasticConstraint: ConstraintBehavior {
   typealias Parameters = SceneGraph.Elastic
+  static var stepsEachFrame: Bool { false }
 
   static func drag(
     _ c: Int, _ p: Parameters, handle h: Int, to target: Vector, in sim: inout Simulation

@@ -161,7 +161,11 @@ enum FollowConstraint: ConstraintBehavior {
     {
       return
     }
-    guard let total = sim.measured(p.path, { $0.length }) else { return }
+    guard sim.hasMeasurement[p.path] else { return }
+    // One copy of the measured path for the whole step: each query on the array's element
+    // would copy it (a retain and a release) again.
+    let path = sim.measuredPaths[p.path]
+    let total = path.length
     if sim.followStates[s].springingAlongPath, let spring = p.spring, dt > 0 {
       var displacement =
         sim.followStates[s].length - sim.followStates[s].restLength
@@ -173,13 +177,8 @@ enum FollowConstraint: ConstraintBehavior {
       }
       var velocity = sim.followStates[s].lengthVelocity
       sim.propagators[spring].step(&displacement, &velocity)
-      sim.followStates[s].length =
-        sim.measured(
-          p.path,
-          { [target = sim.followStates[s].restLength + displacement] in
-            $0.normalizedLength(target, wraps: p.wrap)
-          })
-        ?? sim.followStates[s].length
+      sim.followStates[s].length = path.normalizedLength(
+        sim.followStates[s].restLength + displacement, wraps: p.wrap)
       sim.followStates[s].lengthVelocity = velocity
       if sim.springModels[spring].isAtRest(displacement: displacement, velocity: velocity) {
         sim.followStates[s].length = sim.followStates[s].restLength
@@ -195,18 +194,19 @@ enum FollowConstraint: ConstraintBehavior {
           != sim.followStates[s].length)
     {
       let length = sim.followStates[s].length
-      if let position = sim.measured(p.path, { $0.position(atLength: length) }) {
+      if p.orient {
+        let position = path.position(atLength: length)
         sim.handles[h].position = position.point
-        if p.orient { sim.handles[h].angle = position.angle }
-        sim.followStates[s].placedLength = length
+        sim.handles[h].angle = position.angle
+      } else {
+        // No tangent needed: the point alone skips its square root.
+        sim.handles[h].position = path.point(atLength: length)
       }
+      sim.followStates[s].placedLength = length
     }
     if pathMoves || !sim.followStates[s].restPlaced {
-      let restLength = sim.followStates[s].restLength
-      if let rest = sim.measured(p.path, { $0.position(atLength: restLength).point }) {
-        sim.handles[h].rest = rest
-        sim.followStates[s].restPlaced = true
-      }
+      sim.handles[h].rest = path.point(atLength: sim.followStates[s].restLength)
+      sim.followStates[s].restPlaced = true
     }
   }
 

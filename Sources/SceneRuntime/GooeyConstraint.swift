@@ -10,6 +10,7 @@ import SceneVocabulary
 /// back (`link.restored` when it arrives); after it, the release is `dismissed`.
 enum GooeyConstraint: ConstraintBehavior {
   typealias Parameters = SceneGraph.Gooey
+  static var drawsPath: Bool { true }
 
   /// Whether the link holds, kept between frames.
   struct State: Sendable {

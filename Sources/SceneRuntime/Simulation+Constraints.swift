@@ -6,24 +6,34 @@ import SceneVocabulary
 extension Simulation {
   // MARK: - Frames
 
+  /// The frame as the scene is now; clears the events it reports.
+  ///
+  /// The handles and paths are updated in place in arrays the simulation keeps, so a
+  /// frame costs no allocation and no copy of a path that did not change, once the
+  /// previous frame has been let go (an output that keeps frames makes each step copy).
   mutating func frame() -> Frame {
-    var paths: [PathFrame] = []
-    paths.reserveCapacity(pathNames.count + kinds.count)
-    for i in currentPaths.indices {
-      paths.append(PathFrame(name: pathNames[i], path: currentPaths[i], isHidden: false))
+    let isCircle = handleIsCircle
+    handles.withUnsafeBufferPointer { moving in
+      publishedHandles.withUnsafeMutableBufferPointer { shown in
+        for i in shown.indices {
+          let handle = moving[i]
+          shown[i].x = handle.position.x
+          shown[i].y = handle.position.y
+          shown[i].angle = handle.angle
+          shown[i].radius = isCircle[i] ? handle.radius : 0
+          shown[i].state = handle.state
+        }
+      }
     }
-    for c in kinds.indices {
-      if let path = constraintPath(c) { paths.append(path) }
+    for i in dynamicPaths { publishedPaths[i].path = currentPaths[i] }
+    if publishedPaths.count > pathNames.count {
+      publishedPaths.removeSubrange(pathNames.count...)
+    }
+    for c in drawingConstraints {
+      if let path = constraintPath(c) { publishedPaths.append(path) }
     }
     let frame = Frame(
-      index: frameIndex, time: time,
-      handles: handles.indices.map { i in
-        HandleFrame(
-          name: handleNames[i], x: handles[i].position.x, y: handles[i].position.y,
-          angle: handles[i].angle, radius: handleIsCircle[i] ? handles[i].radius : 0,
-          state: handles[i].state)
-      },
-      paths: paths,
+      index: frameIndex, time: time, handles: publishedHandles, paths: publishedPaths,
       pointers: pointers.map {
         PointerFrame(id: $0.id, x: $0.position.x, y: $0.position.y, isDown: $0.isDown)
       },
@@ -34,6 +44,22 @@ extension Simulation {
 
   /// Refuses to hand on a non-finite value, naming the part of the scene that made it.
   func checkFinite() throws(RuntimeError) {
+    // One pass that only adds: x − x is 0 for a finite x and NaN otherwise, so the sum is
+    // 0 exactly when every handle is finite. The scan below names the culprit.
+    var residue = 0.0
+    handles.withUnsafeBufferPointer {
+      for h in $0 {
+        residue +=
+          (h.position.x - h.position.x) + (h.position.y - h.position.y)
+          + (h.angle - h.angle) + (h.radius - h.radius)
+      }
+    }
+    guard residue != 0 || !graph.lets.isEmpty || !dynamicPaths.isEmpty else { return }
+    try findNonFinite(checkingHandles: residue != 0)
+  }
+
+  /// Throws for the first non-finite let, handle (if `checkingHandles`) or segment path.
+  func findNonFinite(checkingHandles: Bool) throws(RuntimeError) {
     let now = time.shortestDescription
     // Lets first: a bad let is the cause of whatever reads it.
     for (l, definition) in graph.lets.enumerated() {
@@ -43,7 +69,7 @@ extension Simulation {
         "let '\(definition.name)' is not a finite number at t = \(now) (a division by zero?)",
         at: definition.source.span)
     }
-    for i in handles.indices {
+    for i in handles.indices where checkingHandles {
       let h = handles[i]
       guard !(h.position.isFinite && h.angle.isFinite && h.radius.isFinite) else { continue }
       if let c = mover[i] {
@@ -56,9 +82,9 @@ extension Simulation {
         "handle '\(graph.handles[i].name)' got a non-finite position from its expression at t = \(now)",
         at: (graph.handles[i].position?.source ?? graph.handles[i].nameSource).span)
     }
-    for (i, path) in currentPaths.enumerated() where pathIsDynamic[i] {
+    for i in dynamicPaths {
       guard
-        !path.subpaths.allSatisfy({
+        !currentPaths[i].subpaths.allSatisfy({
           $0.start.isFinite && $0.segments.allSatisfy { segment in segment.isFinite }
         })
       else { continue }

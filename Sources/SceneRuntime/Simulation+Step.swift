@@ -44,11 +44,8 @@ extension Simulation {
   @inline(__always)
   func measured<R>(_ index: Int, _ body: (borrowing MeasuredPath) -> R) -> R? {
     guard hasMeasurement[index] else { return nil }
-    // `pointee` is an addressor: the body borrows the array's element where it lies.
-    return measuredPaths.withUnsafeBufferPointer { buffer in
-      guard let base = buffer.baseAddress else { return nil }
-      return body((base + index).pointee)
-    }
+    // The buffer's subscript is an addressor: the body borrows the element where it lies.
+    return measuredPaths.withUnsafeBufferPointer { buffer in body(buffer[index]) }
   }
 
   /// The value of program `index` of ``programs``.
@@ -137,8 +134,7 @@ extension Simulation {
 
   /// When the last pointer lifts, bound handles with a rest and a spring spring to rest.
   mutating func releaseBoundHandles() {
-    for i in handles.indices
-    where handleIsBound[i] && mover[i] == nil && handles[i].mode == .following {
+    for i in boundHandles where mover[i] == nil && handles[i].mode == .following {
       guard let spring = handleSprings[i], restPrograms[i] != nil else { continue }
       // Like the seed's UIView spring: it leaves at rest speed, so where it goes does not
       // depend on how often the finger was sampled.
@@ -172,8 +168,7 @@ extension Simulation {
     writeBuiltinSlots()
     // Bound handles follow their expression while a pointer is down.
     if pointers.contains(where: { $0.isDown }) {
-      for i in handles.indices
-      where handleIsBound[i] && mover[i] == nil && handles[i].mode != .following {
+      for i in boundHandles where mover[i] == nil && handles[i].mode != .following {
         handles[i].mode = .following
       }
     }
@@ -184,11 +179,11 @@ extension Simulation {
       drag(i, to: target, dt: dt)
     }
     for i in handles.indices { move(i, dt: dt) }
-    for c in kinds.indices { stepConstraint(c, dt: dt) }
+    for c in steppedConstraints { stepConstraint(c, dt: dt) }
     writeHandleSlots()
     evaluateNodes(initial: false)
     // Rest positions of bound handles may read lets: settle them after the lets.
-    for i in handles.indices where handleIsBound[i] { writeHandleSlot(i) }
+    for i in boundHandles { writeHandleSlot(i) }
   }
 
   /// Moves a dragged handle towards `target` the way its constraint allows.

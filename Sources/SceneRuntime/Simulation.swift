@@ -32,9 +32,19 @@ public struct Simulation: Sendable {
   /// Each constraint's kind alone, for the per-handle checks of a step (a byte, where
   /// matching `kinds` would copy its settings).
   let keywords: [ConstraintKeyword]
-  /// Where each constraint's run-time state is in its kind's storage below (0 for a kind
-  /// without state).
+  /// Where each constraint's run-time state and settings are in its kind's storage below.
   let stateSlots: [Int]
+  /// Each kind's settings by state slot, for the per-frame dispatch: switching over `kinds`
+  /// would copy the whole enum, as large as its largest kind, per constraint per frame.
+  let followParameters: [SceneGraph.Follow]
+  let elasticParameters: [SceneGraph.Elastic]
+  let gooeyParameters: [SceneGraph.Gooey]
+  let animateParameters: [SceneGraph.Animate]
+  let dragParameters: [SceneGraph.Drag]
+  /// The constraints a step advances and those that draw a path, in scene order (see
+  /// ``ConstraintBehavior/stepsEachFrame`` and ``ConstraintBehavior/drawsPath``).
+  let steppedConstraints: [Int]
+  let drawingConstraints: [Int]
   var followStates: [FollowConstraint.State]
   var gooeyStates: [GooeyConstraint.State]
   var animateStates: [AnimateConstraint.State]
@@ -61,6 +71,11 @@ public struct Simulation: Sendable {
   var currentPaths: [Path]
   /// Whether each path is a segment path, which can change every frame.
   let pathIsDynamic: [Bool]
+  /// The segment paths, in scene order.
+  let dynamicPaths: [Int]
+  /// The handles and paths of the last frame, updated in place by ``frame()``.
+  var publishedHandles: [HandleFrame]
+  var publishedPaths: [PathFrame]
   /// Whether a constraint measures along each path (`follow`, `animate`); a dynamic path
   /// nothing measures is only evaluated, never measured.
   let pathIsMeasured: [Bool]
@@ -77,6 +92,9 @@ public struct Simulation: Sendable {
   let handleNames: [String]
   let pathNames: [String]
   let handleIsBound: [Bool]
+  /// The bound handles, in scene order: the loops that concern only them do not visit
+  /// every handle (a release would otherwise cost the scene's size).
+  let boundHandles: [Int]
   /// Whether each handle follows an expression of time, and so never rests.
   let handleFollowsTime: [Bool]
   let handleIsCircle: [Bool]
@@ -109,41 +127,61 @@ public struct Simulation: Sendable {
     kinds = graph.constraints.map(\.kind)
     keywords = graph.constraints.map(\.kind.keyword)
     var stateSlots: [Int] = []
-    var counts = (follow: 0, gooey: 0, animate: 0, drag: 0)
-    for kind in kinds {
+    var follow: [SceneGraph.Follow] = []
+    var elastic: [SceneGraph.Elastic] = []
+    var gooey: [SceneGraph.Gooey] = []
+    var animate: [SceneGraph.Animate] = []
+    var drag: [SceneGraph.Drag] = []
+    var stepped: [Int] = []
+    var drawing: [Int] = []
+    func file<Kind: ConstraintBehavior>(
+      _ c: Int, _ p: Kind.Parameters, as kind: Kind.Type, in storage: inout [Kind.Parameters]
+    ) {
+      stateSlots.append(storage.count)
+      storage.append(p)
+      if Kind.stepsEachFrame { stepped.append(c) }
+      if Kind.drawsPath { drawing.append(c) }
+    }
+    for (c, kind) in kinds.enumerated() {
       switch kind {
-      case .follow:
-        stateSlots.append(counts.follow)
-        counts.follow += 1
-      case .gooey:
-        stateSlots.append(counts.gooey)
-        counts.gooey += 1
-      case .animate:
-        stateSlots.append(counts.animate)
-        counts.animate += 1
-      case .drag:
-        stateSlots.append(counts.drag)
-        counts.drag += 1
-      case .elastic:
-        stateSlots.append(0)
+      case .follow(let p): file(c, p, as: FollowConstraint.self, in: &follow)
+      case .elastic(let p): file(c, p, as: ElasticConstraint.self, in: &elastic)
+      case .gooey(let p): file(c, p, as: GooeyConstraint.self, in: &gooey)
+      case .animate(let p): file(c, p, as: AnimateConstraint.self, in: &animate)
+      case .drag(let p): file(c, p, as: DragConstraint.self, in: &drag)
       }
     }
+    followParameters = follow
+    elasticParameters = elastic
+    gooeyParameters = gooey
+    animateParameters = animate
+    dragParameters = drag
+    steppedConstraints = stepped
+    drawingConstraints = drawing
     self.stateSlots = stateSlots
-    followStates = Array(repeating: FollowConstraint.State(), count: counts.follow)
-    gooeyStates = Array(repeating: GooeyConstraint.State(), count: counts.gooey)
-    animateStates = Array(repeating: AnimateConstraint.State(), count: counts.animate)
-    dragStates = Array(repeating: DragConstraint.State(), count: counts.drag)
+    followStates = Array(repeating: FollowConstraint.State(), count: follow.count)
+    gooeyStates = Array(repeating: GooeyConstraint.State(), count: gooey.count)
+    animateStates = Array(repeating: AnimateConstraint.State(), count: animate.count)
+    dragStates = Array(repeating: DragConstraint.State(), count: drag.count)
     constraintNames = graph.constraints.map(\.reportedName)
     var pathIsMeasured = [Bool](repeating: false, count: graph.paths.count)
     for kind in kinds { if let path = kind.measuredPath { pathIsMeasured[path] = true } }
     self.pathIsMeasured = pathIsMeasured
     pathIsDynamic = graph.paths.map { !$0.segments.isEmpty }
     currentPaths = graph.paths.map { $0.measured?.path ?? Path() }
+    dynamicPaths = graph.paths.indices.filter { !graph.paths[$0].segments.isEmpty }
+    publishedPaths = graph.paths.map {
+      PathFrame(name: $0.name, path: $0.measured?.path ?? Path(), isHidden: false)
+    }
+    publishedHandles = graph.handles.map {
+      HandleFrame(name: $0.name, x: 0, y: 0, angle: 0, radius: 0, state: .idle)
+    }
     handles = graph.handles.map { HandleRuntime(radius: $0.radius) }
     tweens = Array(repeating: nil, count: graph.handles.count)
     handleNames = graph.handles.map(\.name)
     pathNames = graph.paths.map(\.name)
     handleIsBound = graph.handles.map(\.isBound)
+    boundHandles = graph.handles.indices.filter { graph.handles[$0].isBound }
     handleFollowsTime = graph.handles.map(\.followsTime)
     handleIsCircle = graph.handles.map { $0.shape == .circle }
     handleSprings = graph.handles.map(\.spring)
@@ -243,11 +281,7 @@ public struct Simulation: Sendable {
     guard point.isFinite else { return }
     var pointer = PointerRuntime(id: id, position: point, pressPosition: point, isDown: true)
     pointer.record(time: time, position: point)
-    let grabbed = hitGrid.topmost(
-      at: point, scanEveryTime: hasBoundDraggable, position: { [handles] in handles[$0].position },
-      accepts: { [handles, pointers] i in
-        handles[i].state != .hidden && !pointers.contains(where: { $0.grabbed == i })
-      })
+    let grabbed = grabbableHandle(at: point)
     if let i = grabbed {
       pointer.grabbed = i
       pointer.grabOffset = handles[i].position - point
@@ -261,6 +295,21 @@ public struct Simulation: Sendable {
       pointers.append(pointer)
       pointers.sort { $0.id < $1.id }
     }
+  }
+
+  /// The topmost handle a press at `point` grabs.
+  ///
+  /// A function of its own so the copies of `handles` and `pointers` its closures hold are
+  /// gone before the press changes a handle: one still alive would make that change copy
+  /// the whole array.
+  private mutating func grabbableHandle(at point: Point) -> Int? {
+    let handles = self.handles
+    let pointers = self.pointers
+    return hitGrid.topmost(
+      at: point, scanEveryTime: hasBoundDraggable, position: { handles[$0].position },
+      accepts: { i in
+        handles[i].state != .hidden && !pointers.contains(where: { $0.grabbed == i })
+      })
   }
 
   /// Whether pointer `id` is down.

@@ -5,7 +5,7 @@ import Logging
 import ScenePreview
 
 #if canImport(Glibc)
-  import Glibc
+import Glibc
 #endif
 
 /// The live preview on loopback: the round trip from a pointer message in to the frame
@@ -46,7 +46,9 @@ enum PreviewRoundTrip {
       }
       let p50 = sorted[sorted.count / 2]
       let p99 = sorted[min(sorted.count - 1, sorted.count * 99 / 100)]
-      print("  \(file.padding(toLength: 24, withPad: " ", startingAt: 0)) p50 \(ms(p50))  p99 \(ms(p99))  max \(ms(sorted.last ?? .zero))")
+      print(
+        "  \(file.padding(toLength: 24, withPad: " ", startingAt: 0)) p50 \(ms(p50))  p99 \(ms(p99))  max \(ms(sorted.last ?? .zero))"
+      )
     }
     let before = Loopback.usage()
     let usage = Samples()
@@ -59,7 +61,8 @@ enum PreviewRoundTrip {
     }
     print(
       String(
-        format: "8 pages of sticky-ball.yaml for 4 s: server CPU %.2f%% of a core and %d KB per page",
+        format:
+          "8 pages of sticky-ball.yaml for 4 s: server CPU %.2f%% of a core and %d KB per page",
         await usage.cpu, await usage.memoryKB))
   }
 }

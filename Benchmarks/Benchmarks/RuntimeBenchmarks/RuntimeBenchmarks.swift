@@ -1,4 +1,5 @@
 import Benchmark
+import RuntimeWorkloads
 import SceneDiagnostics
 import SceneGeometry
 import SceneGraph
@@ -7,19 +8,6 @@ import SceneResolve
 import SceneRuntime
 import SceneStress
 import SceneSyntax
-
-/// The scene graph of `scene`, or a crash with the scene's diagnostics: a benchmark of a
-/// scene that does not load would measure nothing.
-func graph(of text: String) -> SceneGraph {
-  let loaded = SceneLoader.load(SourceFile(name: "stress.yaml", text: text), syntax: .yaml)
-  guard let spec = loaded.spec, !loaded.hasErrors, let graph = SceneResolver.resolve(spec).graph
-  else {
-    fatalError(
-      "the benchmark scene does not load:\n\(DiagnosticRenderer(files: loaded.file.map { [$0] } ?? []).render(loaded.diagnostics))"
-    )
-  }
-  return graph
-}
 
 /// `count` handles animated along one path at uniform arc-length speed, looping.
 func animatedScene(handles count: Int) -> String {
@@ -39,31 +27,6 @@ func animatedScene(handles count: Int) -> String {
   return yaml
 }
 
-/// `count` handles, each following its own cubic track with a spring to spring back along it.
-func followScene(handles count: Int) -> String {
-  var yaml = """
-    scene: { size: 4000x4000, fps: 60, duration: 10s }
-    springs:
-      loose: { dampingRatio: 0.2, duration: 1.5s }
-    paths:
-
-    """
-  for i in 0..<count {
-    let x = i % 40 * 100
-    let y = i / 40 * 100
-    yaml +=
-      "  p\(i): { d: \"M\(x) \(y + 50) C \(x + 30) \(y - 20) \(x + 70) \(y + 120) \(x + 100) \(y + 50)\" }\n"
-  }
-  yaml += "handles:\n"
-  for i in 0..<count {
-    yaml +=
-      "  h\(i): { position: [\(i % 40 * 100 + 50), \(i / 40 * 100 + 50)], r: 10, draggable: true }\n"
-  }
-  yaml += "constraints:\n"
-  for i in 0..<count { yaml += "  - follow: { handle: h\(i), path: p\(i), spring: loose }\n" }
-  return yaml
-}
-
 let perHandleFrame = BenchmarkMetric.custom("ns per handle per frame", useScalingFactor: false)
 
 let benchmarks: @Sendable () -> Void = {
@@ -72,7 +35,7 @@ let benchmarks: @Sendable () -> Void = {
   // 600-frame run through `SceneRunner`, as `scenec run` drives it, frames included.
   for count in [100, 1_000, 10_000] {
     let scene = StressScene(handles: count)
-    let stressGraph = graph(of: scene.yaml)
+    let stressGraph = RuntimeWorkload.graph(of: scene.yaml)
     Benchmark(
       "Runtime/stress scene, \(count) handles, 600 frames",
       configuration: .init(
@@ -99,40 +62,42 @@ let benchmarks: @Sendable () -> Void = {
     }
   }
 
-  // DESIGN's case, follow plus spring: every handle is pulled along its track and let go
-  // (through the library's pointer API, one grab after another), then all spring back
-  // along their paths at once. Each sample measures 60 frames of that, set up outside.
-  for count in [1_000, 10_000] {
-    let follow = graph(of: followScene(handles: count))
-    Benchmark(
-      "Runtime/follow + spring, \(count) handles springing along paths",
-      configuration: .init(
-        metrics: [.wallClock, .throughput, .mallocCountTotal, perHandleFrame],
-        maxDuration: .seconds(5), maxIterations: 50)
-    ) { benchmark in
-      guard var simulation = try? Simulation(graph: follow) else {
-        fatalError("the follow scene failed")
+  // DESIGN's cases, spring and follow plus spring: every handle is pulled and let go
+  // (through the library's pointer API, one grab after another), then all spring back at
+  // once, in the plane (elastic) or along their paths (follow). Each sample measures 60
+  // frames of that, set up outside.
+  for workload in [RuntimeWorkload.spring, .follow] {
+    for count in [1_000, 10_000] {
+      let graph = RuntimeWorkload.graph(of: workload.yaml(handles: count))
+      let title =
+        workload == .follow
+        ? "follow + spring, \(count) handles springing along paths"
+        : "spring, \(count) elastic handles springing"
+      Benchmark(
+        "Runtime/\(title)",
+        configuration: .init(
+          metrics: [.wallClock, .throughput, .mallocCountTotal, perHandleFrame],
+          maxDuration: .seconds(5), maxIterations: 50)
+      ) { benchmark in
+        guard var simulation = try? Simulation(graph: graph) else {
+          fatalError("the \(workload) scene failed")
+        }
+        RuntimeWorkload.grabAndReleaseAll(&simulation, handles: count)
+        let frames = 60
+        benchmark.startMeasurement()
+        let start = ContinuousClock.now
+        for frame in 1...frames { blackHole(try? simulation.step(to: Double(frame) / 60)) }
+        let elapsed = ContinuousClock.now - start
+        benchmark.stopMeasurement()
+        let nanoseconds =
+          Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) / 1e9
+        benchmark.measurement(perHandleFrame, Int((nanoseconds / Double(frames * count)).rounded()))
       }
-      for i in 0..<count {
-        let handle = Point(Double(i % 40 * 100 + 50), Double(i / 40 * 100 + 50))
-        simulation.pointerDown(id: 0, at: handle)
-        simulation.pointerMoved(id: 0, to: handle + Vector(40, 10))
-        simulation.pointerUp(id: 0, velocity: Vector(600, 0))
-      }
-      let frames = 60
-      benchmark.startMeasurement()
-      let start = ContinuousClock.now
-      for frame in 1...frames { blackHole(try? simulation.step(to: Double(frame) / 60)) }
-      let elapsed = ContinuousClock.now - start
-      benchmark.stopMeasurement()
-      let nanoseconds =
-        Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) / 1e9
-      benchmark.measurement(perHandleFrame, Int((nanoseconds / Double(frames * count)).rounded()))
     }
   }
 
   // One kind of part alone: handles animated along a path, warm steady-state steps.
-  let animated = graph(of: animatedScene(handles: 1000))
+  let animated = RuntimeWorkload.graph(of: animatedScene(handles: 1000))
   Benchmark(
     "Runtime/step 1000 handles animated along a path",
     configuration: .init(

@@ -1,42 +1,64 @@
-import SceneDiagnostics
+import RuntimeWorkloads
 import SceneGraph
-import ScenePipeline
-import SceneResolve
 import SceneRuntime
-import SceneStress
-import SceneSyntax
 
-/// The stress scene stepped by a plain process, outside package-benchmark's harness, so it
-/// can run under `valgrind --tool=callgrind` or `perf` and be compared between commits by
-/// instruction count as well as by time. Run from `Benchmarks/`:
+/// The runtime workloads stepped by a plain process, outside package-benchmark's harness, so
+/// they can run under `valgrind --tool=callgrind` or `perf` and be compared between commits
+/// by instruction count as well as by time. Run from `Benchmarks/`:
 ///
-///     swift run -c release StressRun 1000 5      # handles, repetitions of the 600 frames
+///     swift run -c release StressRun 1000 5            # the stress scene: handles, runs
+///     swift run -c release StressRun follow 10000 5    # follow + spring: 60 frames a run
+///     swift run -c release StressRun spring 10000 5    # elastic springs: 60 frames a run
 ///     valgrind --tool=callgrind .build/release/StressRun 1000 1
 @main
 enum StressRun {
   static func main() throws {
-    let arguments = CommandLine.arguments.dropFirst().compactMap { Int($0) }
-    let count = arguments.first ?? 1_000
-    let repetitions = arguments.dropFirst().first ?? 1
-    let scene = StressScene(handles: count)
-    let loaded = SceneLoader.load(SourceFile(name: "stress.yaml", text: scene.yaml), syntax: .yaml)
-    guard let spec = loaded.spec, !loaded.hasErrors, let graph = SceneResolver.resolve(spec).graph
-    else {
-      print("the stress scene does not load")
-      return
-    }
+    var arguments = Array(CommandLine.arguments.dropFirst())
+    let workload = arguments.first.flatMap(RuntimeWorkload.init(rawValue:)) ?? .stress
+    if RuntimeWorkload(rawValue: arguments.first ?? "") != nil { arguments.removeFirst() }
+    let numbers = arguments.compactMap { Int($0) }
+    let count = numbers.first ?? 1_000
+    let repetitions = numbers.dropFirst().first ?? 1
+    let text = workload.yaml(handles: count)
+    let loadStart = ContinuousClock.now
+    let graph = RuntimeWorkload.graph(of: text)
+    let loaded = ContinuousClock.now - loadStart
     var handleFrames = 0
-    let start = ContinuousClock.now
+    var elapsed = Duration.zero
+    var made = Duration.zero
+    var setUp = Duration.zero
     for _ in 0..<repetitions {
-      var runner = try SceneRunner(graph: graph)
-      while let frame = try runner.nextFrame() { handleFrames += frame.handles.count }
+      if workload == .stress {
+        let start = ContinuousClock.now
+        var runner = try SceneRunner(graph: graph)
+        while let frame = try runner.nextFrame() { handleFrames += frame.handles.count }
+        elapsed += ContinuousClock.now - start
+      } else {
+        let setUpStart = ContinuousClock.now
+        var simulation = try Simulation(graph: graph)
+        made += ContinuousClock.now - setUpStart
+        let grabStart = ContinuousClock.now
+        RuntimeWorkload.grabAndReleaseAll(&simulation, handles: count)
+        setUp += ContinuousClock.now - grabStart
+        let start = ContinuousClock.now
+        for frame in 1...60 {
+          handleFrames += try simulation.step(to: Double(frame) / 60).handles.count
+        }
+        elapsed += ContinuousClock.now - start
+      }
     }
-    let elapsed = ContinuousClock.now - start
-    let nanoseconds =
-      Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) / 1e9
-    let perHandleFrame = (nanoseconds / Double(max(handleFrames, 1)) * 10).rounded() / 10
+    let perHandleFrame = (nanoseconds(elapsed) / Double(max(handleFrames, 1)) * 10).rounded() / 10
     print(
-      "\(count) handles × \(repetitions) runs: \(elapsed), \(perHandleFrame) ns per handle per frame"
+      "\(workload) \(count) handles × \(repetitions) runs: \(elapsed), \(perHandleFrame) ns per handle per frame"
     )
+    print("  load and resolve \(loaded)")
+    if workload != .stress {
+      print("  make the simulation: \(made / max(repetitions, 1)) per run")
+      print("  grab and release every handle: \(setUp / max(repetitions, 1)) per run")
+    }
+  }
+
+  static func nanoseconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) * 1e9 + Double(duration.components.attoseconds) / 1e9
   }
 }

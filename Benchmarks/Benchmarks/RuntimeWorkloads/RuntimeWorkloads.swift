@@ -1,0 +1,87 @@
+import SceneDiagnostics
+import SceneGeometry
+import SceneGraph
+import ScenePipeline
+import SceneResolve
+import SceneRuntime
+import SceneStress
+
+/// The runtime workloads the suite and `StressRun` share: the same scenes, set up the same
+/// way, so a figure from one can be checked with the other under callgrind or perf.
+public enum RuntimeWorkload: String, CaseIterable, Sendable {
+  /// The stress scene (`scenec generate --handles N`) for 600 frames through `SceneRunner`.
+  case stress
+  /// Every handle follows its own cubic track and springs back along it.
+  case follow
+  /// Every handle is `elastic` and springs back to its rest in the plane.
+  case spring
+
+  /// The scene's YAML for `count` handles.
+  public func yaml(handles count: Int) -> String {
+    switch self {
+    case .stress: return StressScene(handles: count).yaml
+    case .follow:
+      return Self.trackScene(handles: count) {
+        "follow: { handle: h\($0), path: p\($0), spring: loose }"
+      }
+    case .spring:
+      return Self.trackScene(handles: count) { "elastic: { handle: h\($0), return: loose }" }
+    }
+  }
+
+  /// Where handle `i` of the follow and spring scenes starts.
+  public static func start(ofHandle i: Int) -> Point {
+    Point(Double(i % 40 * 100 + 50), Double(i / 40 * 100 + 50))
+  }
+
+  static func trackScene(handles count: Int, constraint: (Int) -> String) -> String {
+    var yaml = """
+      scene: { size: 4000x4000, fps: 60, duration: 10s }
+      springs:
+        loose: { dampingRatio: 0.2, duration: 1.5s }
+      paths:
+
+      """
+    for i in 0..<count {
+      let x = i % 40 * 100
+      let y = i / 40 * 100
+      yaml +=
+        "  p\(i): { d: \"M\(x) \(y + 50) C \(x + 30) \(y - 20) \(x + 70) \(y + 120) \(x + 100) \(y + 50)\" }\n"
+    }
+    yaml += "handles:\n"
+    for i in 0..<count {
+      let start = start(ofHandle: i)
+      yaml += "  h\(i): { position: [\(Int(start.x)), \(Int(start.y))], r: 10, draggable: true }\n"
+    }
+    yaml += "constraints:\n"
+    for i in 0..<count {
+      yaml += "  - \(constraint(i))\n"
+    }
+    return yaml
+  }
+
+  /// The scene graph of `text`, or a crash with the scene's diagnostics: a benchmark of a
+  /// scene that does not load would measure nothing.
+  public static func graph(of text: String) -> SceneGraph {
+    let loaded = SceneLoader.load(SourceFile(name: "workload.yaml", text: text), syntax: .yaml)
+    guard let spec = loaded.spec, !loaded.hasErrors, let graph = SceneResolver.resolve(spec).graph
+    else {
+      let files = loaded.file.map { [$0] } ?? []
+      fatalError(
+        "the benchmark scene does not load:\n\(DiagnosticRenderer(files: files).render(loaded.diagnostics))"
+      )
+    }
+    return graph
+  }
+
+  /// Grabs every handle of a follow or spring scene through the pointer API, pulls it 40
+  /// points right and 10 down, and lets go at 600 points/s: afterwards every handle springs.
+  public static func grabAndReleaseAll(_ simulation: inout Simulation, handles count: Int) {
+    for i in 0..<count {
+      let handle = start(ofHandle: i)
+      simulation.pointerDown(id: 0, at: handle)
+      simulation.pointerMoved(id: 0, to: handle + Vector(40, 10))
+      simulation.pointerUp(id: 0, velocity: Vector(600, 0))
+    }
+  }
+}

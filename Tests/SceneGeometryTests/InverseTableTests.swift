@@ -67,4 +67,52 @@ import Testing
       #expect(a.length == b.length)
     }
   }
+
+  /// The tracks of the runtime benchmarks: an S with a sharp turn. At 64 stretches, or
+  /// checked against lengths only as accurate as the 1e-9 promise, half its stretches
+  /// failed the check and fell back to the exact solve.
+  @Test func everyStretchOfAnSShapedTrackIsUsable() throws {
+    let path = try Path(svgPathData: "M0 50 C 30 -20 70 120 100 50")
+    let table = try #require(MeasuredPath(path).preparedForRepeatedPositions().inverseTable)
+    #expect(table.usable.count == MeasuredPath.InverseTable.stretchesPerPiece)
+    #expect(table.usable.allSatisfy { $0 })
+  }
+
+  /// Paths of one shape share one table wherever they lie, and each still meets the bound.
+  @Test func pathsOfOneShapeShareOneTable() throws {
+    var cache = InverseTableCache()
+    var prepared: [MeasuredPath] = []
+    for (x, y) in [(0.0, 0.0), (3900, 2400), (-170.5, 88.25)] {
+      let path = try Path(
+        svgPathData: "M\(x) \(y + 50) C \(x + 30) \(y - 20) \(x + 70) \(y + 120) \(x + 100) \(y + 50)")
+      prepared.append(MeasuredPath(path).preparedForRepeatedPositions(sharing: &cache))
+    }
+    let other = try Path(svgPathData: "M0 0 C 30 80 70 -40 100 0")
+    let different = MeasuredPath(other).preparedForRepeatedPositions(sharing: &cache)
+    #expect(cache.count == 2)
+    #expect(prepared[0].inverseTable === prepared[1].inverseTable)
+    #expect(prepared[0].inverseTable === prepared[2].inverseTable)
+    #expect(prepared[0].inverseTable !== different.inverseTable)
+    for measured in prepared {
+      for k in 0...50 {
+        let s = measured.length * Double(k) / 50
+        let position = measured.position(atLength: s)
+        let piece = measured.pieces[position.segmentIndex]
+        let reached =
+          piece.startLength + Reference.arcLength(piece.cubic, from: 0, to: position.t)
+        #expect(abs(reached - s) <= Self.bound * measured.length)
+      }
+    }
+  }
+
+  /// `point(atLength:)` is `position(atLength:)` without the tangent, bit for bit.
+  @Test func thePointAloneIsThePositionsPoint() throws {
+    let path = try Path(svgPathData: "M0 0 C 30 80 70 -40 100 0 S 180 90 220 10 L 260 10 Z")
+    for measured in [MeasuredPath(path), MeasuredPath(path).preparedForRepeatedPositions()] {
+      for k in -10...110 {
+        let s = measured.length * Double(k) / 100
+        #expect(measured.point(atLength: s) == measured.position(atLength: s).point)
+      }
+    }
+  }
 }

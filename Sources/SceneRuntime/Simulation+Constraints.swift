@@ -12,7 +12,24 @@ extension Simulation {
   /// frame costs no allocation and no copy of a path that did not change, once the
   /// previous frame has been let go (an output that keeps frames makes each step copy).
   mutating func frame() -> Frame {
+    var ignored = 0.0
+    return frame(handleResidue: &ignored)
+  }
+
+  /// The frame, after checking that everything in it is finite (``checkFinite()``), with
+  /// the handles checked in the same pass that copies them into the frame.
+  mutating func checkedFrame() throws(RuntimeError) -> Frame {
+    var residue = 0.0
+    let made = frame(handleResidue: &residue)
+    try checkFinite(handleResidue: residue)
+    return made
+  }
+
+  /// The frame; adds to `handleResidue` x − x for every number of every handle (see
+  /// ``checkFinite(handleResidue:)``).
+  private mutating func frame(handleResidue: inout Double) -> Frame {
     let isCircle = handleIsCircle
+    var residue = 0.0
     handles.withUnsafeBufferPointer { moving in
       publishedHandles.withUnsafeMutableBufferPointer { shown in
         for i in shown.indices {
@@ -22,9 +39,13 @@ extension Simulation {
           shown[i].angle = handle.angle
           shown[i].radius = isCircle[i] ? handle.radius : 0
           shown[i].state = handle.state
+          residue +=
+            (handle.position.x - handle.position.x) + (handle.position.y - handle.position.y)
+            + (handle.angle - handle.angle) + (handle.radius - handle.radius)
         }
       }
     }
+    handleResidue += residue
     for i in dynamicPaths { publishedPaths[i].path = currentPaths[i] }
     if publishedPaths.count > pathNames.count {
       publishedPaths.removeSubrange(pathNames.count...)
@@ -44,8 +65,6 @@ extension Simulation {
 
   /// Refuses to hand on a non-finite value, naming the part of the scene that made it.
   func checkFinite() throws(RuntimeError) {
-    // One pass that only adds: x − x is 0 for a finite x and NaN otherwise, so the sum is
-    // 0 exactly when every handle is finite. The scan below names the culprit.
     var residue = 0.0
     handles.withUnsafeBufferPointer {
       for h in $0 {
@@ -54,6 +73,13 @@ extension Simulation {
           + (h.angle - h.angle) + (h.radius - h.radius)
       }
     }
+    try checkFinite(handleResidue: residue)
+  }
+
+  /// ``checkFinite()`` with the handles' sum already made: x − x is 0 for a finite x and
+  /// NaN otherwise, so the sum is 0 exactly when every handle is finite. The scan below
+  /// names the culprit.
+  func checkFinite(handleResidue residue: Double) throws(RuntimeError) {
     guard residue != 0 || !graph.lets.isEmpty || !dynamicPaths.isEmpty else { return }
     try findNonFinite(checkingHandles: residue != 0)
   }

@@ -23,7 +23,18 @@ extension Simulation {
   }
 
   mutating func writeHandleSlots() {
-    for i in handles.indices { writeHandleSlot(i) }
+    guard !handles.isEmpty else { return }
+    let first = graph.layout.handleSlot(0)
+    // Three consecutive slots per handle (see ``SlotLayout/handleSlot(_:)``), in one pass.
+    handles.withUnsafeBufferPointer { moving in
+      slots.withUnsafeMutableBufferPointer { slots in
+        for i in moving.indices {
+          slots[first + 3 * i] = moving[i].position.x
+          slots[first + 3 * i + 1] = moving[i].position.y
+          slots[first + 3 * i + 2] = moving[i].angle
+        }
+      }
+    }
   }
 
   mutating func writeHandleSlot(_ i: Int) {
@@ -178,7 +189,7 @@ extension Simulation {
       let target = pointer.position + pointer.grabOffset
       drag(i, to: target, dt: dt)
     }
-    for i in handles.indices { move(i, dt: dt) }
+    moveAll(dt: dt)
     for c in steppedConstraints { stepConstraint(c, dt: dt) }
     writeHandleSlots()
     evaluateNodes(initial: false)
@@ -193,6 +204,55 @@ extension Simulation {
       mover[i].map { c in dragConstraint(c, handle: i, to: target) } ?? false
     if !placed { handles[i].position = target }
     if dt > 0 { handles[i].velocity = (handles[i].position - previous) / dt }
+  }
+
+  /// Integrates every handle that is not held.
+  ///
+  /// Springs in the plane, the common case, are stepped in one tight pass over the
+  /// handles, with no call per handle; the rest (tweens, bound handles whose rest moves, a
+  /// spring arriving at rest) go through ``move(_:dt:)`` and ``settle(_:)`` afterwards, in
+  /// handle order, so events come out as they did from one loop.
+  mutating func moveAll(dt: Double) {
+    guard dt > 0 else {
+      for i in handles.indices { move(i, dt: dt) }
+      return
+    }
+    var pending = pendingMoves
+    pendingMoves = []
+    pending.removeAll(keepingCapacity: true)
+    let propagators = self.propagators
+    let limits = restLimitsSquared
+    let inPlane = springsInPlane
+    handles.withUnsafeMutableBufferPointer { moving in
+      for i in moving.indices {
+        switch moving[i].mode {
+        case .springing(let spring):
+          guard inPlane[i] else {
+            pending.append((i, arrived: false))
+            continue
+          }
+          var displacement = moving[i].position - moving[i].rest
+          var velocity = moving[i].velocity
+          propagators[spring].step2D(&displacement, &velocity)
+          moving[i].position = moving[i].rest + displacement
+          moving[i].velocity = velocity
+          // SpringModel.isAtRest, with the squared threshold worked out once.
+          if displacement.lengthSquared <= limits[spring]
+            && velocity.lengthSquared <= limits[spring]
+          {
+            pending.append((i, arrived: true))
+          }
+        case .tweening:
+          pending.append((i, arrived: false))
+        default:
+          continue
+        }
+      }
+    }
+    for (i, arrived) in pending {
+      if arrived { settle(i) } else { move(i, dt: dt) }
+    }
+    pendingMoves = pending
   }
 
   /// Integrates a handle that is not held: springs, tweens.

@@ -67,6 +67,14 @@ public struct Simulation: Sendable {
   var propagators: [SpringModel.Propagator] = []
   var propagatorStep = 0.0
   let springModels: [SpringModel]
+  /// Each preset's rest threshold, squared (see ``SpringModel/isAtRest(displacement:velocity:)-(Vector,Vector)``).
+  let restLimitsSquared: [Double]
+  /// Whether a spring on each handle is a plain spring in the plane to a fixed rest: not
+  /// bound (whose rest is an expression) and not moved by a `follow` (which springs along
+  /// its path), so ``moveAll(dt:)`` steps it in its tight pass.
+  let springsInPlane: [Bool]
+  /// The handles ``moveAll(dt:)`` hands on to the general step, kept to reuse its storage.
+  var pendingMoves: [(Int, arrived: Bool)] = []
   /// Each path as it is now; segment paths are re-evaluated every frame.
   var currentPaths: [Path]
   /// Whether each path is a segment path, which can change every frame.
@@ -181,6 +189,11 @@ public struct Simulation: Sendable {
     handleNames = graph.handles.map(\.name)
     pathNames = graph.paths.map(\.name)
     handleIsBound = graph.handles.map(\.isBound)
+    restLimitsSquared = springModels.map { $0.restThreshold * $0.restThreshold }
+    let keywords = self.keywords
+    springsInPlane = graph.handles.indices.map { i in
+      !graph.handles[i].isBound && mover[i].map { keywords[$0] != .follow } ?? true
+    }
     boundHandles = graph.handles.indices.filter { graph.handles[$0].isBound }
     handleFollowsTime = graph.handles.map(\.followsTime)
     handleIsCircle = graph.handles.map { $0.shape == .circle }
@@ -376,8 +389,7 @@ public struct Simulation: Sendable {
     } else {
       advance(dt: 0)  // Apply pointer input given since the last step, in no time.
     }
-    try checkFinite()
-    return frame()
+    return try checkedFrame()
   }
 
   /// Advances the scene's physics to `newTime` without making a frame: for applying a
@@ -394,7 +406,6 @@ public struct Simulation: Sendable {
   /// the pointer input given since the last step.
   public mutating func currentFrame() throws(RuntimeError) -> Frame {
     advance(dt: 0)
-    try checkFinite()
-    return frame()
+    return try checkedFrame()
   }
 }

@@ -84,7 +84,8 @@ import Testing
     var prepared: [MeasuredPath] = []
     for (x, y) in [(0.0, 0.0), (3900, 2400), (-170.5, 88.25)] {
       let path = try Path(
-        svgPathData: "M\(x) \(y + 50) C \(x + 30) \(y - 20) \(x + 70) \(y + 120) \(x + 100) \(y + 50)")
+        svgPathData:
+          "M\(x) \(y + 50) C \(x + 30) \(y - 20) \(x + 70) \(y + 120) \(x + 100) \(y + 50)")
       prepared.append(MeasuredPath(path).preparedForRepeatedPositions(sharing: &cache))
     }
     let other = try Path(svgPathData: "M0 0 C 30 80 70 -40 100 0")

@@ -76,9 +76,10 @@ extension Simulation {
     try checkFinite(handleResidue: residue)
   }
 
-  /// ``checkFinite()`` with the handles' sum already made: x − x is 0 for a finite x and
-  /// NaN otherwise, so the sum is 0 exactly when every handle is finite. The scan below
-  /// names the culprit.
+  /// ``checkFinite()`` with the handles' sum already made.
+  ///
+  /// x − x is 0 for a finite x and NaN otherwise, so the sum is 0 exactly when every
+  /// handle is finite. The scan below names the culprit.
   func checkFinite(handleResidue residue: Double) throws(RuntimeError) {
     guard residue != 0 || !graph.lets.isEmpty || !dynamicPaths.isEmpty else { return }
     try findNonFinite(checkingHandles: residue != 0)

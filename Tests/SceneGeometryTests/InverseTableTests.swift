@@ -68,7 +68,9 @@ import Testing
     }
   }
 
-  /// The tracks of the runtime benchmarks: an S with a sharp turn. At 64 stretches, or
+  /// Every stretch of the runtime benchmarks' track, an S with a sharp turn, is usable.
+  ///
+  /// At 64 stretches, or
   /// checked against lengths only as accurate as the 1e-9 promise, half its stretches
   /// failed the check and fell back to the exact solve.
   @Test func everyStretchOfAnSShapedTrackIsUsable() throws {

@@ -54,8 +54,9 @@ func handle(_ frame: Frame, _ name: String) -> HandleFrame? {
       - at end: all at rest
     """
 
-  /// The simulation updates its frame's arrays in place; a frame someone kept must not
-  /// change when the next is made. Every frame of scenes with segment paths, gooey bridges
+  /// A frame someone kept does not change when the next is made.
+  ///
+  /// The simulation updates its frame's arrays in place. Every frame of scenes with segment paths, gooey bridges
   /// that break, and springs is kept, and each is compared with a description of it taken
   /// the moment it was made.
   @Test(arguments: ["sticky-ball", "wave", "metaball-pinch"])

@@ -15,8 +15,16 @@ struct HitGrid: Sendable {
   let isDraggable: [Bool]
   let hitRadius: [Double]
   let cellSize: Double
-  /// Each cell's handles, by cell key.
-  private var cells: [Cell: [Int]] = [:]
+  /// The occupied cells: an open-addressed table of cell keys (linear probing, a
+  /// multiplicative hash; a `Dictionary` of arrays spent most of a press hashing and
+  /// allocating), each with the first handle of its list.
+  private var keys: [Cell]
+  private var heads: [Int32]
+  private var used: [Bool]
+  /// How many slots of the table are in use, empty cells included.
+  private var occupied = 0
+  /// Each handle's successor in its cell's list (-1 at the end), by handle index.
+  private var next: [Int32]
   /// The cell each draggable handle was filed under (by handle index; unused for others).
   private var filed: [Cell]
   /// Whether the grid holds the handles' current positions.
@@ -26,7 +34,7 @@ struct HitGrid: Sendable {
   /// Distances measured by presses so far: the work the grid saves is counted, not timed.
   private(set) var distanceChecks = 0
 
-  struct Cell: Hashable, Sendable {
+  struct Cell: Equatable, Sendable {
     var x: Int
     var y: Int
   }
@@ -41,6 +49,13 @@ struct HitGrid: Sendable {
     // A cell is at least a point wide; a radius beyond any scene makes one cell hold all.
     cellSize = Swift.min(Swift.max(largest, 1), 1e12)
     filed = Array(repeating: Cell(x: 0, y: 0), count: handleCount)
+    next = Array(repeating: -1, count: handleCount)
+    // At most one cell per draggable handle; at least twice that many slots keeps probes short.
+    var capacity = 16
+    while capacity < 2 * draggable.count { capacity *= 2 }
+    keys = Array(repeating: Cell(x: 0, y: 0), count: capacity)
+    heads = Array(repeating: -1, count: capacity)
+    used = Array(repeating: false, count: capacity)
   }
 
   func cell(of point: Vector) -> Cell {
@@ -51,15 +66,88 @@ struct HitGrid: Sendable {
     return Cell(x: index(point.x), y: index(point.y))
   }
 
+  /// The table slot holding `cell`, or the empty slot where it would go.
+  private func slot(of cell: Cell) -> Int {
+    let mask = keys.count - 1
+    let mixed =
+      (UInt64(bitPattern: Int64(cell.x)) &* 0x9E37_79B9_7F4A_7C15)
+      ^ (UInt64(bitPattern: Int64(cell.y)) &* 0xC2B2_AE3D_27D4_EB4F)
+    var i = Int(truncatingIfNeeded: mixed >> 32) & mask
+    while used[i] && keys[i] != cell { i = (i + 1) & mask }
+    return i
+  }
+
+  /// The first handle filed under `cell`, or -1.
+  private func head(of cell: Cell) -> Int32 {
+    let i = slot(of: cell)
+    return used[i] ? heads[i] : -1
+  }
+
+  private mutating func file(_ handle: Int, under cell: Cell) {
+    var i = slot(of: cell)
+    if !used[i] && 4 * (occupied + 1) > 3 * keys.count {
+      // Cells emptied by moves stay in the table; before it fills, keep only those that
+      // hold a handle. At most one cell per handle, so this leaves it at most half full.
+      refile()
+      i = slot(of: cell)
+    }
+    if !used[i] {
+      occupied += 1
+      used[i] = true
+      keys[i] = cell
+      heads[i] = -1
+    }
+    next[handle] = heads[i]
+    heads[i] = Int32(handle)
+    filed[handle] = cell
+  }
+
+  /// Takes `handle` out of its cell's list (the cell stays in the table, empty).
+  private mutating func unfile(_ handle: Int) {
+    let i = slot(of: filed[handle])
+    guard used[i] else { return }
+    if heads[i] == Int32(handle) {
+      heads[i] = next[handle]
+      return
+    }
+    var previous = Int(heads[i])
+    while previous >= 0 {
+      let following = Int(next[previous])
+      if following == handle {
+        next[previous] = next[handle]
+        return
+      }
+      previous = following
+    }
+  }
+
   /// Files every draggable handle under its cell at `positions`.
   mutating func rebuild(_ positions: (Int) -> Vector) {
-    cells.removeAll(keepingCapacity: true)
-    for i in draggable {
-      let key = cell(of: positions(i))
-      filed[i] = key
-      cells[key, default: []].append(i)
-    }
+    clear()
+    for i in draggable { file(i, under: cell(of: positions(i))) }
     isCurrent = true
+  }
+
+  private mutating func clear() {
+    for i in used.indices { used[i] = false }
+    occupied = 0
+  }
+
+  /// Files every draggable handle again under the cell it is filed under.
+  private mutating func refile() {
+    clear()
+    for i in draggable {
+      let cell = filed[i]
+      let j = slot(of: cell)
+      if !used[j] {
+        occupied += 1
+        used[j] = true
+        keys[j] = cell
+        heads[j] = -1
+      }
+      next[i] = heads[j]
+      heads[j] = Int32(i)
+    }
   }
 
   /// The positions changed: the grid no longer holds them.
@@ -72,11 +160,9 @@ struct HitGrid: Sendable {
   mutating func move(_ i: Int, to position: Vector) {
     guard isCurrent, isDraggable[i] else { return }
     let key = cell(of: position)
-    let old = filed[i]
-    guard key != old else { return }
-    if let at = cells[old]?.firstIndex(of: i) { cells[old]?.remove(at: at) }
-    cells[key, default: []].append(i)
-    filed[i] = key
+    guard key != filed[i] else { return }
+    unfile(i)
+    file(i, under: key)
   }
 
   /// The topmost (last declared) handle within its hit radius of `point` that `accepts`.
@@ -99,10 +185,15 @@ struct HitGrid: Sendable {
     var best: Int?
     for dx in -1...1 {
       for dy in -1...1 {
-        guard let members = cells[Cell(x: center.x &+ dx, y: center.y &+ dy)] else { continue }
-        for i in members where i > (best ?? -1) {
-          distanceChecks += 1
-          if position(i).distance(to: point) <= hitRadius[i] && accepts(i) { best = i }
+        var member = Int(head(of: Cell(x: center.x &+ dx, y: center.y &+ dy)))
+        while member >= 0 {
+          if member > (best ?? -1) {
+            distanceChecks += 1
+            if position(member).distance(to: point) <= hitRadius[member] && accepts(member) {
+              best = member
+            }
+          }
+          member = Int(next[member])
         }
       }
     }

@@ -49,6 +49,37 @@ import Testing
     #expect(simulation.hitGrid.distanceChecks <= count + 9 * count)
   }
 
+  /// Releases that carry handles into ever new cells, with no step between presses, leave
+  /// emptied cells in the grid's table; it is compacted before it fills (a full table
+  /// would never end a probe), and every press still grabs the right handle.
+  @Test func manyMovesWithoutAStepKeepTheGridSound() throws {
+    let count = 16
+    var yaml = "scene: { size: 40000x400 }\nhandles:\n"
+    for i in 0..<count {
+      yaml += "  h\(i): { position: [\(i * 1000), 100], r: 10, draggable: true }\n"
+    }
+    var simulation = try Simulation(graph: graph(yaml))
+    var positions = (0..<count).map { Point(Double($0 * 1000), 100) }
+    let rounds = 4_000
+    for round in 0..<rounds {
+      let k = round % count
+      simulation.pointerDown(id: 0, at: positions[k])
+      positions[k] = positions[k] + Vector(30, 0)
+      simulation.pointerMoved(id: 0, to: positions[k])
+      simulation.pointerUp(id: 0, velocity: .zero)
+    }
+    let frame = try simulation.currentFrame()
+    let grabs = frame.events.filter { $0.type == "grab" }
+    #expect(grabs.count == rounds)
+    #expect(grabs.enumerated().allSatisfy { $0.element.subject == "h\($0.offset % count)" })
+    for k in 0..<count {
+      let handle = try #require(frame.handles.first { $0.name == "h\(k)" })
+      #expect(handle.x == positions[k].x && handle.y == positions[k].y)
+    }
+    // One scan, then at most the 9 cells around each press, each holding one handle.
+    #expect(simulation.hitGrid.distanceChecks <= count + 9 * rounds)
+  }
+
   @Test func theGridPicksTheHandleAScanWould() throws {
     // Overlapping handles of varied hit radii: the topmost (last declared) within its own
     // radius wins, and a handle already held is passed over.

@@ -23,9 +23,11 @@ import SceneVocabulary
 //    it moves in `checkExclusiveMovers`. Settings that are expressions are compiled once
 //    every name is known, in a pass after the lets (`compileDragExpressions` is the model).
 // 5. Runtime: one file with an enum conforming to `ConstraintBehavior` whose `Parameters`
-//    is the graph's struct; its state between frames (if any) as a `State` struct in a
-//    storage array of its own on `Simulation`. The compiler then asks for the arm in
-//    `Simulation.init`'s state slots and in each dispatch of ConstraintBehavior.swift. A
+//    is the graph's struct; its settings in a parameters array and its state between
+//    frames (if any) as a `State` struct in a storage array, both of its own on
+//    `Simulation`. The compiler then asks for the arm in `Simulation.init`'s filing of
+//    constraints and in each dispatch of ConstraintBehavior.swift. A kind whose `step`
+//    does nothing, or that draws a path, says so (`stepsEachFrame`, `drawsPath`). A
 //    kind that moves a released handle over time puts it in the `gliding` mode and moves it
 //    in its `step` (`DragConstraint` with `Glide`, the closed-form motion of one axis).
 // 6. Outputs: nothing, unless it draws a path (step 3's `drawnPaths` names and styles it).

@@ -7,11 +7,13 @@ import SceneVocabulary
 ///
 /// A kind is a type with static hooks that work on the simulation in place; the hooks it
 /// does not need keep their defaults. Each kind reads its settings from `Parameters`, the
-/// graph's own struct for the kind (``SceneGraph/Follow`` and the others), kept in
-/// ``Simulation/kinds`` without the constraint's names and source locations, so a step
-/// never copies those out of an array.
+/// graph's own struct for the kind (``SceneGraph/Follow`` and the others), kept in an
+/// array per kind (``Simulation/followParameters`` and the others) without the
+/// constraint's names and source locations, so a call never copies those, nor the whole
+/// `Kind` enum, out of an array.
 ///
-/// The dispatches below are exhaustive `switch`es over ``SceneGraph/Constraint/Kind``: a
+/// The dispatches below are exhaustive `switch`es over the constraint's keyword, and
+/// `Simulation.init` files each ``SceneGraph/Constraint/Kind`` by an exhaustive `switch`: a
 /// new kind does not compile until each names its behaviour (the recipe is in
 /// `SceneGraph.Constraints.swift`). Dispatching by `switch` rather than through
 /// `any ConstraintBehavior.Type` keeps every call static, so nothing per constraint per
@@ -60,35 +62,48 @@ extension ConstraintBehavior {
 
 extension Simulation {
   mutating func setUpConstraint(_ c: Int) {
-    switch kinds[c] {
-    case .follow(let p): FollowConstraint.setUp(c, p, in: &self)
-    case .elastic(let p): ElasticConstraint.setUp(c, p, in: &self)
-    case .gooey(let p): GooeyConstraint.setUp(c, p, in: &self)
-    case .animate(let p): AnimateConstraint.setUp(c, p, in: &self)
-    case .drag(let p): DragConstraint.setUp(c, p, in: &self)
+    let s = stateSlots[c]
+    switch keywords[c] {
+    case .follow: FollowConstraint.setUp(c, followParameters[s], in: &self)
+    case .elastic: ElasticConstraint.setUp(c, elasticParameters[s], in: &self)
+    case .gooey: GooeyConstraint.setUp(c, gooeyParameters[s], in: &self)
+    case .animate: AnimateConstraint.setUp(c, animateParameters[s], in: &self)
+    case .drag: DragConstraint.setUp(c, dragParameters[s], in: &self)
     }
   }
 
   mutating func dragConstraint(_ c: Int, handle: Int, to target: Vector) -> Bool {
-    switch kinds[c] {
-    case .follow(let p): FollowConstraint.drag(c, p, handle: handle, to: target, in: &self)
-    case .elastic(let p): ElasticConstraint.drag(c, p, handle: handle, to: target, in: &self)
-    case .gooey(let p): GooeyConstraint.drag(c, p, handle: handle, to: target, in: &self)
-    case .animate(let p): AnimateConstraint.drag(c, p, handle: handle, to: target, in: &self)
-    case .drag(let p): DragConstraint.drag(c, p, handle: handle, to: target, in: &self)
+    let s = stateSlots[c]
+    switch keywords[c] {
+    case .follow:
+      return FollowConstraint.drag(c, followParameters[s], handle: handle, to: target, in: &self)
+    case .elastic:
+      return ElasticConstraint.drag(c, elasticParameters[s], handle: handle, to: target, in: &self)
+    case .gooey:
+      return GooeyConstraint.drag(c, gooeyParameters[s], handle: handle, to: target, in: &self)
+    case .animate:
+      return AnimateConstraint.drag(c, animateParameters[s], handle: handle, to: target, in: &self)
+    case .drag:
+      return DragConstraint.drag(c, dragParameters[s], handle: handle, to: target, in: &self)
     }
   }
 
   mutating func releaseConstraint(_ c: Int, handle: Int, velocity: Vector) {
-    switch kinds[c] {
-    case .follow(let p):
-      FollowConstraint.release(c, p, handle: handle, velocity: velocity, in: &self)
-    case .elastic(let p):
-      ElasticConstraint.release(c, p, handle: handle, velocity: velocity, in: &self)
-    case .gooey(let p): GooeyConstraint.release(c, p, handle: handle, velocity: velocity, in: &self)
-    case .animate(let p):
-      AnimateConstraint.release(c, p, handle: handle, velocity: velocity, in: &self)
-    case .drag(let p): DragConstraint.release(c, p, handle: handle, velocity: velocity, in: &self)
+    let s = stateSlots[c]
+    switch keywords[c] {
+    case .follow:
+      FollowConstraint.release(
+        c, followParameters[s], handle: handle, velocity: velocity, in: &self)
+    case .elastic:
+      ElasticConstraint.release(
+        c, elasticParameters[s], handle: handle, velocity: velocity, in: &self)
+    case .gooey:
+      GooeyConstraint.release(c, gooeyParameters[s], handle: handle, velocity: velocity, in: &self)
+    case .animate:
+      AnimateConstraint.release(
+        c, animateParameters[s], handle: handle, velocity: velocity, in: &self)
+    case .drag:
+      DragConstraint.release(c, dragParameters[s], handle: handle, velocity: velocity, in: &self)
     }
   }
 

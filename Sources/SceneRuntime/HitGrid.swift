@@ -134,20 +134,11 @@ struct HitGrid: Sendable {
   }
 
   /// Files every draggable handle again under the cell it is filed under.
+  ///
+  /// The table is then at most half full, so filing never compacts again inside this.
   private mutating func refile() {
     clear()
-    for i in draggable {
-      let cell = filed[i]
-      let j = slot(of: cell)
-      if !used[j] {
-        occupied += 1
-        used[j] = true
-        keys[j] = cell
-        heads[j] = -1
-      }
-      next[i] = heads[j]
-      heads[j] = Int32(i)
-    }
+    for i in draggable { file(i, under: filed[i]) }
   }
 
   /// The positions changed: the grid no longer holds them.

@@ -6,18 +6,13 @@ import SceneVocabulary
 extension Simulation {
   // MARK: - Frames
 
-  /// The frame as the scene is now; clears the events it reports.
+  /// The frame as the scene is now, after checking that everything in it is finite
+  /// (``checkFinite()``); clears the events it reports.
   ///
-  /// The handles and paths are updated in place in arrays the simulation keeps, so a
-  /// frame costs no allocation and no copy of a path that did not change, once the
-  /// previous frame has been let go (an output that keeps frames makes each step copy).
-  mutating func frame() -> Frame {
-    var ignored = 0.0
-    return frame(handleResidue: &ignored)
-  }
-
-  /// The frame, after checking that everything in it is finite (``checkFinite()``), with
-  /// the handles checked in the same pass that copies them into the frame.
+  /// The handles are checked in the same pass that copies them into the frame. The handles
+  /// and paths are updated in place in arrays the simulation keeps, so a frame costs no
+  /// allocation and no copy of a path that did not change, once the previous frame has
+  /// been let go (an output that keeps frames makes each step copy).
   mutating func checkedFrame() throws(RuntimeError) -> Frame {
     var residue = 0.0
     let made = frame(handleResidue: &residue)

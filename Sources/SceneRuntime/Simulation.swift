@@ -26,16 +26,13 @@ public struct Simulation: Sendable {
   var tweens: [Tween?]
   /// The constraint that moves each handle, if any.
   let mover: [Int?]
-  /// Each constraint's settings, copied once from the graph without its names and source
-  /// (see ``ConstraintBehavior``).
-  let kinds: [SceneGraph.Constraint.Kind]
-  /// Each constraint's kind alone, for the per-handle checks of a step (a byte, where
-  /// matching `kinds` would copy its settings).
+  /// Each constraint's kind alone: what every dispatch and per-handle check switches on.
   let keywords: [ConstraintKeyword]
   /// Where each constraint's run-time state and settings are in its kind's storage below.
   let stateSlots: [Int]
-  /// Each kind's settings by state slot, for the per-frame dispatch: switching over `kinds`
-  /// would copy the whole enum, as large as its largest kind, per constraint per frame.
+  /// Each kind's settings by state slot, copied once from the graph without the
+  /// constraints' names and source (see ``ConstraintBehavior``): switching over the graph's
+  /// `Kind` would copy the whole enum, as large as its largest kind, at every call.
   let followParameters: [SceneGraph.Follow]
   let elasticParameters: [SceneGraph.Elastic]
   let gooeyParameters: [SceneGraph.Gooey]
@@ -81,7 +78,7 @@ public struct Simulation: Sendable {
   let pathIsDynamic: [Bool]
   /// The segment paths, in scene order.
   let dynamicPaths: [Int]
-  /// The handles and paths of the last frame, updated in place by ``frame()``.
+  /// The handles and paths of the last frame, updated in place by ``checkedFrame()``.
   var publishedHandles: [HandleFrame]
   var publishedPaths: [PathFrame]
   /// Whether a constraint measures along each path (`follow`, `animate`); a dynamic path
@@ -132,7 +129,7 @@ public struct Simulation: Sendable {
     var mover = [Int?](repeating: nil, count: graph.handles.count)
     for (i, constraint) in graph.constraints.enumerated() { mover[constraint.kind.movedHandle] = i }
     self.mover = mover
-    kinds = graph.constraints.map(\.kind)
+    let kinds = graph.constraints.map(\.kind)
     keywords = graph.constraints.map(\.kind.keyword)
     var stateSlots: [Int] = []
     var follow: [SceneGraph.Follow] = []
@@ -250,7 +247,7 @@ public struct Simulation: Sendable {
     }
     writeHandleSlots()
     evaluateNodes(initial: true)
-    for c in kinds.indices { setUpConstraint(c) }
+    for c in keywords.indices { setUpConstraint(c) }
     for i in handles.indices {
       handles[i].rest = restPosition(of: i) ?? handles[i].position
     }

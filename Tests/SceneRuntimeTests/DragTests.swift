@@ -367,10 +367,7 @@ import Testing
   /// frame rate may see later; until then the other is within that threshold of the end.
   @Test(arguments: ["bottom-sheet", "paging-carousel", "detent-knob", "dismiss-card"])
   func theDragScenesAreTheSameAtEveryFrameRate(scene: String) throws {
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-      .deletingLastPathComponent().deletingLastPathComponent()
-    let loaded = try ScenePipeline.load(
-      path: root.appendingPathComponent("Scenes/\(scene).yaml").path)
+    let loaded = try ScenePipeline.load(path: repositoryPath("Scenes/\(scene).yaml"))
     let graph = try #require(loaded.graph, "\(loaded.rendered())")
     var samples: [[Int: [HandleFrame]]] = []
     for fps in [30.0, 60, 120, 144] {

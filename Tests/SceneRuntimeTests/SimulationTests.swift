@@ -61,10 +61,7 @@ func handle(_ frame: Frame, _ name: String) -> HandleFrame? {
   /// the moment it was made.
   @Test(arguments: ["sticky-ball", "wave", "metaball-pinch"])
   func keptFramesDoNotChangeLater(scene: String) throws {
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-      .deletingLastPathComponent().deletingLastPathComponent()
-    let loaded = try ScenePipeline.load(
-      path: root.appendingPathComponent("Scenes/\(scene).yaml").path)
+    let loaded = try ScenePipeline.load(path: repositoryPath("Scenes/\(scene).yaml"))
     let graph = try #require(loaded.graph, "\(loaded.rendered())")
     var runner = try SceneRunner(graph: graph)
     var kept: [Frame] = []

@@ -33,3 +33,12 @@ public func isApproximatelyEqual(
   let difference = abs(a - b)
   return difference <= absoluteTolerance || difference <= relativeTolerance * max(abs(a), abs(b))
 }
+
+/// The path of `relative` (such as `Scenes/wave.yaml`) in the repository, for tests that
+/// read the repository's own files.
+public func repositoryPath(_ relative: String) -> String {
+  // This file is Tests/SceneTestSupport/SceneTestSupport.swift.
+  var root = "\(#filePath)".split(separator: "/", omittingEmptySubsequences: false)
+  root.removeLast(3)
+  return (root + [Substring(relative)]).joined(separator: "/")
+}

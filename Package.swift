@@ -206,6 +206,7 @@ let package = Package(
       dependencies: [
         "SceneOutputs", "SceneRuntime", "SceneGraph", "SceneSyntax", "SceneResolve",
         "SceneVocabulary", "SceneGeometry", "SceneDiagnostics", "ScenePipeline", "SceneTestSupport",
+        "SceneStress",
       ]),
     .testTarget(
       name: "SceneTestingTests",
@@ -239,7 +240,8 @@ let package = Package(
       name: "ScenePreviewTests",
       dependencies: [
         "ScenePreview", "ScenePipeline", "SceneRuntime", "SceneGraph", "SceneSyntax",
-        "SceneOutputs", "SceneTesting", "SceneDiagnostics", "SceneGeometry",
+        "SceneOutputs", "SceneTesting", "SceneDiagnostics", "SceneGeometry", "SceneResolve",
+        "SceneTestSupport",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
         .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),

@@ -15,8 +15,10 @@ extension FrameOutput {
   /// The data sits in `<script type="application/json" id="scene">`, readable by any tool.
   /// The output depends only on the frames and the context: no dates, no random ids.
   ///
-  /// Memory: the page's head needs the frame count, so nothing is written until the end;
-  /// each frame is kept as its compact JSON (a few bytes per number), not as a frame.
+  /// Memory: the page's head needs the frame count, so nothing is written until the end.
+  /// Each frame's paths, pointers and events are kept as their JSON entry, and its handles
+  /// as numbers packed against the frame before (``HandleFrameStream``), which the player
+  /// decodes one frame at a time to exactly the numbers the JSON text would give.
   public static let html = FrameOutput(
     name: "html", fileExtensions: ["html", "htm"],
     summary: "a self-contained HTML player (canvas, no network)",
@@ -41,25 +43,35 @@ public enum SceneJSON {
   public static func appendFrame(
     _ frame: Frame, context: OutputContext, to text: inout TextBytes
   ) {
-    HTMLPlayer.appendEntry(frame, context: context, to: &text)
+    HTMLPlayer.appendEntry(frame, context: context, handles: true, to: &text)
   }
 }
 
 /// The HTML player's text: the page, the scene JSON embedded in it, and the escaping that
 /// keeps that JSON inside its script block.
 enum HTMLPlayer {
-  /// Turns each frame into its JSON entry as it comes, and writes the page at the end.
+  /// Turns each frame into its JSON entry (without its handles) and its handles into
+  /// numbers (``HandleFrameStream``) as it comes, and writes the page at the end.
   struct Writer: FrameWriter {
     let context: OutputContext
     /// Each frame's entry so far, after `\n` or `,\n`: one array per frame, each its own
     /// size, so keeping them costs what they hold (one growing array could hold twice that).
     var entries: [[UInt8]] = []
+    /// Every frame's handles, packed.
+    var handleFrames: HandleFrameStream
+
+    init(context: OutputContext) {
+      self.context = context
+      handleFrames = HandleFrameStream(
+        handleCount: context.graph.handles.count, precision: context.precision)
+    }
 
     mutating func frame(_ frame: Frame, into sink: inout TextBytes) {
-      var entry = TextBytes(capacity: 64 + 48 * (frame.handles.count + frame.paths.count))
+      var entry = TextBytes(capacity: 64 + 48 * frame.paths.count)
       entry.append(entries.isEmpty ? "\n" : ",\n")
-      HTMLPlayer.appendEntry(frame, context: context, to: &entry)
+      HTMLPlayer.appendEntry(frame, context: context, handles: false, to: &entry)
       entries.append(Array(entry.bytes))
+      handleFrames.append(frame.handles)
     }
 
     mutating func end(into sink: inout TextBytes) {
@@ -78,7 +90,21 @@ enum HTMLPlayer {
         try flush(&sink)
       }
       entries = []
-      sink.append("]}\n</script>\n<script>\n")
+      sink.append("],\n\"handleFrames\":{\"encoding\":\"")
+      sink.append(HandleFrameStream.encoding)
+      sink.append("\",\"keyframeEvery\":")
+      sink.append(HandleFrameStream.keyframeEvery)
+      sink.append(",\"states\":[")
+      for (k, state) in HandleFrameStream.states.enumerated() {
+        if k > 0 { sink.append(UInt8(ascii: ",")) }
+        sink.appendQuoted(state.rawValue)
+      }
+      sink.append("],\n\"data\":\"")
+      try handleFrames.drainBase64 { text in
+        sink.append(text)
+        try flush(&sink)
+      }
+      sink.append("\"}}\n</script>\n<script>\n")
       sink.append(HTMLPlayer.script)
       sink.append("</script>\n</body>\n</html>\n")
     }
@@ -168,10 +194,16 @@ enum HTMLPlayer {
     return text
   }
 
-  /// One frame's JSON: `h` holds `[x, y, angle, r, state]` for each of the graph's handles
+  /// One frame's JSON entry.
+  ///
+  /// `h` holds `[x, y, angle, r, state]` for each of the graph's handles
   /// (or `null`), `p` SVG path data for each drawn path (or `null` when it is hidden),
-  /// `ptr` `[id, x, y, down]` for each pointer, `e` `[type, subject]` for each event (`[type, subject, target]` for `snap`).
-  static func appendEntry(_ frame: Frame, context: OutputContext, to text: inout TextBytes) {
+  /// `ptr` `[id, x, y, down]` for each pointer, `e` `[type, subject]` for each event
+  /// (`[type, subject, target]` for `snap`). Without `handles` there is no `h`: the HTML
+  /// player's page packs the handles apart (``HandleFrameStream``).
+  static func appendEntry(
+    _ frame: Frame, context: OutputContext, handles: Bool, to text: inout TextBytes
+  ) {
     let graph = context.graph
     let p = context.precision
     text.append("{\"i\":")
@@ -179,27 +211,8 @@ enum HTMLPlayer {
     text.append(",\"t\":")
     // Times keep enough digits to order frames at any rate, whatever the precision.
     text.append(frame.time, precision: max(p, 6))
-    text.append(",\"h\":[")
-    for i in graph.handles.indices {
-      if i > 0 { text.append(UInt8(ascii: ",")) }
-      guard i < frame.handles.count else {
-        text.append("null")
-        continue
-      }
-      let h = frame.handles[i]
-      text.append(UInt8(ascii: "["))
-      text.append(h.x, precision: p)
-      text.append(UInt8(ascii: ","))
-      text.append(h.y, precision: p)
-      text.append(UInt8(ascii: ","))
-      text.append(h.angle, precision: p)
-      text.append(UInt8(ascii: ","))
-      text.append(h.radius, precision: p)
-      text.append(",\"")
-      text.append(JSONLines.stateText(h.state))
-      text.append("\"]")
-    }
-    text.append("],\"p\":[")
+    if handles { appendHandles(frame, context: context, to: &text) }
+    text.append(",\"p\":[")
     for i in graph.drawnPaths.indices {
       if i > 0 { text.append(UInt8(ascii: ",")) }
       guard i < frame.paths.count, !frame.paths[i].isHidden else {
@@ -236,6 +249,33 @@ enum HTMLPlayer {
       text.append(UInt8(ascii: "]"))
     }
     text.append("]}")
+  }
+
+  /// A frame's `,"h":[…]`.
+  static func appendHandles(_ frame: Frame, context: OutputContext, to text: inout TextBytes) {
+    let graph = context.graph
+    let p = context.precision
+    text.append(",\"h\":[")
+    for i in graph.handles.indices {
+      if i > 0 { text.append(UInt8(ascii: ",")) }
+      guard i < frame.handles.count else {
+        text.append("null")
+        continue
+      }
+      let h = frame.handles[i]
+      text.append(UInt8(ascii: "["))
+      text.append(h.x, precision: p)
+      text.append(UInt8(ascii: ","))
+      text.append(h.y, precision: p)
+      text.append(UInt8(ascii: ","))
+      text.append(h.angle, precision: p)
+      text.append(UInt8(ascii: ","))
+      text.append(h.radius, precision: p)
+      text.append(",\"")
+      text.append(JSONLines.stateText(h.state))
+      text.append("\"]")
+    }
+    text.append(UInt8(ascii: "]"))
   }
 
   /// Absolute SVG path data like ``SceneGeometry/Path/svgPathData`` but with numbers at

@@ -63,25 +63,9 @@ enum NumberText {
   /// `value` at `precision` as ``Parts``.
   @inline(__always)
   static func parts(of value: Double, precision: Int) -> Parts {
-    // The runtime never hands on a non-finite value; stay valid anyway.
-    // Written as `0`.
-    guard value.isFinite else { return Parts(magnitude: 0, fractionDigits: 0, negative: false) }
     let decimals = precision < 0 ? 0 : precision > 15 ? 15 : precision
-    let scaled = value * scales[decimals]
-    let integer: Int64
-    if abs(scaled) < 8e15 {
-      // Rounding half away from zero without a libm call: the conversion truncates, and
-      // below 2^53 the fraction it leaves is exact.
-      var truncated = Int64(scaled)
-      let fraction = scaled - Double(truncated)
-      if fraction >= 0.5 { truncated &+= 1 } else if fraction <= -0.5 { truncated &-= 1 }
-      integer = truncated
-    } else {
-      let rounded = scaled.rounded(.toNearestOrAwayFromZero)
-      guard abs(rounded) < 9e15 else {
-        return Parts(magnitude: 0, fractionDigits: -1, negative: false)
-      }
-      integer = Int64(rounded)
+    guard let integer = scaledInteger(of: value, decimals: decimals) else {
+      return Parts(magnitude: 0, fractionDigits: -1, negative: false)
     }
     // Zero, negative zero and whatever rounds to either print as `0`.
     if integer == 0 { return Parts(magnitude: 0, fractionDigits: 0, negative: false) }
@@ -93,6 +77,28 @@ enum NumberText {
       fractionDigits &-= 1
     }
     return Parts(magnitude: magnitude, fractionDigits: fractionDigits, negative: integer < 0)
+  }
+
+  /// The integer whose digits ``parts(of:precision:)`` prints: `value` times
+  /// 10^`decimals` (0…15) rounded half away from zero, `0` for a non-finite value, or
+  /// `nil` when its magnitude reaches 9e15 and the text is the shortest round-trip one.
+  @inline(__always)
+  static func scaledInteger(of value: Double, decimals: Int) -> Int64? {
+    // The runtime never hands on a non-finite value; stay valid anyway.
+    // Written as `0`.
+    guard value.isFinite else { return 0 }
+    let scaled = value * scales[decimals]
+    if abs(scaled) < 8e15 {
+      // Rounding half away from zero without a libm call: the conversion truncates, and
+      // below 2^53 the fraction it leaves is exact.
+      var truncated = Int64(scaled)
+      let fraction = scaled - Double(truncated)
+      if fraction >= 0.5 { truncated &+= 1 } else if fraction <= -0.5 { truncated &-= 1 }
+      return truncated
+    }
+    let rounded = scaled.rounded(.toNearestOrAwayFromZero)
+    guard abs(rounded) < 9e15 else { return nil }
+    return Int64(rounded)
   }
 
   /// Calls `body` with the UTF-8 text of `value` at `precision`, valid only during the call.

@@ -68,7 +68,7 @@ import Testing
         == FrameOutput.svg.text(of: [frames[frames.count - 1]], context: context))
   }
 
-  @Test func thePlayerKeepsEachFrameAsItsJSONEntryAndLetsEachGoAsItIsWritten() throws {
+  @Test func thePlayerKeepsEachFrameAsItsEntryAndPackedHandlesAndLetsThemGoAsItWrites() throws {
     let (graph, frames) = try runFrames(Self.scene)
     let context = OutputContext(graph: graph, fps: 60)
     var writer = HTMLPlayer.Writer(context: context)
@@ -76,7 +76,7 @@ import Testing
     var sizes: [Int] = []
     for frame in frames {
       var entry = TextBytes()
-      HTMLPlayer.appendEntry(frame, context: context, to: &entry)
+      HTMLPlayer.appendEntry(frame, context: context, handles: false, to: &entry)
       sizes.append(entry.count + (sizes.isEmpty ? 1 : 2))  // After "\n" or ",\n".
       writer.frame(frame, into: &sink)
       #expect(writer.entries.map(\.count) == sizes)
@@ -94,9 +94,11 @@ import Testing
         bytes.removeAll()
       })
     streamed += Array(sink.bytes)
-    #expect(flushed.count == frames.count)
-    #expect(Array(flushed.dropFirst()) == Array(sizes.dropFirst()))
+    // Then the packed handles, in one piece for a stream this short.
+    #expect(flushed.count == frames.count + 1)
+    #expect(Array(flushed.dropFirst().prefix(frames.count - 1)) == Array(sizes.dropFirst()))
     #expect(streaming.entries.isEmpty)
+    #expect(streaming.handleFrames.bytes.isEmpty)
     #expect(
       String(decoding: streamed, as: UTF8.self)
         == FrameOutput.html.text(of: frames, context: context))

@@ -63,6 +63,19 @@ import Testing
     return String(page[open.upperBound..<close.lowerBound])
   }
 
+  /// A frame as the live preview sends it (with its `h`), parsed.
+  static func previewEntry(_ frame: Frame, precision: Int = 3) throws -> [String: Any] {
+    let source = SourceFile(name: "player.yaml", text: scene)
+    let spec = try #require(SceneLoader.load(source, syntax: .yaml).spec)
+    let graph = try #require(SceneResolver.resolve(spec).graph)
+    var text = TextBytes()
+    SceneJSON.appendFrame(
+      frame, context: OutputContext(graph: graph, precision: precision, fps: graph.fps),
+      to: &text)
+    return try #require(
+      try JSONSerialization.jsonObject(with: Data(text.bytes)) as? [String: Any])
+  }
+
   static func parsedScene(_ page: String) throws -> [String: Any] {
     let data = Data(try embeddedJSON(page).utf8)
     return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
@@ -123,16 +136,25 @@ import Testing
       #expect(object["i"] as? Int == frame.index)
       let time = try #require(object["t"] as? Double)
       #expect(abs(time - frame.time) < 1e-6)
-      let h = try #require(object["h"] as? [Any])
-      #expect(h.count == Self.handleNames.count)
+      // The handles are packed apart (HandleFrameStreamTests decodes them).
+      #expect(object["h"] == nil)
       let p = try #require(object["p"] as? [Any])
       #expect(p.count == 2)
       #expect((p[0] as? String)?.hasPrefix("M0 90Q") == true)
       #expect(object["ptr"] is [Any])
       #expect(object["e"] is [Any])
     }
-    // Handles as [x, y, angle, r, state]: the ball pressed at the first frame.
-    let first = try #require(embedded.first?["h"] as? [[Any]])
+    let packed = try #require(scene["handleFrames"] as? [String: Any])
+    #expect(packed["encoding"] as? String == "scenec-delta-1")
+    #expect(packed["keyframeEvery"] as? Int == 32)
+    #expect(
+      packed["states"] as? [String] == ["idle", "dragging", "animating", "settling", "hidden"])
+    let data = try #require(packed["data"] as? String)
+    #expect(Data(base64Encoded: data)?.isEmpty == false)
+
+    // Handles as [x, y, angle, r, state], as the preview sends them: the ball pressed at
+    // the first frame.
+    let first = try #require(try Self.previewEntry(frames[0])["h"] as? [[Any]])
     #expect(first[0][0] as? Double == 50)
     #expect(first[0][1] as? Double == 50)
     #expect(first[0][3] as? Double == 10)
@@ -224,7 +246,8 @@ import Testing
     let frames = try #require(scene["frames"] as? [[String: Any]])
     // Times keep at least six decimals so frames stay in order at any precision.
     #expect(frames[1]["t"] as? Double == 0.033333)
-    let car = try #require((frames[5]["h"] as? [[Any]])?[3])
+    let rendered = try Self.render(precision: 1).frames
+    let car = try #require((try Self.previewEntry(rendered[5], precision: 1)["h"] as? [[Any]])?[3])
     for value in car.prefix(4) {
       let number = try #require(value as? Double)
       #expect((number * 10).rounded() == number * 10)

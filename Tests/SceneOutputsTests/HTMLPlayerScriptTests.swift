@@ -18,14 +18,23 @@ import Testing
     return String(page[start.lowerBound..<end.upperBound])
   }
 
-  /// What `script` writes to standard output when node runs it; it must exit 0.
-  static func run(_ script: String) throws -> Data {
+  /// What `script` writes to standard output when node runs it with `input` on its
+  /// standard input; it must exit 0.
+  static func run(_ script: String, input: Data = Data()) throws -> Data {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: try #require(node))
     process.arguments = ["-e", script]
     let out = Pipe()
+    let into = Pipe()
     process.standardOutput = out
+    process.standardInput = into
     try process.run()
+    // Written from another thread: node may fill its output pipe before reading all input.
+    let writer = Thread {
+      into.fileHandleForWriting.write(input)
+      try? into.fileHandleForWriting.close()
+    }
+    writer.start()
     let data = out.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     #expect(process.terminationStatus == 0)

@@ -2,6 +2,13 @@ import Foundation
 import HTTPTypes
 import HummingbirdWSClient
 import Logging
+import SceneDiagnostics
+import SceneGraph
+import SceneOutputs
+import ScenePipeline
+import SceneResolve
+import SceneRuntime
+import SceneTestSupport
 import Testing
 
 @testable import ScenePreview
@@ -92,6 +99,64 @@ import Testing
           try await tools.waitFor(
             "scenecPreview.sceneVersion > \(version ?? "0") && document.title.indexOf('edited') >= 0",
             in: page))
+      }
+    }
+  }
+}
+
+/// The HTML player (`scenec run -o page.html`) in a real headless Chromium: its packed
+/// handles, decoded by the page, are the numbers of the JSON text for every frame it
+/// seeks to, and the readout follows.
+@Suite(.serialized) struct HTMLPlayerBrowserTests {
+  @Test(
+    .enabled(
+      if: BrowserTests.chromium != nil,
+      "chromium is not installed: the browser test cannot run here (Debian: apt-get install chromium)"
+    ))
+  func thePlayerShowsTheTextsNumbersAtEveryFrameItSeeks() async throws {
+    let scene = repositoryPath("Scenes/car-along-path.yaml")
+    let source = SourceFile(name: scene, text: try String(contentsOfFile: scene, encoding: .utf8))
+    let spec = try #require(SceneLoader.load(source, syntax: .yaml).spec)
+    let graph = try #require(SceneResolver.resolve(spec).graph)
+    let frames = try SceneRunner.frames(of: graph)
+    let context = OutputContext(graph: graph, precision: 3, fps: graph.fps)
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "scenec-player-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("car.html")
+    try FrameOutput.html.text(of: frames, context: context).write(
+      to: file, atomically: true, encoding: .utf8)
+
+    let browser = try Browser(executable: try #require(BrowserTests.chromium))
+    defer { browser.stop() }
+    let endpoint = try await browser.devToolsEndpoint()
+    try await DevTools.session(endpoint) { tools in
+      let page = try await tools.open(file.absoluteString)
+      #expect(try await tools.waitFor("!!window.scenecPlayer", in: page))
+      // Forward within a keyframe, across several, back to an earlier one, to the end.
+      for k in [0, 1, 31, 32, 100, 37, frames.count - 1, 3] {
+        let shown = try await tools.evaluate(
+          "scenecPlayer.seek(\(k)), JSON.stringify(scenecPlayer.shown().h) + '|' + document.getElementById('frame').textContent",
+          in: page)
+        let parts = try #require((shown as? String)?.split(separator: "|").map(String.init))
+        var entry = TextBytes()
+        SceneJSON.appendFrame(frames[k], context: context, to: &entry)
+        let expected = try #require(
+          (try JSONSerialization.jsonObject(with: Data(entry.bytes)) as? [String: Any])?["h"]
+            as? [[Any]])
+        let decoded = try #require(
+          try JSONSerialization.jsonObject(with: Data(parts[0].utf8)) as? [[Any]])
+        #expect(decoded.count == expected.count)
+        for (a, b) in zip(decoded, expected) {
+          for f in 0..<4 {
+            #expect(
+              (a[f] as? NSNumber)?.doubleValue == (b[f] as? NSNumber)?.doubleValue,
+              "frame \(k): \(a) against \(b)")
+          }
+          #expect(a[4] as? String == b[4] as? String)
+        }
+        #expect(parts[1] == "frame \(k) / \(frames.count - 1)")
       }
     }
   }

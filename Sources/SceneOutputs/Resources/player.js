@@ -1,8 +1,101 @@
 // The HTML player: plays the frames embedded in the page, drawn by SceneRenderer.
 (function () {
   "use strict";
+  // Every frame's handles, packed by scenec (encoding "scenec-delta-1", described in
+  // Sources/SceneOutputs/HandleFrameStream.swift): seek(k) decodes frame k from the
+  // keyframe at or before it, handles() lists the decoded frame's handles as
+  // [x, y, angle, r, state] or null, as a frame's `h` would.
+  function handleFrames(packed, handleCount, precision) {
+    if (packed.encoding !== "scenec-delta-1") throw new Error("unknown handle encoding " + packed.encoding);
+    var binary = atob(packed.data), bytes = new Uint8Array(binary.length);
+    for (var b = 0; b < binary.length; b++) bytes[b] = binary.charCodeAt(b);
+    var data = new DataView(bytes.buffer), end = bytes.length;
+    var every = packed.keyframeEvery, names = packed.states, scale = Math.pow(10, precision);
+    var n = handleCount, scaled = new Float64Array(4 * n), value = new Float64Array(4 * n);
+    var state = new Uint8Array(n), present = new Uint8Array(n);
+    var keyframeStarts = [], at = -1, offset = 0;
+
+    function byte() {
+      if (offset >= end) throw new Error("the page's handle data is cut short");
+      return bytes[offset++];
+    }
+    function varint() {
+      var result = 0, factor = 1, next;
+      do { next = byte(); result += (next & 127) * factor; factor *= 128; } while (next & 128);
+      return result;
+    }
+    // Decodes the frame after `at`, which starts at `offset`.
+    function decodeNext() {
+      if ((at + 1) % every === 0) {
+        keyframeStarts[(at + 1) / every] = offset;
+        scaled.fill(0); value.fill(0); state.fill(0); present.fill(1);
+      }
+      for (var i = 0; i < n;) {
+        var token = byte();
+        if (token & 128) { i += (token & 127) + 1; continue; }
+        if (token & 32) { present[i++] = 0; continue; }
+        present[i] = 1;
+        var raw = token & 64 ? byte() : 0;
+        for (var f = 0; f < 4; f++) {
+          if (!(token & (1 << f))) continue;
+          var j = 4 * i + f;
+          if (raw & (1 << f)) {
+            if (offset + 8 > end) throw new Error("the page's handle data is cut short");
+            value[j] = data.getFloat64(offset, true);
+            offset += 8;
+            scaled[j] = 0;
+          } else {
+            var zigzag = varint();
+            scaled[j] += zigzag % 2 ? -(zigzag + 1) / 2 : zigzag / 2;
+            value[j] = scaled[j] / scale;
+          }
+        }
+        if (token & 16) state[i] = byte();
+        i++;
+      }
+      at++;
+    }
+    function seek(k) {
+      if (k === at) return;
+      var keyframe = Math.floor(k / every);
+      if ((k < at || keyframe !== Math.floor(at / every)) && keyframeStarts[keyframe] !== undefined) {
+        offset = keyframeStarts[keyframe];
+        at = keyframe * every - 1;
+      } else if (k < at) {
+        offset = 0;
+        at = -1;
+      }
+      while (at < k) decodeNext();
+    }
+    function handles() {
+      var h = new Array(n);
+      for (var i = 0; i < n; i++) {
+        h[i] = present[i]
+          ? [value[4 * i], value[4 * i + 1], value[4 * i + 2], value[4 * i + 3], names[state[i]]]
+          : null;
+      }
+      return h;
+    }
+    return { seek: seek, handles: handles };
+  }
+
   var scene = JSON.parse(document.getElementById("scene").textContent);
   var frames = scene.frames, count = frames.length;
+  // A page from scenec packs the handles apart: only the frame on show carries its `h`.
+  var packed = scene.handleFrames
+    ? handleFrames(scene.handleFrames, scene.handles.length, scene.precision) : null;
+  var carrying = -1;
+  function unpack(k) {
+    if (!packed || k === carrying || k < 0 || k >= count) return;
+    if (carrying >= 0) frames[carrying].h = null;
+    packed.seek(k);
+    frames[k].h = packed.handles();
+    carrying = k;
+  }
+  // Every frame in order, each unpacked while it is visited.
+  var everyFrame = packed ? {
+    forEach: function (visit) { for (var k = 0; k < count; k++) { unpack(k); visit(frames[k], k); } }
+  } : frames;
   function $(id) { return document.getElementById(id); }
   var canvas = $("stage"), ctx = canvas.getContext("2d");
   var playButton = $("play"), scrub = $("scrub"), speedSelect = $("speed"), loopBox = $("loop");
@@ -12,7 +105,7 @@
   var step = scene.fps > 0 ? 1 / scene.fps : (count > 1 ? frames[1].t - frames[0].t : 0);
 
   var renderer = SceneRenderer.create(canvas, scene);
-  var view = renderer.layout(frames);
+  var view = renderer.layout(everyFrame);
   if (view.enlarged) {
     $("viewnote").textContent =
       "Some of the scene lies outside its " + scene.width + "×" + scene.height +
@@ -23,6 +116,7 @@
   var index = 0, clock = count ? frames[0].t : 0, playing = false, run = 0, loggedThrough = -1;
 
   function draw() {
+    unpack(index);
     renderer.draw(frames, index, { points: pointsBox.checked, trail: trailBox.checked });
   }
 
@@ -136,4 +230,7 @@
   });
 
   seek(0);
+  // For automation and tests, as the preview's `scenecPreview`: go to a frame, and the
+  // frame on show with its handles.
+  window.scenecPlayer = { seek: seek, shown: function () { return count ? frames[index] : null; } };
 })();

@@ -96,7 +96,15 @@ let package = Package(
     // scenec's side of Peers/run, the side-by-side figures.
     .executableTarget(
       name: "PeerFigures",
-      dependencies: [.product(name: "SceneGeometry", package: "scenec")],
+      dependencies: [
+        "CYAMLBench", "RuntimeWorkloads",
+        .product(name: "SceneDiagnostics", package: "scenec"),
+        .product(name: "SceneGeometry", package: "scenec"),
+        .product(name: "ScenePipeline", package: "scenec"),
+        .product(name: "SceneRuntime", package: "scenec"),
+        .product(name: "SceneStress", package: "scenec"),
+        .product(name: "SceneSyntax", package: "scenec"),
+      ],
       path: "Benchmarks/PeerFigures"
     ),
     // A plain executable for callgrind and perf: `swift run -c release StressRun 1000 5`.

@@ -1,8 +1,25 @@
+import CYAMLBench
+import Foundation
+import RuntimeWorkloads
+import SceneDiagnostics
 import SceneGeometry
+import ScenePipeline
+import SceneRuntime
+import SceneStress
+import SceneSyntax
 
-/// scenec's side of `Peers/run`: the geometry benchmark's 1,000 cubics (the same
-/// xorshift64* stream and seed), their arc lengths at the default 1e-9 and the time per
-/// length, the minimum of 20 passes, as one JSON object on standard output.
+/// scenec's side of `Peers/run`: the same inputs the Python peers get, measured here, as
+/// one JSON object on standard output. Every time is the minimum over several passes.
+///
+/// - `arcLengthNs`, `lengths`: the geometry benchmark's 1,000 cubics (the same xorshift64*
+///   stream and seed as `Peers/curves.py`), their arc lengths at the default 1e-9;
+/// - `measureUs`, `positionNs`, `wavyLength`: the geometry benchmark's 64-segment wavy
+///   path (`Peers/curves.py` builds the same one), measured, then 1,000 positions at length;
+/// - `springNs`: 1,000 and 10,000 elastic handles springing back after a flick, ns per handle
+///   per frame (the `spring` runtime workload), against pymunk's damped springs;
+/// - `yamlBytes`, `loadMs`, `rawLibyamlMs`: the 40,000-handle stress scene's YAML (written to
+///   the path given as the first argument, for the peers) loaded to the AST, and the same bytes
+///   through raw libyaml events.
 @main
 enum PeerFigures {
   struct XorShift64Star {
@@ -15,11 +32,72 @@ enum PeerFigures {
       return state &* 0x2545_F491_4F6C_DD1D
     }
 
-    mutating func uniform() -> Double { -200 + 400 * (Double(next() >> 11) * 0x1p-53) }
+    mutating func unit() -> Double { Double(next() >> 11) * 0x1p-53 }
+    mutating func uniform() -> Double { -200 + 400 * unit() }
     mutating func point() -> Point { Point(uniform(), uniform()) }
   }
 
-  static func main() {
+  static func nanoseconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) * 1e9 + Double(duration.components.attoseconds) / 1e9
+  }
+
+  /// The least time `work` took over `passes` runs, in nanoseconds.
+  static func fastest(_ passes: Int, _ work: () throws -> Void) rethrows -> Double {
+    var best = Double.infinity
+    for _ in 0..<passes {
+      let start = ContinuousClock.now
+      try work()
+      best = min(best, nanoseconds(ContinuousClock.now - start))
+    }
+    return best
+  }
+
+  /// The geometry benchmark's wavy path: 64 cubics through a sum of two sines.
+  static func wavyPath() -> Path {
+    let width = 6_400.0
+    let count = 64
+    func y(_ x: Double) -> Double {
+      150 * sin(2 * Double.pi * x / 800) + 40 * sin(2 * Double.pi * x / 230)
+    }
+    func slope(_ x: Double) -> Double {
+      150 * (2 * Double.pi / 800) * cos(2 * Double.pi * x / 800)
+        + 40 * (2 * Double.pi / 230) * cos(2 * Double.pi * x / 230)
+    }
+    let step = width / Double(count)
+    var segments: [Segment] = []
+    for index in 0..<count {
+      let x0 = Double(index) * step
+      let x1 = x0 + step
+      let a = Point(x: x0, y: y(x0))
+      let d = Point(x: x1, y: y(x1))
+      segments.append(
+        .cubic(
+          a, a + (step / 3) * Vector(x: 1, y: slope(x0)),
+          d - (step / 3) * Vector(x: 1, y: slope(x1)),
+          d))
+    }
+    return Path(start: Point(x: 0, y: y(0)), segments: segments)
+  }
+
+  static func rawEventCount(_ bytes: [UInt8]) -> Int {
+    var parser = yaml_parser_t()
+    guard yaml_parser_initialize(&parser) == 1 else { return -1 }
+    defer { yaml_parser_delete(&parser) }
+    var count = 0
+    bytes.withUnsafeBufferPointer { buffer in
+      yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
+      var event = yaml_event_t()
+      while yaml_parser_parse(&parser, &event) == 1 {
+        let done = event.type == YAML_STREAM_END_EVENT
+        yaml_event_delete(&event)
+        count += 1
+        if done { break }
+      }
+    }
+    return count
+  }
+
+  static func main() throws {
     var random = XorShift64Star(state: 0x5CE0_EC0D_E5EE_D001)
     var cubics: [CubicBezier] = []
     for _ in 0..<1_000 {
@@ -27,17 +105,57 @@ enum PeerFigures {
       _ = random.point()  // The query point.
       _ = random.next()  // The target length.
     }
-    var best = Double.infinity
     var lengths: [Double] = []
-    for _ in 0..<20 {
-      let start = ContinuousClock.now
-      lengths = cubics.map(\.arcLength)
-      let elapsed = ContinuousClock.now - start
-      let nanoseconds =
-        Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) / 1e9
-      best = min(best, nanoseconds / Double(cubics.count))
+    let arcLength = fastest(20) { lengths = cubics.map(\.arcLength) } / Double(cubics.count)
+
+    let path = wavyPath()
+    var measured = MeasuredPath(path)
+    let measure = fastest(200) { measured = MeasuredPath(path) } / 1_000
+    var targets = XorShift64Star(state: 0x1E46_7415_0000_0003)
+    let queries = (0..<1_000).map { _ in targets.unit() * measured.length }
+    var sink = 0.0
+    let position =
+      fastest(20) { for s in queries { sink += measured.position(atLength: s).point.x } }
+      / Double(queries.count)
+
+    // Stepping only: the set-up of each pass is outside the clock.
+    var spring: [Double] = []
+    for count in [1_000, 10_000] {
+      let graph = RuntimeWorkload.graph(of: RuntimeWorkload.spring.yaml(handles: count))
+      var best = Double.infinity
+      for _ in 0..<5 {
+        var simulation = try Simulation(graph: graph)
+        RuntimeWorkload.grabAndReleaseAll(&simulation, handles: count)
+        let start = ContinuousClock.now
+        for frame in 1...60 { sink += try simulation.step(to: Double(frame) / 60).time }
+        best = min(best, nanoseconds(ContinuousClock.now - start))
+      }
+      spring.append(best / Double(count * 60))
     }
+
+    let yaml = StressScene(handles: 40_000).yaml
+    let bytes = Array(yaml.utf8)
+    if CommandLine.arguments.count > 1 {
+      let file = fopen(CommandLine.arguments[1], "wb")
+      _ = bytes.withUnsafeBufferPointer { fwrite($0.baseAddress, 1, $0.count, file) }
+      fclose(file)
+    }
+    var events = 0
+    let raw = fastest(5) { events = rawEventCount(bytes) } / 1e6
+    let load =
+      fastest(5) {
+        let loaded = SceneLoader.load(SourceFile(name: "stress.yaml", text: yaml), syntax: .yaml)
+        precondition(loaded.spec != nil)
+      } / 1e6
+    precondition(events > 0 && sink.isFinite)
+
     let list = lengths.map { "\($0)" }.joined(separator: ",")
-    print("{\"arcLengthNs\":\(best),\"lengths\":[\(list)]}")
+    print(
+      """
+      {"arcLengthNs":\(arcLength),"lengths":[\(list)],"measureUs":\(measure),\
+      "positionNs":\(position),"wavyLength":\(measured.length),\
+      "springNs":{"1000":\(spring[0]),"10000":\(spring[1])},"yamlBytes":\(bytes.count),\
+      "loadMs":\(load),"rawLibyamlMs":\(raw)}
+      """)
   }
 }

@@ -1,4 +1,8 @@
 import RuntimeWorkloads
+import SceneDiagnostics
+import ScenePipeline
+import SceneResolve
+import SceneStress
 import SceneGraph
 import SceneRuntime
 
@@ -9,16 +13,24 @@ import SceneRuntime
 ///     swift run -c release StressRun 1000 5            # the stress scene: handles, runs
 ///     swift run -c release StressRun follow 10000 5    # follow + spring: 60 frames a run
 ///     swift run -c release StressRun spring 10000 5    # elastic springs: 60 frames a run
+///     swift run -c release StressRun spring 10000 1 120  # the same, 120 frames
+///     swift run -c release StressRun load 40000 3      # the 5.2 MB stress YAML: load + resolve
 ///     valgrind --tool=callgrind .build/release/StressRun 1000 1
 @main
 enum StressRun {
   static func main() throws {
     var arguments = Array(CommandLine.arguments.dropFirst())
+    if arguments.first == "load" {
+      try load(arguments.dropFirst().compactMap { Int($0) })
+      return
+    }
     let workload = arguments.first.flatMap(RuntimeWorkload.init(rawValue:)) ?? .stress
     if RuntimeWorkload(rawValue: arguments.first ?? "") != nil { arguments.removeFirst() }
     let numbers = arguments.compactMap { Int($0) }
     let count = numbers.first ?? 1_000
     let repetitions = numbers.dropFirst().first ?? 1
+    // Frames per run of the follow and spring workloads (the stress scene runs its 601).
+    let frames = max(1, numbers.dropFirst(2).first ?? 60)
     let text = workload.yaml(handles: count)
     let loadStart = ContinuousClock.now
     let graph = RuntimeWorkload.graph(of: text)
@@ -41,7 +53,7 @@ enum StressRun {
         RuntimeWorkload.grabAndReleaseAll(&simulation, handles: count)
         setUp += ContinuousClock.now - grabStart
         let start = ContinuousClock.now
-        for frame in 1...60 {
+        for frame in 1...frames {
           handleFrames += try simulation.step(to: Double(frame) / 60).handles.count
         }
         elapsed += ContinuousClock.now - start
@@ -56,6 +68,26 @@ enum StressRun {
       print("  make the simulation: \(made / max(repetitions, 1)) per run")
       print("  grab and release every handle: \(setUp / max(repetitions, 1)) per run")
     }
+  }
+
+  /// `StressRun load N reps`: the stress scene of N handles as YAML, loaded to its AST and
+  /// resolved `reps` times (the loading workload, for callgrind).
+  static func load(_ numbers: [Int]) throws {
+    let count = numbers.first ?? 40_000
+    let repetitions = numbers.dropFirst().first ?? 1
+    let text = StressScene(handles: count).yaml
+    var elapsed = Duration.zero
+    for _ in 0..<repetitions {
+      let start = ContinuousClock.now
+      let loaded = SceneLoader.load(SourceFile(name: "stress.yaml", text: text), syntax: .yaml)
+      guard let spec = loaded.spec, SceneResolver.resolve(spec).graph != nil else {
+        fatalError("the stress scene does not load")
+      }
+      elapsed += ContinuousClock.now - start
+    }
+    print(
+      "load \(count) handles (\(text.utf8.count) bytes) × \(repetitions) runs: \(elapsed / max(repetitions, 1)) per run"
+    )
   }
 
   static func nanoseconds(_ duration: Duration) -> Double {

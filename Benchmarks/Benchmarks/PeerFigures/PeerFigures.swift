@@ -13,6 +13,8 @@ import SceneSyntax
 ///
 /// - `arcLengthNs`, `lengths`: the geometry benchmark's 1,000 cubics (the same xorshift64*
 ///   stream and seed as `Peers/curves.py`), their arc lengths at the default 1e-9;
+/// - `kurboCurveNs`, `kurboCurveAbsoluteNs`: kurbo's own arc-length benchmark cubic, at
+///   1e-9 relative and at 1e-9 absolute (kurbo's accuracy is absolute);
 /// - `measureUs`, `positionNs`, `wavyLength`: the geometry benchmark's 64-segment wavy
 ///   path (`Peers/curves.py` builds the same one), measured, then 1,000 positions at length;
 /// - `springNs`: 1,000 and 10,000 elastic handles springing back after a flick, ns per handle
@@ -108,6 +110,20 @@ enum PeerFigures {
     var lengths: [Double] = []
     let arcLength = fastest(20) { lengths = cubics.map(\.arcLength) } / Double(cubics.count)
 
+    // kurbo's own arc-length benchmark curve (`benches/cubic_arclen.rs`), at the default
+    // 1e-9 relative and at kurbo's absolute 1e-9 (relative 1e-9 / length).
+    let kurboCurve = CubicBezier(Point(0, 0), Point(1.0 / 3, 0), Point(2.0 / 3, 1), Point(1, 1))
+    let kurboLength = kurboCurve.arcLength
+    var kurboSink = 0.0
+    let kurboCurveNs =
+      fastest(20) { for _ in 0..<10_000 { kurboSink += kurboCurve.arcLength } } / 10_000
+    let kurboAbsoluteNs =
+      fastest(20) {
+        for _ in 0..<10_000 {
+          kurboSink += kurboCurve.arcLength(accuracy: 1e-9 / kurboLength)
+        }
+      } / 10_000
+
     let path = wavyPath()
     var measured = MeasuredPath(path)
     let measure = fastest(200) { measured = MeasuredPath(path) } / 1_000
@@ -147,12 +163,13 @@ enum PeerFigures {
         let loaded = SceneLoader.load(SourceFile(name: "stress.yaml", text: yaml), syntax: .yaml)
         precondition(loaded.spec != nil)
       } / 1e6
-    precondition(events > 0 && sink.isFinite)
+    precondition(events > 0 && sink.isFinite && kurboSink.isFinite)
 
     let list = lengths.map { "\($0)" }.joined(separator: ",")
     print(
       """
-      {"arcLengthNs":\(arcLength),"lengths":[\(list)],"measureUs":\(measure),\
+      {"arcLengthNs":\(arcLength),"kurboCurveNs":\(kurboCurveNs),\
+      "kurboCurveAbsoluteNs":\(kurboAbsoluteNs),"lengths":[\(list)],"measureUs":\(measure),\
       "positionNs":\(position),"wavyLength":\(measured.length),\
       "springNs":{"1000":\(spring[0]),"10000":\(spring[1])},"yamlBytes":\(bytes.count),\
       "loadMs":\(load),"rawLibyamlMs":\(raw)}

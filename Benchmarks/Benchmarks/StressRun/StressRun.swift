@@ -1,10 +1,10 @@
 import RuntimeWorkloads
 import SceneDiagnostics
+import SceneGraph
 import ScenePipeline
 import SceneResolve
-import SceneStress
-import SceneGraph
 import SceneRuntime
+import SceneStress
 
 /// The runtime workloads stepped by a plain process, outside package-benchmark's harness, so
 /// they can run under `valgrind --tool=callgrind` or `perf` and be compared between commits

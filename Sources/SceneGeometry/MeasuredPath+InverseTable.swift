@@ -16,9 +16,11 @@ extension MeasuredPath {
   /// around a cusp or a very sharp turn, keep the exact solve.
   ///
   /// A class, immutable once made, so that copying a `MeasuredPath` retains one object
-  /// rather than each of its arrays.
+  /// rather than each of its arrays. Its entries live in one allocation it owns, read
+  /// through buffer pointers: a lookup, made for every following handle every frame,
+  /// then retains and releases nothing.
   @usableFromInline
-  final class InverseTable: Sendable {
+  final class InverseTable: @unchecked Sendable {
     /// 128: at 64, the error of an S-shaped segment's interpolant was a few parts in 1e10,
     /// and half its stretches failed the check below.
     static let stretchesPerPiece = 128
@@ -28,21 +30,38 @@ extension MeasuredPath {
 
     /// For piece `p`, entries `p × 129 ..< p × 129 + 129`: the arc length from the
     /// piece's start at t = j / 128 (zeros for a line).
-    let lengths: [Double]
+    let lengths: UnsafeBufferPointer<Double>
     /// The same entries: dt/ds = 1 / speed at t = j / 128.
-    let slopes: [Double]
+    let slopes: UnsafeBufferPointer<Double>
     /// The same entries: d²t/ds² at t = j / 128.
-    let curvatures: [Double]
+    let curvatures: UnsafeBufferPointer<Double>
     /// For piece `p`, entries `p × 128 ..< p × 128 + 128`: whether stretch j may be
-    /// used.
-    let usable: [Bool]
+    /// used (1) or not (0).
+    let usable: UnsafeBufferPointer<Double>
+    /// The one allocation the four share; written only in `init`, freed in `deinit`.
+    private let entries: UnsafeMutableBufferPointer<Double>
 
     init(lengths: [Double], slopes: [Double], curvatures: [Double], usable: [Bool]) {
-      self.lengths = lengths
-      self.slopes = slopes
-      self.curvatures = curvatures
-      self.usable = usable
+      let count = lengths.count
+      precondition(slopes.count == count && curvatures.count == count)
+      // At least one entry, so that the allocation always has an address.
+      entries = .allocate(capacity: Swift.max(3 * count + usable.count, 1))
+      guard let base = entries.baseAddress else {
+        preconditionFailure("an allocation of at least one Double has an address")
+      }
+      for i in 0..<count {
+        base[i] = lengths[i]
+        base[count + i] = slopes[i]
+        base[2 * count + i] = curvatures[i]
+      }
+      for (i, flag) in usable.enumerated() { base[3 * count + i] = flag ? 1 : 0 }
+      self.lengths = UnsafeBufferPointer(start: base, count: count)
+      self.slopes = UnsafeBufferPointer(start: base + count, count: count)
+      self.curvatures = UnsafeBufferPointer(start: base + 2 * count, count: count)
+      self.usable = UnsafeBufferPointer(start: base + 3 * count, count: usable.count)
     }
+
+    deinit { entries.deallocate() }
   }
 
   /// This path with an ``InverseTable``: positions at arc length get faster, at the
@@ -155,16 +174,17 @@ extension MeasuredPath.InverseTable {
       let mid = (lo + hi + 1) >> 1
       if lengths[base + mid] <= local { lo = mid } else { hi = mid - 1 }
     }
-    guard usable[index * n + lo] else { return nil }
+    guard usable[index * n + lo] != 0 else { return nil }
     return Self.interpolate(lengths, slopes, curvatures, base: base, stretch: lo, local: local)
   }
 
   /// The quintic Hermite interpolant of t(s) on stretch `j`, kept inside the stretch.
   @inline(__always)
-  static func interpolate(
-    _ lengths: [Double], _ slopes: [Double], _ curvatures: [Double], base: Int, stretch j: Int,
+  static func interpolate<Entries: RandomAccessCollection<Double>>(
+    _ lengths: Entries, _ slopes: Entries, _ curvatures: Entries, base: Int, stretch j: Int,
     local: Double
-  ) -> Double {
+  ) -> Double where Entries.Index == Int {
+    // Arrays while the table is made, its buffers once it is: both indexed from 0.
     let n = Double(Self.stretchesPerPiece)
     let t0 = Double(j) / n
     let t1 = Double(j + 1) / n

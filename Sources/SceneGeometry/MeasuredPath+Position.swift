@@ -13,6 +13,11 @@ extension MeasuredPath {
   func location(atNormalizedLength length: Double, exactly: Bool = false) -> (
     index: Int, t: Double
   ) {
+    // The storage's arrays once, and each piece's fields read in place: copying a piece
+    // (its segment, cubic, table and integrator) cost more than the rest of a lookup.
+    let storage = self.storage
+    let startLengths = storage.startLengths
+    let pieces = storage.pieces
     // The last piece whose start is at or before `length`.
     var lo = 0
     var hi = startLengths.count - 1
@@ -37,21 +42,24 @@ extension MeasuredPath {
       if pieces[back].length > 0 { return (back, 1) }
       return (index, 0)
     }
-    let piece = pieces[index]
-    let local = Swift.min(Swift.max(length - piece.startLength, 0), piece.length)
-    if local >= piece.length { return (index, 1) }
-    if piece.isLine { return (index, local / piece.length) }
+    let pieceLength = pieces[index].length
+    let local = Swift.min(Swift.max(length - pieces[index].startLength, 0), pieceLength)
+    if local >= pieceLength { return (index, 1) }
+    if pieces[index].isLine { return (index, local / pieceLength) }
     // The table's stretch holding `local`, then Newton within it.
     var k = 0
-    while k + 1 < Self.samplesPerPiece && piece.samples[k + 1] <= local { k += 1 }
-    if !exactly, let t = tabulatedParameter(piece: index, local: local, eighth: k) {
+    while k + 1 < Self.samplesPerPiece && pieces[index].samples[k + 1] <= local { k += 1 }
+    if !exactly, let table = storage.inverseTable,
+      let t = table.parameter(piece: index, local: local, eighth: k)
+    {
       return (index, t)
     }
     let n = Double(Self.samplesPerPiece)
-    let t = piece.cubic.parameter(
-      atLength: local - piece.samples[k], from: Double(k) / n, to: Double(k + 1) / n,
-      spanLength: piece.samples[k + 1] - piece.samples[k], tolerance: 1e-11 * piece.length,
-      integrator: piece.integrator)
+    let start = pieces[index].samples[k]
+    let t = pieces[index].cubic.parameter(
+      atLength: local - start, from: Double(k) / n, to: Double(k + 1) / n,
+      spanLength: pieces[index].samples[k + 1] - start, tolerance: 1e-11 * pieceLength,
+      integrator: pieces[index].integrator)
     return (index, t)
   }
 

@@ -110,7 +110,7 @@ extension Simulation {
   mutating func stepConstraint(_ c: Int, dt: Double) {
     let s = stateSlots[c]
     switch keywords[c] {
-    case .follow: FollowConstraint.step(c, followParameters[s], dt: dt, in: &self)
+    case .follow: FollowConstraint.step(c, followSteps[s], dt: dt, in: &self)
     case .elastic: ElasticConstraint.step(c, elasticParameters[s], dt: dt, in: &self)
     case .gooey: GooeyConstraint.step(c, gooeyParameters[s], dt: dt, in: &self)
     case .animate: AnimateConstraint.step(c, animateParameters[s], dt: dt, in: &self)

@@ -146,7 +146,29 @@ enum FollowConstraint: ConstraintBehavior {
     sim.followStates[s].target = nil
   }
 
+  /// The settings a frame's step reads, without the detents array and the rest: copying
+  /// these costs no retain and release per constraint per frame.
+  struct StepParameters: Sendable {
+    var handle: Int
+    var path: Int
+    var orient: Bool
+    var wrap: Bool
+    var spring: Int?
+
+    init(_ p: Parameters) {
+      handle = p.handle
+      path = p.path
+      orient = p.orient
+      wrap = p.wrap
+      spring = p.spring
+    }
+  }
+
   static func step(_ c: Int, _ p: Parameters, dt: Double, in sim: inout Simulation) {
+    step(c, StepParameters(p), dt: dt, in: &sim)
+  }
+
+  static func step(_ c: Int, _ p: StepParameters, dt: Double, in sim: inout Simulation) {
     let s = sim.stateSlots[c]
     let h = p.handle
     if sim.followStates[s].glide != nil { stepGlide(c, p, in: &sim) }
@@ -211,7 +233,7 @@ enum FollowConstraint: ConstraintBehavior {
   }
 
   /// Moves a gliding or snapping handle to where its glide is now, in arc length.
-  static func stepGlide(_ c: Int, _ p: Parameters, in sim: inout Simulation) {
+  static func stepGlide(_ c: Int, _ p: StepParameters, in sim: inout Simulation) {
     let s = sim.stateSlots[c]
     let h = p.handle
     guard sim.handles[h].mode == .gliding, var glide = sim.followStates[s].glide else {

@@ -34,6 +34,8 @@ public struct Simulation: Sendable {
   /// constraints' names and source (see ``ConstraintBehavior``): switching over the graph's
   /// `Kind` would copy the whole enum, as large as its largest kind, at every call.
   let followParameters: [SceneGraph.Follow]
+  /// What a frame's step of each `follow` reads (``FollowConstraint/StepParameters``).
+  let followSteps: [FollowConstraint.StepParameters]
   let elasticParameters: [SceneGraph.Elastic]
   let gooeyParameters: [SceneGraph.Gooey]
   let animateParameters: [SceneGraph.Animate]
@@ -157,6 +159,7 @@ public struct Simulation: Sendable {
       }
     }
     followParameters = follow
+    followSteps = follow.map(FollowConstraint.StepParameters.init)
     elasticParameters = elastic
     gooeyParameters = gooey
     animateParameters = animate

@@ -24,7 +24,9 @@ struct ArcLengthIntegrator {
       + (cubic.p2 - cubic.p1).lengthSquared.squareRoot()
       + (cubic.p3 - cubic.p2).lengthSquared.squareRoot()
     let relative = accuracy.isFinite && accuracy > 0 ? Swift.max(accuracy, 1e-15) : 1e-9
-    tolerance = CubicBezier.arcLengthTolerance(accuracy: relative) * Swift.max(polygon, 1e-300)
+    let chord = (cubic.p3 - cubic.p0).lengthSquared.squareRoot()
+    tolerance = Swift.max(
+      CubicBezier.arcLengthTolerance(accuracy: relative, polygon: polygon, chord: chord), 1e-300)
     isUniform = a.x == 0 && a.y == 0 && b.x == 0 && b.y == 0
   }
 

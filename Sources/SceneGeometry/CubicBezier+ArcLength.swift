@@ -4,13 +4,18 @@ extension CubicBezier {
   /// The relative accuracy of arc lengths unless asked otherwise: the documented 1e-9.
   public static let defaultArcLengthAccuracy = 1e-9
 
-  /// The absolute error allowed for a relative `accuracy`, per unit of control polygon.
+  /// The absolute error allowed for a relative `accuracy`, from the control polygon and
+  /// the chord, before the length is known.
   ///
-  /// A quarter of the accuracy. A cubic's arc length is seldom below a third of its
-  /// control polygon; the lowest seen is 0.29, a curve that goes out, back past its start
-  /// and home again along one line. Below a quarter the bound would rest on the error
-  /// estimate's own margin (orders of magnitude on the seeded curves).
-  static func arcLengthTolerance(accuracy: Double) -> Double { accuracy * 0.25 }
+  /// The length is at least the chord, so `accuracy × chord` never exceeds the promise.
+  /// For a curve whose ends nearly meet the chord says little; a cubic's arc length is also
+  /// seldom below a third of its control polygon (the lowest seen is 0.29, a curve that
+  /// goes out, back past its start and home again along one line), so a quarter of the
+  /// polygon stands in where it is the larger. Below a quarter the bound would rest on the
+  /// error estimate's own margin (orders of magnitude on the seeded curves).
+  static func arcLengthTolerance(accuracy: Double, polygon: Double, chord: Double) -> Double {
+    accuracy * Swift.max(chord, 0.25 * polygon)
+  }
 
   /// The speed polynomial `B'(t) = A·t² + B·t + C` in power form.
   @inline(__always)

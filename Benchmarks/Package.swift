@@ -30,7 +30,7 @@ let package = Package(
     .executableTarget(
       name: "LoadingBenchmarks",
       dependencies: [
-        "CYAMLBench",
+        "CYAMLBench", "RuntimeWorkloads",
         .product(name: "Benchmark", package: "benchmark"),
         .product(name: "SceneSyntax", package: "scenec"),
         .product(name: "ScenePipeline", package: "scenec"),
@@ -47,6 +47,7 @@ let package = Package(
     .target(
       name: "RuntimeWorkloads",
       dependencies: [
+        "CYAMLBench",
         .product(name: "SceneDiagnostics", package: "scenec"),
         .product(name: "SceneGeometry", package: "scenec"),
         .product(name: "SceneGraph", package: "scenec"),

@@ -1,6 +1,6 @@
 import Benchmark
-import CYAMLBench
 import Foundation
+import RuntimeWorkloads
 import SceneDiagnostics
 import SceneGraph
 import SceneOutputs
@@ -14,25 +14,6 @@ import SceneSyntax
 /// --handles 40000`), in block and flow style, with expressions, paths, constraints and
 /// a gesture.
 let largeScene = StressScene(handles: 40_000).yaml
-
-/// libyaml's own event loop over the same bytes: the floor scenec's loading is measured against.
-func rawEventCount(_ bytes: [UInt8]) -> Int {
-  var parser = yaml_parser_t()
-  guard yaml_parser_initialize(&parser) == 1 else { return -1 }
-  defer { yaml_parser_delete(&parser) }
-  var count = 0
-  bytes.withUnsafeBufferPointer { buffer in
-    yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
-    var event = yaml_event_t()
-    while yaml_parser_parse(&parser, &event) == 1 {
-      let done = event.type == YAML_STREAM_END_EVENT
-      yaml_event_delete(&event)
-      count += 1
-      if done { break }
-    }
-  }
-  return count
-}
 
 /// Megabytes of YAML per second, so loading and raw libyaml compare at a glance.
 let megabytesPerSecond = BenchmarkMetric.custom(

@@ -1,4 +1,3 @@
-import CYAMLBench
 import Foundation
 import RuntimeWorkloads
 import SceneDiagnostics
@@ -79,24 +78,6 @@ enum PeerFigures {
           d))
     }
     return Path(start: Point(x: 0, y: y(0)), segments: segments)
-  }
-
-  static func rawEventCount(_ bytes: [UInt8]) -> Int {
-    var parser = yaml_parser_t()
-    guard yaml_parser_initialize(&parser) == 1 else { return -1 }
-    defer { yaml_parser_delete(&parser) }
-    var count = 0
-    bytes.withUnsafeBufferPointer { buffer in
-      yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
-      var event = yaml_event_t()
-      while yaml_parser_parse(&parser, &event) == 1 {
-        let done = event.type == YAML_STREAM_END_EVENT
-        yaml_event_delete(&event)
-        count += 1
-        if done { break }
-      }
-    }
-    return count
   }
 
   static func main() throws {

@@ -1,3 +1,4 @@
+import CYAMLBench
 import SceneDiagnostics
 import SceneGeometry
 import SceneGraph
@@ -84,4 +85,24 @@ public enum RuntimeWorkload: String, CaseIterable, Sendable {
       simulation.pointerUp(id: 0, velocity: Vector(600, 0))
     }
   }
+}
+
+/// libyaml's own event loop over `bytes`, counting events: the floor scenec's loading is
+/// measured against (`LoadingBenchmarks`, `PeerFigures`).
+public func rawEventCount(_ bytes: [UInt8]) -> Int {
+  var parser = yaml_parser_t()
+  guard yaml_parser_initialize(&parser) == 1 else { return -1 }
+  defer { yaml_parser_delete(&parser) }
+  var count = 0
+  bytes.withUnsafeBufferPointer { buffer in
+    yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
+    var event = yaml_event_t()
+    while yaml_parser_parse(&parser, &event) == 1 {
+      let done = event.type == YAML_STREAM_END_EVENT
+      yaml_event_delete(&event)
+      count += 1
+      if done { break }
+    }
+  }
+  return count
 }

@@ -152,6 +152,56 @@ import Testing
     try Self.checkDecoding(graph: graph, frames: frames, precision: precision)
   }
 
+  /// What no scene in the repository makes: a handle missing from some frames and back,
+  /// raw values, and a run past 128, decoded by the player's script.
+  @Test(
+    .enabled(
+      if: HTMLPlayerScriptTests.node != nil, "node is not installed: the decoder cannot be run here"
+    ))
+  func thePlayerDecodesMissingHandlesAndRawValues() throws {
+    let count = 140
+    var frames: [[HandleFrame]] = []
+    for k in 0..<40 {
+      var handles = (0..<count).map { i in
+        HandleFrame(
+          name: "h", x: Double(i) + (i == 7 ? Double(k) * 0.25 : 0), y: 1e17 * Double(k % 3),
+          angle: 0, radius: 2, state: k % 5 == 0 ? .settling : .idle)
+      }
+      // The last handle is missing from frames 3 to 9 and from 33 on.
+      if (3..<10).contains(k) || k >= 33 { handles.removeLast() }
+      frames.append(handles)
+    }
+    var stream = HandleFrameStream(handleCount: count, precision: 2)
+    for handles in frames { stream.append(handles) }
+    var data: [UInt8] = []
+    stream.drainBase64 { data += Array($0) }
+    let decoder = try HTMLPlayerScriptTests.function(
+      "handleFrames", in: try HTMLOutputTests.render().page)
+    let script =
+      decoder + """
+        var packed = handleFrames({ encoding: "scenec-delta-1", keyframeEvery: 32,
+          states: ["idle", "dragging", "animating", "settling", "hidden"],
+          data: require("fs").readFileSync(0, "utf8") }, \(count), 2);
+        var out = [];
+        for (var k = 39; k >= 0; k--) { packed.seek(k); out.unshift(packed.handles()); }
+        process.stdout.write(JSON.stringify(out));
+        """
+    let output = try HTMLPlayerScriptTests.run(script, input: Data(data))
+    let decoded = try #require(try JSONSerialization.jsonObject(with: output) as? [[Any]])
+    #expect(decoded.count == frames.count)
+    for (k, (got, handles)) in zip(decoded, frames).enumerated() {
+      #expect(got.count == count)
+      #expect((got.last is NSNull) == (handles.count < count), "frame \(k)")
+      for (i, h) in handles.enumerated() {
+        let v = try #require(got[i] as? [Any], "frame \(k) handle \(i)")
+        #expect((v[0] as? NSNumber)?.doubleValue == h.x, "frame \(k) handle \(i)")
+        #expect((v[1] as? NSNumber)?.doubleValue == h.y)
+        #expect((v[3] as? NSNumber)?.doubleValue == 2)
+        #expect(v[4] as? String == h.state.rawValue)
+      }
+    }
+  }
+
   /// Hundreds of handles (runs longer than 128) over more than one keyframe.
   @Test(
     .enabled(

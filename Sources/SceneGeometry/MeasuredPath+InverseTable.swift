@@ -158,24 +158,47 @@ extension MeasuredPath.InverseTable {
 
   /// The parameter at `local` on piece `index`, or `nil` if its stretch is not usable.
   ///
-  /// Only the eight entries inside `eighth` (found in the piece's coarse table, already
+  /// Only the 16 entries inside `eighth` (found in the piece's coarse table, already
   /// in cache) are searched, so a lookup touches one or two cache lines of the table,
   /// which matters when thousands of paths' tables do not fit in the cache. The coarse
   /// and the dense lengths come from different sums and can differ in the last bits, so
   /// the search is clamped rather than trusted to bracket `local` exactly.
   @inline(__always)
   func parameter(piece index: Int, local: Double, eighth: Int) -> Double? {
+    var stretch = -1
+    return parameter(piece: index, local: local, eighth: eighth, stretch: &stretch)
+  }
+
+  /// ``parameter(piece:local:eighth:)``, trying `stretch` first.
+  ///
+  /// `stretch` is the stretch of an earlier lookup, which a handle moving a little each
+  /// frame is often still in. On return it is the stretch used.
+  ///
+  /// The entries never decrease, so the stretch found, the last whose start is at or below
+  /// `local` (or the eighth's first), is the same whatever the guess.
+  @inline(__always)
+  func parameter(piece index: Int, local: Double, eighth: Int, stretch: inout Int) -> Double? {
     let n = Self.stretchesPerPiece
     let base = index * (n + 1)
     let perEighth = n / MeasuredPath.samplesPerPiece
-    var lo = eighth * perEighth
-    var hi = lo + perEighth - 1
-    while lo < hi {
-      let mid = (lo + hi + 1) >> 1
-      if lengths[base + mid] <= local { lo = mid } else { hi = mid - 1 }
+    let first = eighth * perEighth
+    let last = first + perEighth - 1
+    var j = stretch
+    if !(j >= first && j <= last && (j == first || lengths[base + j] <= local)
+      && (j == last || lengths[base + j + 1] > local))
+    {
+      // The last entry of the eighth at or below `local`, or its first.
+      var lo = first
+      var hi = last
+      while lo < hi {
+        let mid = (lo + hi + 1) >> 1
+        if lengths[base + mid] <= local { lo = mid } else { hi = mid - 1 }
+      }
+      j = lo
+      stretch = j
     }
-    guard usable[index * n + lo] != 0 else { return nil }
-    return Self.interpolate(lengths, slopes, curvatures, base: base, stretch: lo, local: local)
+    guard usable[index * n + j] != 0 else { return nil }
+    return Self.interpolate(lengths, slopes, curvatures, base: base, stretch: j, local: local)
   }
 
   /// The quintic Hermite interpolant of t(s) on stretch `j`, kept inside the stretch.

@@ -54,13 +54,21 @@ extension MeasuredPath {
     {
       return (index, t)
     }
+    return (index, exactParameter(piece: index, local: local, eighth: k))
+  }
+
+  /// The parameter at arc length `local` from the start of curved piece `index`, by
+  /// Newton's method inside `eighth`, the stretch of its 8-entry table holding `local`.
+  @usableFromInline
+  func exactParameter(piece index: Int, local: Double, eighth k: Int) -> Double {
+    let storage = self.storage
+    let pieces = storage.pieces
     let n = Double(Self.samplesPerPiece)
     let start = pieces[index].samples[k]
-    let t = pieces[index].cubic.parameter(
+    return pieces[index].cubic.parameter(
       atLength: local - start, from: Double(k) / n, to: Double(k + 1) / n,
-      spanLength: pieces[index].samples[k + 1] - start, tolerance: 1e-11 * pieceLength,
+      spanLength: pieces[index].samples[k + 1] - start, tolerance: 1e-11 * pieces[index].length,
       integrator: pieces[index].integrator)
-    return (index, t)
   }
 
   /// The point and tangent at arc length `length` from the start.

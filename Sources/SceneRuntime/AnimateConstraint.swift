@@ -11,6 +11,8 @@ enum AnimateConstraint: ConstraintBehavior {
   struct State: Sendable {
     /// How many passes have completed, for `loop` events.
     var passes = 0.0
+    /// Where on the path the handle was last placed: the next frame's place is close by.
+    var cursor = MeasuredPath.Cursor()
   }
 
   static func setUp(_ c: Int, _ p: Parameters, in sim: inout Simulation) {
@@ -49,13 +51,11 @@ enum AnimateConstraint: ConstraintBehavior {
       sim.animateStates[s].passes = whole
       sim.events.append(SceneEvent("loop", sim.handleNames[h]))
     }
-    guard let total = sim.measured(p.path, { $0.length }),
-      let position = sim.measured(
-        p.path,
-        { [curve = TimingCurve(p.easing)] in
-          $0.position(atLength: curve.value(at: fraction) * total)
-        })
-    else { return }
+    guard sim.hasMeasurement[p.path] else { return }
+    let length = TimingCurve(p.easing).value(at: fraction) * sim.measuredPaths[p.path].length
+    let position = sim.measuredPaths.withUnsafeBufferPointer {
+      $0[p.path].position(atLength: length, cursor: &sim.animateStates[s].cursor)
+    }
     sim.handles[h].position = position.point
     if p.orient { sim.handles[h].angle = position.angle }
   }

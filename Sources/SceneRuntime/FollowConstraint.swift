@@ -24,6 +24,9 @@ enum FollowConstraint: ConstraintBehavior {
     var glide: Glide?
     /// The detent it is snapping to, named in the `snap` event when it arrives.
     var target: String?
+    /// Where on the path the handle was last placed, so that placing it a little further
+    /// on next frame starts there (see `MeasuredPath.Cursor`).
+    var cursor = MeasuredPath.Cursor()
   }
 
   static func setUp(_ c: Int, _ p: Parameters, in sim: inout Simulation) {
@@ -184,11 +187,10 @@ enum FollowConstraint: ConstraintBehavior {
       return
     }
     guard sim.hasMeasurement[p.path] else { return }
-    // One copy of the measured path for the whole step: each query on the array's element
-    // would copy it (a retain and a release) again.
-    let path = sim.measuredPaths[p.path]
-    let total = path.length
+    // The measured path is read in place, never copied out of its array: a copy retains
+    // its storage, a cache miss per handle per frame once thousands of paths do not fit.
     if sim.followStates[s].springingAlongPath, let spring = p.spring, dt > 0 {
+      let total = sim.measuredPaths[p.path].length
       var displacement =
         sim.followStates[s].length - sim.followStates[s].restLength
       if p.wrap && total > 0 {
@@ -199,8 +201,10 @@ enum FollowConstraint: ConstraintBehavior {
       }
       var velocity = sim.followStates[s].lengthVelocity
       sim.propagators[spring].step(&displacement, &velocity)
-      sim.followStates[s].length = path.normalizedLength(
-        sim.followStates[s].restLength + displacement, wraps: p.wrap)
+      let length = sim.followStates[s].restLength + displacement
+      sim.followStates[s].length = sim.measuredPaths.withUnsafeBufferPointer {
+        $0[p.path].normalizedLength(length, wraps: p.wrap)
+      }
       sim.followStates[s].lengthVelocity = velocity
       if sim.springModels[spring].isAtRest(displacement: displacement, velocity: velocity) {
         sim.followStates[s].length = sim.followStates[s].restLength
@@ -217,17 +221,24 @@ enum FollowConstraint: ConstraintBehavior {
     {
       let length = sim.followStates[s].length
       if p.orient {
-        let position = path.position(atLength: length)
+        let position = sim.measuredPaths.withUnsafeBufferPointer {
+          $0[p.path].position(atLength: length, cursor: &sim.followStates[s].cursor)
+        }
         sim.handles[h].position = position.point
         sim.handles[h].angle = position.angle
       } else {
         // No tangent needed: the point alone skips its square root.
-        sim.handles[h].position = path.point(atLength: length)
+        sim.handles[h].position = sim.measuredPaths.withUnsafeBufferPointer {
+          $0[p.path].point(atLength: length, cursor: &sim.followStates[s].cursor)
+        }
       }
       sim.followStates[s].placedLength = length
     }
     if pathMoves || !sim.followStates[s].restPlaced {
-      sim.handles[h].rest = path.point(atLength: sim.followStates[s].restLength)
+      let restLength = sim.followStates[s].restLength
+      sim.handles[h].rest = sim.measuredPaths.withUnsafeBufferPointer {
+        $0[p.path].point(atLength: restLength)
+      }
       sim.followStates[s].restPlaced = true
     }
   }

@@ -223,11 +223,16 @@ extension Simulation {
     let propagators = self.propagators
     let limits = restLimitsSquared
     let inPlane = springsInPlane
+    let followSlots = followSlotOfHandle
+    let followStates = self.followStates
     handles.withUnsafeMutableBufferPointer { moving in
       for i in moving.indices {
         switch moving[i].mode {
         case .springing(let spring):
           guard inPlane[i] else {
+            // A `follow` springs along its path in its constraint's step (see `move`).
+            let slot = followSlots[i]
+            if slot >= 0 && followStates[slot].springingAlongPath { continue }
             pending.append((i, arrived: false))
             continue
           }

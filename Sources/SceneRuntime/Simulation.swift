@@ -72,6 +72,9 @@ public struct Simulation: Sendable {
   /// bound (whose rest is an expression) and not moved by a `follow` (which springs along
   /// its path), so ``moveAll(dt:)`` steps it in its tight pass.
   let springsInPlane: [Bool]
+  /// For a handle moved by a `follow`, its constraint's slot in ``followStates``; −1 for
+  /// any other: ``moveAll(dt:)`` skips one springing along its path without a call.
+  let followSlotOfHandle: [Int]
   /// The handles ``moveAll(dt:)`` hands on to the general step, kept to reuse its storage.
   var pendingMoves: [(Int, arrived: Bool)] = []
   /// Each path as it is now; segment paths are re-evaluated every frame.
@@ -193,6 +196,9 @@ public struct Simulation: Sendable {
     let keywords = self.keywords
     springsInPlane = graph.handles.indices.map { i in
       !graph.handles[i].isBound && mover[i].map { keywords[$0] != .follow } ?? true
+    }
+    followSlotOfHandle = mover.map { c in
+      c.flatMap { keywords[$0] == .follow ? stateSlots[$0] : nil } ?? -1
     }
     boundHandles = graph.handles.indices.filter { graph.handles[$0].isBound }
     handleFollowsTime = graph.handles.map(\.followsTime)

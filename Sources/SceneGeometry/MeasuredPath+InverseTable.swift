@@ -165,8 +165,26 @@ extension MeasuredPath.InverseTable {
   /// the search is clamped rather than trusted to bracket `local` exactly.
   @inline(__always)
   func parameter(piece index: Int, local: Double, eighth: Int) -> Double? {
-    var stretch = -1
-    return parameter(piece: index, local: local, eighth: eighth, stretch: &stretch)
+    let n = Self.stretchesPerPiece
+    let base = index * (n + 1)
+    let j = stretch(piece: index, local: local, eighth: eighth)
+    guard usable[index * n + j] != 0 else { return nil }
+    return Self.interpolate(lengths, slopes, curvatures, base: base, stretch: j, local: local)
+  }
+
+  /// The last stretch of `eighth` on piece `index` whose start is at or below `local`, or
+  /// the eighth's first.
+  @inline(__always)
+  func stretch(piece index: Int, local: Double, eighth: Int) -> Int {
+    let base = index * (Self.stretchesPerPiece + 1)
+    let perEighth = Self.stretchesPerPiece / MeasuredPath.samplesPerPiece
+    var lo = eighth * perEighth
+    var hi = lo + perEighth - 1
+    while lo < hi {
+      let mid = (lo + hi + 1) >> 1
+      if lengths[base + mid] <= local { lo = mid } else { hi = mid - 1 }
+    }
+    return lo
   }
 
   /// ``parameter(piece:local:eighth:)``, trying `stretch` first.
@@ -187,14 +205,7 @@ extension MeasuredPath.InverseTable {
     if !(j >= first && j <= last && (j == first || lengths[base + j] <= local)
       && (j == last || lengths[base + j + 1] > local))
     {
-      // The last entry of the eighth at or below `local`, or its first.
-      var lo = first
-      var hi = last
-      while lo < hi {
-        let mid = (lo + hi + 1) >> 1
-        if lengths[base + mid] <= local { lo = mid } else { hi = mid - 1 }
-      }
-      j = lo
+      j = self.stretch(piece: index, local: local, eighth: eighth)
       stretch = j
     }
     guard usable[index * n + j] != 0 else { return nil }

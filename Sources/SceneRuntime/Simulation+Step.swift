@@ -230,7 +230,8 @@ extension Simulation {
         switch moving[i].mode {
         case .springing(let spring):
           guard inPlane[i] else {
-            // A `follow` springs along its path in its constraint's step (see `move`).
+            // `isSpringingAlongPath`, on the copies this loop reads: a `follow` springs along
+            // its path in its constraint's step.
             let slot = followSlots[i]
             if slot >= 0 && followStates[slot].springingAlongPath { continue }
             pending.append((i, arrived: false))
@@ -266,9 +267,7 @@ extension Simulation {
     case .springing(let spring):
       guard dt > 0 else { return }
       // Done in stepConstraint.
-      if let c = mover[i], keywords[c] == .follow, followStates[stateSlots[c]].springingAlongPath {
-        return
-      }
+      if isSpringingAlongPath(i) { return }
       if handleIsBound[i], let rest = restPosition(of: i) { handles[i].rest = rest }
       var displacement = handles[i].position - handles[i].rest
       var velocity = handles[i].velocity

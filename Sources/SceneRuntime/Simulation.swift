@@ -75,6 +75,13 @@ public struct Simulation: Sendable {
   /// For a handle moved by a `follow`, its constraint's slot in ``followStates``; −1 for
   /// any other: ``moveAll(dt:)`` skips one springing along its path without a call.
   let followSlotOfHandle: [Int]
+
+  /// Whether handle `i` is a `follow` springing along its path: its constraint's step moves
+  /// it, in arc length, not the spring step in the plane.
+  func isSpringingAlongPath(_ i: Int) -> Bool {
+    let slot = followSlotOfHandle[i]
+    return slot >= 0 && followStates[slot].springingAlongPath
+  }
   /// The handles ``moveAll(dt:)`` hands on to the general step, kept to reuse its storage.
   var pendingMoves: [(Int, arrived: Bool)] = []
   /// Each path as it is now; segment paths are re-evaluated every frame.
@@ -284,9 +291,7 @@ public struct Simulation: Sendable {
       if let c = mover[i], keywords[c] == .follow { return nil }
       return handles[i].velocity
     case .springing:
-      if let c = mover[i], keywords[c] == .follow, followStates[stateSlots[c]].springingAlongPath {
-        return nil
-      }
+      if isSpringingAlongPath(i) { return nil }
       return handles[i].velocity
     case .tweening, .following, .animating: return nil
     }

@@ -20,6 +20,7 @@ let package = Package(
     .executableTarget(
       name: "GeometryBenchmarks",
       dependencies: [
+        "RuntimeWorkloads",
         .product(name: "Benchmark", package: "benchmark"),
         .product(name: "SceneGeometry", package: "scenec"),
       ],

@@ -31,9 +31,11 @@ enum FollowConstraint: ConstraintBehavior {
 
   static func setUp(_ c: Int, _ p: Parameters, in sim: inout Simulation) {
     let s = sim.stateSlots[c]
+    // Read before the call: a capture list reading `sim` made Swift copy the whole
+    // simulation for each call.
+    let point = sim.handles[p.handle].position
     guard
-      let start = sim.measured(
-        p.path, { [point = sim.handles[p.handle].position] in $0.nearest(to: point) }),
+      let start = sim.measured(p.path, { $0.nearest(to: point) }),
       let total = sim.measured(p.path, { $0.length })
     else { return }
     sim.followStates[s].length = start.length
@@ -72,12 +74,9 @@ enum FollowConstraint: ConstraintBehavior {
     if p.momentum != nil || !p.detents.isEmpty {
       return glide(c, p, handle: h, velocity: velocity, in: &sim)
     }
+    let length = sim.followStates[s].length
     guard let spring = p.spring,
-      let tangent = sim.measured(
-        p.path,
-        { [length = sim.followStates[s].length] in
-          $0.position(atLength: length).tangent
-        })
+      let tangent = sim.measured(p.path, { $0.position(atLength: length).tangent })
     else {
       sim.handles[h].mode = .idle
       return

@@ -10,6 +10,7 @@
 
 import Benchmark
 import Foundation
+import RuntimeWorkloads
 import SceneGeometry
 
 // MARK: - Inputs
@@ -83,37 +84,8 @@ struct CubicInputs: Sendable {
   }
 }
 
-/// A smooth wavy curve across `0...6400` made of 64 cubic segments, each the Hermite
-/// interpolant of `y(x)` over a 100-unit step (so the path is C¹ at every joint).
-struct WavyPath: Sendable {
-  static let segmentCount = 64
-  static let width = 6_400.0
-
-  static func y(_ x: Double) -> Double {
-    150 * sin(2 * Double.pi * x / 800) + 40 * sin(2 * Double.pi * x / 230)
-  }
-
-  static func slope(_ x: Double) -> Double {
-    150 * (2 * Double.pi / 800) * cos(2 * Double.pi * x / 800)
-      + 40 * (2 * Double.pi / 230) * cos(2 * Double.pi * x / 230)
-  }
-
-  static func makePath() -> Path {
-    let step = width / Double(segmentCount)
-    var segments: [Segment] = []
-    segments.reserveCapacity(segmentCount)
-    for index in 0..<segmentCount {
-      let x0 = Double(index) * step
-      let x1 = x0 + step
-      let a = Point(x: x0, y: y(x0))
-      let d = Point(x: x1, y: y(x1))
-      let b = a + (step / 3) * Vector(x: 1, y: slope(x0))
-      let c = d - (step / 3) * Vector(x: 1, y: slope(x1))
-      segments.append(.cubic(a, b, c, d))
-    }
-    return Path(start: Point(x: 0, y: y(0)), segments: segments)
-  }
-
+/// The drag targets of the tracking benchmark, on the wavy path `RuntimeWorkloads` shares.
+extension WavyPath {
   /// Drag targets that sweep along the curve and back, like a finger dragging a handle:
   /// consecutive targets are about 13 units apart along x, off the curve by up to 35
   /// units on either side, and the sweep turns round instead of jumping back.

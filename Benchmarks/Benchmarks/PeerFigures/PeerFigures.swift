@@ -53,33 +53,6 @@ enum PeerFigures {
     return best
   }
 
-  /// The geometry benchmark's wavy path: 64 cubics through a sum of two sines.
-  static func wavyPath() -> Path {
-    let width = 6_400.0
-    let count = 64
-    func y(_ x: Double) -> Double {
-      150 * sin(2 * Double.pi * x / 800) + 40 * sin(2 * Double.pi * x / 230)
-    }
-    func slope(_ x: Double) -> Double {
-      150 * (2 * Double.pi / 800) * cos(2 * Double.pi * x / 800)
-        + 40 * (2 * Double.pi / 230) * cos(2 * Double.pi * x / 230)
-    }
-    let step = width / Double(count)
-    var segments: [Segment] = []
-    for index in 0..<count {
-      let x0 = Double(index) * step
-      let x1 = x0 + step
-      let a = Point(x: x0, y: y(x0))
-      let d = Point(x: x1, y: y(x1))
-      segments.append(
-        .cubic(
-          a, a + (step / 3) * Vector(x: 1, y: slope(x0)),
-          d - (step / 3) * Vector(x: 1, y: slope(x1)),
-          d))
-    }
-    return Path(start: Point(x: 0, y: y(0)), segments: segments)
-  }
-
   static func main() throws {
     var random = XorShift64Star(state: 0x5CE0_EC0D_E5EE_D001)
     var cubics: [CubicBezier] = []
@@ -105,7 +78,7 @@ enum PeerFigures {
         }
       } / 10_000
 
-    let path = wavyPath()
+    let path = WavyPath.makePath()
     var measured = MeasuredPath(path)
     let measure = fastest(200) { measured = MeasuredPath(path) } / 1_000
     var targets = XorShift64Star(state: 0x1E46_7415_0000_0003)

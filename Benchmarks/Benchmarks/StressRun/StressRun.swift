@@ -1,5 +1,6 @@
 import RuntimeWorkloads
 import SceneDiagnostics
+import SceneGeometry
 import SceneGraph
 import ScenePipeline
 import SceneResolve
@@ -15,6 +16,7 @@ import SceneStress
 ///     swift run -c release StressRun spring 10000 5    # elastic springs: 60 frames a run
 ///     swift run -c release StressRun spring 10000 1 120  # the same, 120 frames
 ///     swift run -c release StressRun load 40000 3      # the 5.2 MB stress YAML: load + resolve
+///     swift run -c release StressRun measure 1000      # measure the 64-segment wavy path
 ///     valgrind --tool=callgrind .build/release/StressRun 1000 1
 @main
 enum StressRun {
@@ -22,6 +24,10 @@ enum StressRun {
     var arguments = Array(CommandLine.arguments.dropFirst())
     if arguments.first == "load" {
       try load(arguments.dropFirst().compactMap { Int($0) })
+      return
+    }
+    if arguments.first == "measure" {
+      measure(arguments.dropFirst().compactMap { Int($0) }.first ?? 1_000)
       return
     }
     let workload = arguments.first.flatMap(RuntimeWorkload.init(rawValue:)) ?? .stress
@@ -88,6 +94,30 @@ enum StressRun {
     print(
       "load \(count) handles (\(text.utf8.count) bytes) × \(repetitions) runs: \(elapsed / max(repetitions, 1)) per run"
     )
+  }
+
+  /// `StressRun measure N`: `GeometryBenchmarks`' wavy 64-segment path measured N times,
+  /// beside the arc lengths of its segments alone (the measuring workload, for callgrind).
+  static func measure(_ repetitions: Int) {
+    let path = WavyPath.makePath()
+    let cubics = path.subpaths[0].drawnSegments.map(\.cubic)
+    var sink = 0.0
+    var fastest = Duration.seconds(1_000)
+    for _ in 0..<max(repetitions, 1) {
+      let start = ContinuousClock.now
+      sink += MeasuredPath(path).length
+      fastest = min(fastest, ContinuousClock.now - start)
+    }
+    var fastestLengths = Duration.seconds(1_000)
+    for _ in 0..<max(repetitions, 1) {
+      let start = ContinuousClock.now
+      for cubic in cubics { sink += cubic.arcLength }
+      fastestLengths = min(fastestLengths, ContinuousClock.now - start)
+    }
+    print(
+      "measure the wavy path: \(nanoseconds(fastest) / 1_000) µs (fastest of \(repetitions)); "
+        + "its \(cubics.count) arc lengths alone: \(nanoseconds(fastestLengths) / 1_000) µs "
+        + "(\(sink > 0 ? "ok" : "?"))")
   }
 
   static func nanoseconds(_ duration: Duration) -> Double {

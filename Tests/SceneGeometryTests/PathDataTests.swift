@@ -1,3 +1,4 @@
+import Foundation
 import PropertyBased
 import SceneTestSupport
 import Testing
@@ -408,5 +409,54 @@ import Testing
     #expect(path.subpaths[0].segments.last == .line(p(1, 2), p(1, 2)))
     let long = "M" + String(repeating: "1", count: 1_000_000) + " 0"
     #expect(parseError(long)?.message.hasPrefix("number out of range: '1111") == true)
+  }
+}
+
+/// Path data numbers take a fast exact route when they can; it must give exactly what
+/// `Double(String)` gives, or decline.
+@Suite struct PathDataNumberTests {
+  func exact(_ text: String) -> Double? {
+    PathDataParser.exactValue(ArraySlice(Array(text.unicodeScalars)))
+  }
+
+  @Test(arguments: [
+    "0", "-0", "+0", "1", "-1", "0.5", ".5", "-.5", "5.", "12.375", "1e3", "1E-3", "2.5e+2",
+    "-0.000001", "123456789012345", "0.1", "0.3", "9007199254740993", "1e22", "1e-22", "1e23",
+    "0.0000000000000000000001", "1.5e-20", "4e-320", "00012.50", "1e99999", "0e99999",
+    "123456789012345.6", "1.7976931348623157e308",
+  ])
+  func matchesTheStandardLibrary(text: String) {
+    if let value = exact(text) {
+      let expected = Double(text)
+      #expect(
+        value.bitPattern == expected?.bitPattern,
+        "\(text): \(value) against \(String(describing: expected))")
+    }
+  }
+
+  @Test func declinesWhatItCannotRoundExactly() {
+    #expect(exact("1234567890123456") == nil)  // 16 significant digits
+    #expect(exact("1e23") == nil)
+    #expect(exact("1e-23") == nil)
+    #expect(exact("1e99999") == nil)
+  }
+
+  /// Seeded: numbers written the ways path data writes them, each compared bit for bit.
+  @Test func randomNumbersMatchTheStandardLibrary() {
+    var inputs = SeededInputs(seed: 77)
+    var taken = 0
+    for _ in 0..<20_000 {
+      let value = inputs.double(in: -5_000...5_000)
+      let digits = Int(inputs.double(in: 0...14.99))
+      var text = String(format: "%.\(digits)f", value)
+      if inputs.double(in: 0...1) < 0.2 {
+        text += "e\(Int(inputs.double(in: -30...30)))"
+      }
+      if let fast = exact(text) {
+        taken += 1
+        #expect(fast.bitPattern == Double(text)?.bitPattern, "\(text)")
+      }
+    }
+    #expect(taken > 10_000, "the fast route took \(taken) of 20,000")
   }
 }

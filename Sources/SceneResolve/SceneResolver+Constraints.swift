@@ -21,7 +21,7 @@ extension SceneResolver {
         stiffness: s.stiffness, damping: s.damping, mass: s.mass, restThreshold: s.restThreshold)
     }
     var drawnStyle: SceneGraph.Style?
-    let what = "\(constraint.kindKeyword.rawValue) constraint"
+    func what() -> String { "\(constraint.kindKeyword.rawValue) constraint" }
     let kind: SceneGraph.Constraint.Kind
     switch constraint.kind {
     case .follow(let f):
@@ -29,18 +29,18 @@ extension SceneResolver {
       let path = lookup(f.path, in: pathIndex, kind: "path")
       let spring = f.spring.flatMap { lookup($0, in: springIndex, kind: "spring") }
       let rest = f.rest.map {
-        Located(checked($0, default: 0, "\(what): rest", in: 0...1), at: $0.source)
+        Located(checked($0, default: 0, "\(what()): rest", in: 0...1), at: $0.source)
       }
       let hysteresis = nonNegative(
-        f.hysteresis, default: MeasuredPath.defaultTrackingHysteresis, "\(what): hysteresis")
-      let momentum = f.momentum.flatMap { resolveMomentum($0, what: what) }
+        f.hysteresis, default: MeasuredPath.defaultTrackingHysteresis, "\(what()): hysteresis")
+      let momentum = f.momentum.flatMap { resolveMomentum($0, what: what()) }
       var detents: [SceneGraph.Follow.Detent] = []
       for detent in f.snap {
         detents.append(
           SceneGraph.Follow.Detent(
             name: detent.name.value,
             fraction: checked(
-              detent.fraction, default: 0, "\(what): snap target '\(detent.name.value)'",
+              detent.fraction, default: 0, "\(what()): snap target '\(detent.name.value)'",
               in: 0...1)))
       }
       let snapSpring =
@@ -64,7 +64,7 @@ extension SceneResolver {
           hysteresis: hysteresis, momentum: momentum, detents: detents, snapSpring: snapSpring))
     case .elastic(let e):
       guard let handle = lookup(e.handle, in: handleIndex, kind: "handle") else { return nil }
-      let resistance = resolveResistance(e.resistance ?? .factor(Located(0.7)), what: what)
+      let resistance = resolveResistance(e.resistance ?? .factor(Located(0.7)), what: what())
       let motion: SceneGraph.Elastic.Return
       switch e.returnMotion {
       case nil: motion = .speed(900, .easeOut)
@@ -72,10 +72,11 @@ extension SceneResolver {
         guard let spring = lookup(name, in: springIndex, kind: "spring") else { return nil }
         motion = .spring(spring)
       case .speed(let speed, let easing)?:
-        motion = .speed(positive(speed, default: 900, "\(what): speed"), easing?.value ?? .easeOut)
+        motion = .speed(
+          positive(speed, default: 900, "\(what()): speed"), easing?.value ?? .easeOut)
       case .duration(let duration, let easing)?:
         motion = .duration(
-          seconds(duration, default: 0.3, "\(what): duration"), easing?.value ?? .easeOut)
+          seconds(duration, default: 0.3, "\(what()): duration"), easing?.value ?? .easeOut)
       }
       kind = .elastic(
         SceneGraph.Elastic(handle: handle, resistance: resistance, returnMotion: motion))
@@ -83,9 +84,9 @@ extension SceneResolver {
       let anchor = lookup(g.anchor, in: handleIndex, kind: "handle")
       let ball = lookup(g.ball, in: handleIndex, kind: "handle")
       let spring = g.spring.flatMap { lookup($0, in: springIndex, kind: "spring") }
-      let viscosity = positive(g.viscosity, default: 20, "\(what): viscosity")
-      let maxDistance = positive(g.maxDistance, default: 200, "\(what): maxDistance")
-      let minRadius = nonNegative(g.minRadius, default: 6, "\(what): minRadius")
+      let viscosity = positive(g.viscosity, default: 20, "\(what()): viscosity")
+      let maxDistance = positive(g.maxDistance, default: 200, "\(what()): maxDistance")
+      let minRadius = nonNegative(g.minRadius, default: 6, "\(what()): minRadius")
       guard let anchor, let ball else { return nil }
       for (index, reference) in [(anchor, g.anchor), (ball, g.ball)]
       where handles[index].shape != .circle {
@@ -102,7 +103,7 @@ extension SceneResolver {
           "gooey needs two different handles, but 'anchor' and 'ball' are both '\(g.ball.value)'",
           at: g.ball.source)
       }
-      drawnStyle = style(g.bridgeStyle, defaultFill: handles[anchor].style.fill, what: what)
+      drawnStyle = style(g.bridgeStyle, defaultFill: handles[anchor].style.fill, what: what())
       kind = .gooey(
         SceneGraph.Gooey(
           anchor: anchor, ball: ball, viscosity: viscosity, maxDistance: maxDistance,
@@ -110,8 +111,8 @@ extension SceneResolver {
     case .animate(let a):
       let handle = lookup(a.handle, in: handleIndex, kind: "handle")
       let path = lookup(a.path, in: pathIndex, kind: "path")
-      let duration = seconds(a.duration, default: 1, "\(what): duration")
-      let delay = checked(a.delay, default: 0, "\(what): delay", in: -3600...3600)
+      let duration = seconds(a.duration, default: 1, "\(what()): duration")
+      let delay = checked(a.delay, default: 0, "\(what()): delay", in: -3600...3600)
       guard let handle, let path else { return nil }
       kind = .animate(
         SceneGraph.Animate(
@@ -129,12 +130,12 @@ extension SceneResolver {
       }
       let momentum: SceneGraph.Momentum?
       if let given = d.momentum {
-        momentum = resolveMomentum(given, what: what)
+        momentum = resolveMomentum(given, what: what())
       } else {
         momentum = SceneGraph.Drag.defaultMomentum
       }
       let overdrag = resolveResistance(
-        d.overdrag ?? .rubberband(coefficient: Located(0.55), dimension: nil), what: what)
+        d.overdrag ?? .rubberband(coefficient: Located(0.55), dimension: nil), what: what())
       guard let handle, let snapSpring, let bounceSpring else { return nil }
       if !handles[handle].draggable {
         error(
@@ -192,15 +193,17 @@ extension SceneResolver {
 
 extension SceneResolver {
   /// A resistance's numbers checked, with `elastic`'s defaults.
-  mutating func resolveResistance(_ resistance: ElasticSpec.Resistance, what: String)
+  mutating func resolveResistance(
+    _ resistance: ElasticSpec.Resistance, what: @autoclosure () -> String
+  )
     -> SceneGraph.Elastic.Resistance
   {
     switch resistance {
     case .factor(let factor):
-      return .factor(checked(factor, default: 0.7, "\(what): factor", in: 0...1))
+      return .factor(checked(factor, default: 0.7, "\(what()): factor", in: 0...1))
     case .rubberband(let c, let d):
-      let coefficient = positive(c, default: 0.55, "\(what): rubberband coefficient")
-      let dimension = positive(d, default: 1, "\(what): dimension")
+      let coefficient = positive(c, default: 0.55, "\(what()): rubberband coefficient")
+      let dimension = positive(d, default: 1, "\(what()): dimension")
       return .rubberband(coefficient: coefficient, dimension: d == nil ? nil : dimension)
     case .none:
       return .none
@@ -208,7 +211,9 @@ extension SceneResolver {
   }
 
   /// A momentum setting as a time constant and gain; `nil` for `none`.
-  mutating func resolveMomentum(_ momentum: MomentumSpec, what: String) -> SceneGraph.Momentum? {
+  mutating func resolveMomentum(_ momentum: MomentumSpec, what: @autoclosure () -> String)
+    -> SceneGraph.Momentum?
+  {
     switch momentum {
     case .none:
       return nil
@@ -217,20 +222,20 @@ extension SceneResolver {
     case .rate(let rate):
       if !(rate.value > 0.5 && rate.value < 1) {
         error(
-          "\(what): momentum rate must be above 0.5 and below 1 (the speed kept per millisecond: normal is 0.998, fast 0.99), found \(rate.value.shortestDescription)",
+          "\(what()): momentum rate must be above 0.5 and below 1 (the speed kept per millisecond: normal is 0.998, fast 0.99), found \(rate.value.shortestDescription)",
           at: rate.source)
         return nil
       }
       return SceneGraph.Momentum(decelerationRate: rate.value)
     case .power(let power, let timeConstant):
-      let p = checked(power, default: 0.8, "\(what): momentum power", in: 0...100)
+      let p = checked(power, default: 0.8, "\(what()): momentum power", in: 0...100)
       var tau = 0.7
       if let timeConstant {
         if timeConstant.value >= 0.001 && timeConstant.value <= 60 {
           tau = timeConstant.value
         } else {
           error(
-            "\(what): momentum timeConstant must be between 1ms and 60s, found \(timeConstant.value.shortestDescription)s",
+            "\(what()): momentum timeConstant must be between 1ms and 60s, found \(timeConstant.value.shortestDescription)s",
             at: timeConstant.source)
         }
       }

@@ -110,18 +110,37 @@ extension SceneResolver {
         return nil
       }
     }
-    var edges: [NodeID: [NodeID]] = [:]
+    // Nodes are numbered densely (lets, then handles, then paths), so the search below
+    // indexes arrays rather than hashing: on a 10,000-handle scene the dictionaries were
+    // most of its cost.
+    let letCount = spec.lets.count
+    let handleBase = letCount
+    let pathBase = letCount + spec.handles.count
+    let nodeCount = pathBase + spec.paths.count
+    func number(_ node: NodeID) -> Int {
+      switch node {
+      case .letNode(let i): return i
+      case .handle(let i): return handleBase + i
+      case .path(let i): return pathBase + i
+      }
+    }
+    func node(_ number: Int) -> NodeID {
+      if number < handleBase { return .letNode(number) }
+      if number < pathBase { return .handle(number - handleBase) }
+      return .path(number - pathBase)
+    }
+    var edges = [[NodeID]](repeating: [], count: nodeCount)
     for (i, value) in spec.lets.enumerated() {
-      edges[.letNode(i)] = nodes(reading: Self.names(in: value.value))
+      edges[i] = nodes(reading: Self.names(in: value.value))
     }
     for (i, handle) in spec.handles.enumerated() {
       var reads = nodes(reading: Self.names(in: handle.position)).filter { $0 != .handle(i) }
       if let rest = handle.rest { reads += nodes(reading: Self.names(in: rest)) }
-      edges[.handle(i)] = reads
+      edges[handleBase + i] = reads
     }
     for constraint in constraints {
       if let path = constraint.kind.measuredPath {
-        edges[.handle(constraint.kind.movedHandle), default: []].append(.path(path))
+        edges[handleBase + constraint.kind.movedHandle].append(.path(path))
       }
     }
     for (i, path) in spec.paths.enumerated() {
@@ -137,46 +156,47 @@ extension SceneResolver {
         case .close: break
         }
       }
-      edges[.path(i)] = reads
+      edges[pathBase + i] = reads
     }
     // Depth-first search in declaration order, so the order and the messages are stable.
-    let all: [NodeID] =
-      spec.lets.indices.map { .letNode($0) } + spec.handles.indices.map { .handle($0) }
-      + spec.paths.indices.map { .path($0) }
-    var state: [NodeID: Int] = [:]  // 1: on the stack, 2: done
+    let onStack: UInt8 = 1
+    let done: UInt8 = 2
+    var state = [UInt8](repeating: 0, count: nodeCount)
     var order: [NodeID] = []
+    order.reserveCapacity(nodeCount)
     var reported: Set<Set<NodeID>> = []
     // An explicit stack of (node, next edge to follow) instead of recursion: a chain of
     // 60,000 lets each reading the one before must not overflow the thread's stack.
-    var path: [NodeID] = []
-    var pathIndex: [NodeID: Int] = [:]
-    var frames: [(node: NodeID, next: Int)] = []
-    for root in all where state[root] == nil {
-      state[root] = 1
+    var path: [Int] = []
+    var pathIndex = [Int](repeating: -1, count: nodeCount)
+    var frames: [(node: Int, next: Int)] = []
+    for root in 0..<nodeCount where state[root] == 0 {
+      state[root] = onStack
       pathIndex[root] = path.count
       path.append(root)
       frames.append((root, 0))
       while let top = frames.last {
-        let successors = edges[top.node] ?? []
+        let successors = edges[top.node]
         guard top.next < successors.count else {
           frames.removeLast()
           path.removeLast()
-          pathIndex[top.node] = nil
-          state[top.node] = 2
-          order.append(top.node)
+          pathIndex[top.node] = -1
+          state[top.node] = done
+          order.append(node(top.node))
           continue
         }
         frames[frames.count - 1].next += 1
-        let next = successors[top.next]
+        let next = number(successors[top.next])
         switch state[next] {
-        case 2?:
+        case done:
           continue
-        case 1?:
-          guard let start = pathIndex[next] else { continue }
-          let cycle = Array(path[start...])
+        case onStack:
+          let start = pathIndex[next]
+          guard start >= 0 else { continue }
+          let cycle = path[start...].map(node)
           if reported.insert(Set(cycle)).inserted { reportCycle(cycle) }
         default:
-          state[next] = 1
+          state[next] = onStack
           pathIndex[next] = path.count
           path.append(next)
           frames.append((next, 0))
@@ -219,7 +239,7 @@ extension SceneResolver {
   /// Compiles `expression`, reporting a type or name error; `nil` on error.
   mutating func compile(
     _ expression: Expression, _ symbols: [String: Symbol],
-    expect type: CompiledExpression.ValueType?, what: String
+    expect type: CompiledExpression.ValueType?, what: @autoclosure () -> String
   )
     -> CompiledExpression?
   {
@@ -227,7 +247,7 @@ extension SceneResolver {
       let compiled = try ExpressionCompiler.compile(expression, symbols: SymbolTable(symbols))
       if let type, compiled.resultType != type {
         error(
-          "\(what) must be \(type == .point ? "a point (x, y)" : "a number"), found \(compiled.resultType == .point ? "a point" : "a number")",
+          "\(what()) must be \(type == .point ? "a point (x, y)" : "a number"), found \(compiled.resultType == .point ? "a point" : "a number")",
           at: expression.source)
         return nil
       }

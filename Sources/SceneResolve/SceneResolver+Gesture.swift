@@ -91,10 +91,12 @@ extension SceneResolver {
 
   /// A step's length in whole microseconds: from 0 to an hour; a negative, NaN or endless
   /// step is an error, not a step the player quietly shortens to nothing.
-  mutating func stepLength(_ given: Located<Double>?, default fallback: Double, _ what: String)
+  mutating func stepLength(
+    _ given: Located<Double>?, default fallback: Double, _ what: @autoclosure () -> String
+  )
     -> Int64
   {
-    SceneGraph.GestureTiming.microseconds(checked(given, default: fallback, what, in: 0...3600))
+    SceneGraph.GestureTiming.microseconds(checked(given, default: fallback, what(), in: 0...3600))
   }
 
   /// A trace as the player plays it; a missing trace plays as an empty one.

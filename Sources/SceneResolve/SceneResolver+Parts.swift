@@ -8,25 +8,25 @@ import SceneVocabulary
 
 extension SceneResolver {
   mutating func resolveSpring(_ spring: SpringSpec) -> SceneGraph.Spring {
-    let what = "spring '\(spring.name.value)'"
-    let mass = checked(spring.mass, default: 1, "\(what): mass", in: 1e-6...1e6)
-    let threshold = positive(spring.restThreshold, default: 0.5, "\(what): restThreshold")
+    func what() -> String { "spring '\(spring.name.value)'" }
+    let mass = checked(spring.mass, default: 1, "\(what()): mass", in: 1e-6...1e6)
+    let threshold = positive(spring.restThreshold, default: 0.5, "\(what()): restThreshold")
     // The conversions are SpringModel's own, so the runtime and the resolver cannot
     // disagree on them; the ranges above keep them away from SpringModel's clamps.
     let model: SpringModel
     switch spring.parameters {
     case .dampingRatio(let ratio, let duration):
-      let period = seconds(duration, default: 1, "\(what): duration")
-      let zeta = checked(ratio, default: 1, "\(what): dampingRatio", in: 0...1000)
+      let period = seconds(duration, default: 1, "\(what()): duration")
+      let zeta = checked(ratio, default: 1, "\(what()): dampingRatio", in: 0...1000)
       model = SpringModel(
         dampingRatio: zeta, duration: period, mass: mass, restThreshold: threshold)
     case .bounce(let bounce, let duration):
-      let period = seconds(duration, default: 1, "\(what): duration")
-      let b = checked(bounce, default: 0, "\(what): bounce", in: -0.99...1)
+      let period = seconds(duration, default: 1, "\(what()): duration")
+      let b = checked(bounce, default: 0, "\(what()): bounce", in: -0.99...1)
       model = SpringModel(duration: period, bounce: b, mass: mass, restThreshold: threshold)
     case .physical(let k, let c):
-      let stiffness = checked(k, default: 100, "\(what): stiffness", in: 1e-6...1e9)
-      let damping = checked(c, default: 10, "\(what): damping", in: 0...1e12)
+      let stiffness = checked(k, default: 100, "\(what()): stiffness", in: 1e-6...1e9)
+      let damping = checked(c, default: 10, "\(what()): damping", in: 0...1e12)
       model = SpringModel(
         stiffness: stiffness, damping: damping, mass: mass, restThreshold: threshold)
     }
@@ -41,60 +41,68 @@ extension SceneResolver {
   static let durationRange = 0.001...3600.0
 
   /// A duration in seconds, within ``durationRange``, else an error naming the range.
-  mutating func seconds(_ value: Located<Double>?, default fallback: Double, _ what: String)
+  mutating func seconds(
+    _ value: Located<Double>?, default fallback: Double, _ what: @autoclosure () -> String
+  )
     -> Double
   {
     guard let value else { return fallback }
     guard Self.durationRange.contains(value.value) else {
       error(
-        "\(what) must be between 1ms and 3600s, found \(value.value.shortestDescription)s",
+        "\(what()) must be between 1ms and 3600s, found \(value.value.shortestDescription)s",
         at: value.source)
       return fallback
     }
     return value.value
   }
 
-  mutating func positive(_ value: Located<Double>?, default fallback: Double, _ what: String)
+  mutating func positive(
+    _ value: Located<Double>?, default fallback: Double, _ what: @autoclosure () -> String
+  )
     -> Double
   {
     guard let value else { return fallback }
     guard value.value > 0 else {
       error(
-        "\(what) must be greater than 0, found \(value.value.shortestDescription)", at: value.source
+        "\(what()) must be greater than 0, found \(value.value.shortestDescription)",
+        at: value.source
       )
       return fallback
     }
     return value.value
   }
 
-  mutating func nonNegative(_ value: Located<Double>?, default fallback: Double, _ what: String)
+  mutating func nonNegative(
+    _ value: Located<Double>?, default fallback: Double, _ what: @autoclosure () -> String
+  )
     -> Double
   {
     guard let value else { return fallback }
     guard value.value >= 0 else {
       error(
-        "\(what) must not be negative, found \(value.value.shortestDescription)", at: value.source)
+        "\(what()) must not be negative, found \(value.value.shortestDescription)", at: value.source
+      )
       return fallback
     }
     return value.value
   }
 
   mutating func resolveHandle(_ handle: HandleSpec) -> SceneGraph.Handle {
-    let what = "handle '\(handle.name.value)'"
-    let radius = nonNegative(handle.radius, default: 0, "\(what): radius")
-    let width = nonNegative(handle.width, default: 0, "\(what): width")
-    let height = nonNegative(handle.height, default: 0, "\(what): height")
+    func what() -> String { "handle '\(handle.name.value)'" }
+    let radius = nonNegative(handle.radius, default: 0, "\(what()): radius")
+    let width = nonNegative(handle.width, default: 0, "\(what()): width")
+    let height = nonNegative(handle.height, default: 0, "\(what()): height")
     let shape: HandleShape =
       handle.shape?.value ?? (handle.radius != nil ? .circle : handle.width != nil ? .rect : .none)
     if shape == .circle && handle.radius == nil {
-      error("\(what) is a circle but has no 'r'", at: handle.shape?.source ?? handle.name.source)
+      error("\(what()) is a circle but has no 'r'", at: handle.shape?.source ?? handle.name.source)
     }
     if shape == .rect && (handle.width == nil || handle.height == nil) {
       error(
-        "\(what) is a rect but lacks 'width' or 'height'",
+        "\(what()) is a rect but lacks 'width' or 'height'",
         at: handle.shape?.source ?? handle.name.source)
     }
-    let hitRadius = nonNegative(handle.hitRadius, default: max(radius, 22), "\(what): hitRadius")
+    let hitRadius = nonNegative(handle.hitRadius, default: max(radius, 22), "\(what()): hitRadius")
     let spring = handle.spring.flatMap { lookup($0, in: springIndex, kind: "spring") }
     return SceneGraph.Handle(
       name: handle.name.value, nameSource: handle.name.source, shape: shape, radius: radius,
@@ -102,17 +110,17 @@ extension SceneResolver {
       draggable: handle.draggable?.value ?? false, hitRadius: hitRadius, spring: spring,
       style: style(
         handle.style, defaultFill: shape == .none ? nil : Color(red: 255, green: 255, blue: 255),
-        what: what))
+        what: what()))
   }
 
   mutating func style(
     _ style: Style, defaultFill: Color?, defaultStroke: Color? = nil, defaultWidth: Double = 1,
-    what: String
+    what: @autoclosure () -> String
   )
     -> SceneGraph.Style
   {
-    let opacity = checked(style.opacity, default: 1, "\(what): opacity", in: 0...1)
-    let width = nonNegative(style.strokeWidth, default: defaultWidth, "\(what): strokeWidth")
+    let opacity = checked(style.opacity, default: 1, "\(what()): opacity", in: 0...1)
+    let width = nonNegative(style.strokeWidth, default: defaultWidth, "\(what()): strokeWidth")
     let fill = style.fill?.value ?? (style.stroke == nil ? defaultFill : nil)
     return SceneGraph.Style(
       fill: fill, stroke: style.stroke?.value ?? (style.fill == nil ? defaultStroke : nil),
@@ -121,13 +129,13 @@ extension SceneResolver {
   }
 
   mutating func resolvePath(_ path: PathSpec) -> SceneGraph.PathNode {
-    let what = "path '\(path.name.value)'"
+    func what() -> String { "path '\(path.name.value)'" }
     var measured: MeasuredPath?
     if case .data(let data) = path.geometry {
       let measure = MeasuredPath(data)
       if !(measure.length > 0) || !measure.length.isFinite {
         error(
-          "\(what) has zero length; a path needs at least one segment that goes somewhere",
+          "\(what()) has zero length; a path needs at least one segment that goes somewhere",
           at: path.geometrySource)
       }
       measured = measure
@@ -136,7 +144,7 @@ extension SceneResolver {
       name: path.name.value, isDynamic: measured == nil, segments: [], measured: measured,
       style: style(
         path.style, defaultFill: nil, defaultStroke: Color(red: 255, green: 255, blue: 255),
-        defaultWidth: 2, what: what),
+        defaultWidth: 2, what: what()),
       source: path.name.source)
   }
 }

@@ -129,8 +129,8 @@ public struct SceneResolver {
         name: definition.name.value, value: compiled, source: definition.name.source)
     }
     for (i, handle) in spec.handles.enumerated() {
-      let what = "the position of handle '\(handle.name.value)'"
-      handles[i].position = compile(handle.position, symbols, expect: .point, what: what)
+      func what() -> String { "the position of handle '\(handle.name.value)'" }
+      handles[i].position = compile(handle.position, symbols, expect: .point, what: what())
       handles[i].rest = handle.rest.flatMap {
         compile($0, symbols, expect: .point, what: "the rest of handle '\(handle.name.value)'")
       }
@@ -138,9 +138,9 @@ public struct SceneResolver {
     for (i, path) in spec.paths.enumerated() {
       guard case .segments(let segments) = path.geometry else { continue }
       paths[i].segments = segments.map { segment in
-        let what = "a point of path '\(path.name.value)'"
+        func what() -> String { "a point of path '\(path.name.value)'" }
         func points(_ expressions: [Expression]) -> [CompiledExpression] {
-          expressions.compactMap { compile($0, symbols, expect: .point, what: what) }
+          expressions.compactMap { compile($0, symbols, expect: .point, what: what()) }
         }
         switch segment.kind {
         case .move(let p): return SceneGraph.Segment(kind: .move, points: points([p]))
@@ -181,13 +181,13 @@ public struct SceneResolver {
 
   /// `value` if given and within `range`, else an error (and `fallback` to keep going).
   mutating func checked(
-    _ value: Located<Double>?, default fallback: Double, _ what: String,
+    _ value: Located<Double>?, default fallback: Double, _ what: @autoclosure () -> String,
     in range: ClosedRange<Double>
   ) -> Double {
     guard let value else { return fallback }
     guard range.contains(value.value) else {
       error(
-        "\(what) must be between \(range.lowerBound.shortestDescription) and \(range.upperBound.shortestDescription), found \(value.value.shortestDescription)",
+        "\(what()) must be between \(range.lowerBound.shortestDescription) and \(range.upperBound.shortestDescription), found \(value.value.shortestDescription)",
         at: value.source)
       return fallback
     }

@@ -17,6 +17,7 @@ import SceneStress
 ///     swift run -c release StressRun spring 10000 1 120  # the same, 120 frames
 ///     swift run -c release StressRun load 40000 3      # the 5.2 MB stress YAML: load + resolve
 ///     swift run -c release StressRun measure 1000      # measure the 64-segment wavy path
+///     swift run -c release StressRun resolve follow 10000 5  # load once, resolve 5 times
 ///     valgrind --tool=callgrind .build/release/StressRun 1000 1
 @main
 enum StressRun {
@@ -24,6 +25,12 @@ enum StressRun {
     var arguments = Array(CommandLine.arguments.dropFirst())
     if arguments.first == "load" {
       try load(arguments.dropFirst().compactMap { Int($0) })
+      return
+    }
+    if arguments.first == "resolve" {
+      let workload = arguments.dropFirst().first.flatMap(RuntimeWorkload.init(rawValue:)) ?? .follow
+      let numbers = arguments.compactMap { Int($0) }
+      try resolve(workload, handles: numbers.first ?? 10_000, repetitions: numbers.dropFirst().first ?? 5)
       return
     }
     if arguments.first == "measure" {
@@ -94,6 +101,23 @@ enum StressRun {
     print(
       "load \(count) handles (\(text.utf8.count) bytes) × \(repetitions) runs: \(elapsed / max(repetitions, 1)) per run"
     )
+  }
+
+  /// `StressRun resolve follow|spring|stress N reps`: the scene loaded to its AST once (timed),
+  /// then resolved `reps` times; the fastest resolve is printed.
+  static func resolve(_ workload: RuntimeWorkload, handles count: Int, repetitions: Int) throws {
+    let text = workload.yaml(handles: count)
+    let start = ContinuousClock.now
+    let loaded = SceneLoader.load(SourceFile(name: "workload.yaml", text: text), syntax: .yaml)
+    let loading = ContinuousClock.now - start
+    guard let spec = loaded.spec else { fatalError("the scene does not load") }
+    var fastest = Duration.seconds(1_000)
+    for _ in 0..<max(repetitions, 1) {
+      let start = ContinuousClock.now
+      guard SceneResolver.resolve(spec).graph != nil else { fatalError("the scene does not resolve") }
+      fastest = min(fastest, ContinuousClock.now - start)
+    }
+    print("\(workload) \(count) handles: load to AST \(loading), resolve \(fastest) (fastest of \(repetitions))")
   }
 
   /// `StressRun measure N`: `GeometryBenchmarks`' wavy 64-segment path measured N times,

@@ -94,6 +94,25 @@ public struct MeasuredPath: Sendable {
   ///   (``CumulativeArcLengthRule``), or eight adaptive integrations where those are not
   ///   accurate enough.
   public init(_ path: Path) {
+    var noCache: MeasurementCache?
+    self.init(path, cache: &noCache)
+  }
+
+  /// Measures `path` as ``init(_:)`` does, reusing the lengths of any curved segment whose
+  /// speed is the same as one measured before into `cache`.
+  ///
+  /// A segment's lengths depend only on its speed polynomial (the differences of its
+  /// control points) and on the accuracy asked, so the copies of one shape that a generated
+  /// scene puts all over its canvas are measured once. The key is those numbers exactly, so
+  /// a path measured this way is bit for bit the same as one measured without a cache.
+  public init(_ path: Path, sharing cache: inout MeasurementCache) {
+    var some: MeasurementCache? = cache
+    cache = MeasurementCache()  // Not copied on write while it is borrowed below.
+    self.init(path, cache: &some)
+    if let some { cache = some }
+  }
+
+  init(_ path: Path, cache: inout MeasurementCache?) {
     var pieces: [Piece] = []
     pieces.reserveCapacity(path.subpaths.reduce(0) { $0 + $1.segments.count + 1 })
     var total = 0.0
@@ -111,7 +130,10 @@ public struct MeasuredPath: Sendable {
           length = a.distance(to: b)
         } else {
           isLine = false
-          if let cumulative = CumulativeArcLengthRule.samples(
+          let key = MeasurementCache.Key(integrator)
+          if let known = cache?.samples[key] {
+            samples = known
+          } else if let cumulative = CumulativeArcLengthRule.samples(
             of: integrator.speed, tolerance: integrator.tolerance)
           {
             samples = cumulative
@@ -125,6 +147,7 @@ public struct MeasuredPath: Sendable {
             }
           }
           length = samples[Self.samplesPerPiece]
+          cache?.remember(samples, for: key)
         }
         pieces.append(
           Piece(
@@ -178,5 +201,42 @@ public struct MeasuredPath: Sendable {
       return wrapped
     }
     return Swift.min(Swift.max(length, 0), self.length)
+  }
+}
+
+/// The lengths of curved segments already measured, by their speed (see
+/// ``MeasuredPath/init(_:sharing:)``).
+///
+/// It remembers at most ``capacity`` shapes, the first met, so a scene of many different
+/// paths cannot make it grow without bound; what it answers never depends on whether a
+/// shape was remembered.
+public struct MeasurementCache: Sendable {
+  /// The most shapes remembered.
+  public static let capacity = 4_096
+
+  struct Key: Hashable, Sendable {
+    var a: Vector
+    var b: Vector
+    var c: Vector
+    var tolerance: Double
+
+    init(_ integrator: ArcLengthIntegrator) {
+      a = integrator.speed.a
+      b = integrator.speed.b
+      c = integrator.speed.c
+      tolerance = integrator.tolerance
+    }
+  }
+
+  var samples: [Key: InlineArray<9, Double>] = [:]
+
+  public init() {}
+
+  /// How many shapes it holds.
+  public var count: Int { samples.count }
+
+  mutating func remember(_ lengths: InlineArray<9, Double>, for key: Key) {
+    guard samples.count < Self.capacity else { return }
+    samples[key] = lengths
   }
 }

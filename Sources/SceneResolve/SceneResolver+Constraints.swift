@@ -163,27 +163,29 @@ extension SceneResolver {
   /// A handle can be positioned by at most one of follow, animate and elastic: two
   /// would fight over where it is.
   mutating func checkExclusiveMovers(_ constraints: [ConstraintSpec]) {
-    var mover: [String: ConstraintSpec] = [:]
-    for constraint in constraints {
-      let moved: [Reference]
+    // The first mover of each handle, by its index: storing the constraints themselves
+    // copied each one (and retained everything in it) for every handle of a big scene.
+    var mover: [String: Int] = [:]
+    mover.reserveCapacity(constraints.count)
+    for (index, constraint) in constraints.enumerated() {
+      let handle: Reference
       switch constraint.kind {
-      case .follow(let f): moved = [f.handle]
-      case .animate(let a): moved = [a.handle]
-      case .elastic(let e): moved = [e.handle]
-      case .gooey(let g): moved = [g.ball]
-      case .drag(let d): moved = [d.handle]
+      case .follow(let f): handle = f.handle
+      case .animate(let a): handle = a.handle
+      case .elastic(let e): handle = e.handle
+      case .gooey(let g): handle = g.ball
+      case .drag(let d): handle = d.handle
       }
-      for handle in moved {
-        if let first = mover[handle.value] {
-          error(
-            "handle '\(handle.value)' is already moved by \(first.kindKeyword == .elastic || first.kindKeyword == .animate ? "an" : "a") \(first.keyword) constraint; a handle can be moved by only one \(ConstraintKeyword.listed)",
-            at: handle.source,
-            notes: [
-              Diagnostic.Note("the \(first.keyword) constraint is here", at: first.source.span)
-            ])
-        } else {
-          mover[handle.value] = constraint
-        }
+      if let firstIndex = mover[handle.value] {
+        let first = constraints[firstIndex]
+        error(
+          "handle '\(handle.value)' is already moved by \(first.kindKeyword == .elastic || first.kindKeyword == .animate ? "an" : "a") \(first.keyword) constraint; a handle can be moved by only one \(ConstraintKeyword.listed)",
+          at: handle.source,
+          notes: [
+            Diagnostic.Note("the \(first.keyword) constraint is here", at: first.source.span)
+          ])
+      } else {
+        mover[handle.value] = index
       }
     }
   }

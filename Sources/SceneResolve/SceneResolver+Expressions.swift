@@ -15,6 +15,7 @@ extension SceneResolver {
   /// The symbols of the built-ins and handles; lets are added as their types become known.
   func baseSymbols(_ layout: SlotLayout) -> [String: Symbol] {
     var symbols = SlotLayout.builtinSymbols
+    symbols.reserveCapacity(symbols.count + spec.handles.count + spec.lets.count)
     for (i, handle) in spec.handles.enumerated() {
       let slot = layout.handleSlot(i)
       symbols[handle.name.value] = .object(

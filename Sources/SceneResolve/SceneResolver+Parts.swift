@@ -132,7 +132,7 @@ extension SceneResolver {
     func what() -> String { "path '\(path.name.value)'" }
     var measured: MeasuredPath?
     if case .data(let data) = path.geometry {
-      let measure = MeasuredPath(data)
+      let measure = MeasuredPath(data, sharing: &measurements)
       if !(measure.length > 0) || !measure.length.isFinite {
         error(
           "\(what()) has zero length; a path needs at least one segment that goes somewhere",

@@ -22,6 +22,8 @@ public struct SceneResolver {
   var handleIndex: [String: Int] = [:]
   var pathIndex: [String: Int] = [:]
   var springIndex: [String: Int] = [:]
+  /// Segment lengths by shape, so copies of one shape are measured once.
+  var measurements = MeasurementCache()
   let spec: SceneSpec
   /// The traces the gesture's `replay` steps play, by the file name the scene wrote.
   let traces: [String: TraceFile]

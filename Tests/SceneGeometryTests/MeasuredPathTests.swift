@@ -226,3 +226,58 @@ import Testing
     #expect(wrapped.position.point == Point(30, 20) && wrapped.position.length == 10)
   }
 }
+
+/// Measuring with a cache of shapes (`MeasuredPath.init(_:sharing:)`).
+@Suite struct MeasurementCacheTests {
+  /// The lengths and positions are bit for bit those measured without a cache, whether a
+  /// shape was remembered or not; copies of one shape at whole-number offsets share it.
+  @Test func aCachedMeasurementIsTheSameToTheBit() throws {
+    var inputs = SeededInputs(seed: 404)
+    var cache = MeasurementCache()
+    var cubics = MeasurementCache()
+    for round in 0..<60 {
+      // A random path, then a copy moved by whole numbers (its speed is then the same).
+      let points = (0..<7).map { _ in
+        let p = inputs.point()
+        return Point(p.x.rounded(), p.y.rounded())
+      }
+      let offset = Vector(Double(round * 37 % 500), Double(-round * 11))
+      for shift in [Vector.zero, offset] {
+        let p = points.map { $0 + shift }
+        let path = Path(
+          start: p[0],
+          segments: [
+            .cubic(p[0], p[1], p[2], p[3]), .quadratic(p[3], p[4], p[5]), .line(p[5], p[6]),
+          ])
+        let plain = MeasuredPath(path)
+        let shared = MeasuredPath(path, sharing: &cache)
+        _ = MeasuredPath(
+          Path(start: p[0], segments: [.cubic(p[0], p[1], p[2], p[3])]), sharing: &cubics)
+        #expect(shared.length.bitPattern == plain.length.bitPattern)
+        for k in 0...20 {
+          let s = plain.length * Double(k) / 20
+          #expect(
+            shared.position(atLength: s).point == plain.position(atLength: s).point,
+            "round \(round), length \(s)")
+        }
+      }
+    }
+    // A cubic with whole-number points moved by whole numbers has exactly the same speed,
+    // so each round's copy found it. (A quadratic's cubic points are thirds, rounded
+    // differently once moved, so its copy may be measured again: still the same answer.)
+    #expect(cubics.count == 60)
+    #expect(cache.count >= 120 && cache.count <= 240)
+  }
+
+  @Test func itRemembersABoundedNumberOfShapes() {
+    var cache = MeasurementCache()
+    for i in 0..<(MeasurementCache.capacity + 100) {
+      let bend = Double(i) / 7
+      _ = MeasuredPath(
+        Path(
+          start: .zero, segments: [.cubic(.zero, Point(10, bend), Point(20, -bend), Point(30, 1))]),
+        sharing: &cache)
+    }
+    #expect(cache.count == MeasurementCache.capacity)
+  }
+}

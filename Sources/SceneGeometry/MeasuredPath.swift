@@ -133,21 +133,23 @@ public struct MeasuredPath: Sendable {
           let key = MeasurementCache.Key(integrator)
           if let known = cache?.samples[key] {
             samples = known
-          } else if let cumulative = CumulativeArcLengthRule.samples(
-            of: integrator.speed, tolerance: integrator.tolerance)
-          {
-            samples = cumulative
           } else {
-            // The length is the sum of the table's stretches, so table and total agree.
-            var sum = 0.0
-            for k in 0..<Self.samplesPerPiece {
-              let n = Double(Self.samplesPerPiece)
-              sum += integrator.length(from: Double(k) / n, to: Double(k + 1) / n)
-              samples[k + 1] = sum
+            if let cumulative = CumulativeArcLengthRule.samples(
+              of: integrator.speed, tolerance: integrator.tolerance)
+            {
+              samples = cumulative
+            } else {
+              // The length is the sum of the table's stretches, so table and total agree.
+              var sum = 0.0
+              for k in 0..<Self.samplesPerPiece {
+                let n = Double(Self.samplesPerPiece)
+                sum += integrator.length(from: Double(k) / n, to: Double(k + 1) / n)
+                samples[k + 1] = sum
+              }
             }
+            cache?.remember(samples, for: key)
           }
           length = samples[Self.samplesPerPiece]
-          cache?.remember(samples, for: key)
         }
         pieces.append(
           Piece(

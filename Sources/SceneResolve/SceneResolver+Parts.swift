@@ -88,6 +88,8 @@ extension SceneResolver {
   }
 
   mutating func resolveHandle(_ handle: HandleSpec) -> SceneGraph.Handle {
+    // The subject of this handle's messages, built only if one is written: built eagerly,
+    // such strings were a tenth of resolving a 10,000-handle scene.
     func what() -> String { "handle '\(handle.name.value)'" }
     let radius = nonNegative(handle.radius, default: 0, "\(what()): radius")
     let width = nonNegative(handle.width, default: 0, "\(what()): width")

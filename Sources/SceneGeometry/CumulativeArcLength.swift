@@ -45,9 +45,13 @@ struct CumulativeArcLengthRule: Sendable {
   var order: Int { 2 * pairs.count }
   let pairs: [NodePair]
 
-  /// The rules tried in turn: 32 nodes settle gently curved segments (51 of the 64 of the
-  /// benchmarks' wavy path), 64 most of the rest.
-  static let rules = [CumulativeArcLengthRule(order: 32), CumulativeArcLengthRule(order: 64)]
+  /// The rules tried in turn: 32 nodes, then 64.
+  ///
+  /// 32 settle gently curved segments (51 of the 64 of the benchmarks' wavy path), 64 most
+  /// of the rest. Each is made the first time it is needed, so a run whose curves are all
+  /// gentle never makes the larger one.
+  static let first = CumulativeArcLengthRule(order: 32)
+  static let second = CumulativeArcLengthRule(order: 64)
 
   /// How far below the tolerance the tail must be.
   ///
@@ -61,23 +65,23 @@ struct CumulativeArcLengthRule: Sendable {
   init(order n: Int) {
     precondition(n >= 4 && n % 2 == 0 && MeasuredPath.samplesPerPiece == 8)
     let (x, w) = Self.gaussLegendre(order: n)
-    // Legendre values at every node: p[k][i] = Pₖ(xᵢ), k = 0…n.
-    let p = (0...n).map { k in x.map { Self.legendre(k, at: $0) } }
+    // Legendre values at every node: p[i][k] = Pₖ(xᵢ), k = 0…n.
+    let p = x.map { Self.legendreValues(upTo: n, at: $0) }
     // And at the ends of the eighths: atEnd[j][k] = Pₖ(2 (j + 1) / 8 − 1).
-    let atEnd = (1...8).map { j in (0...n).map { Self.legendre($0, at: Double(j) / 4 - 1) } }
+    let atEnd = (1...8).map { Self.legendreValues(upTo: n, at: Double($0) / 4 - 1) }
     func sampleWeights(_ i: Int) -> SIMD8<Double> {
       var weights = SIMD8<Double>()
       for j in 0..<8 {
         // ∫₋₁ᴱ p dx = Σₖ cₖ ∫₋₁ᴱ Pₖ with cₖ = (2k + 1)/2 Σᵢ wᵢ fᵢ Pₖ(xᵢ); dt = dx / 2.
         let end = Double(j + 1) / 4 - 1
         var sum = end + 1
-        for k in 1..<n { sum += p[k][i] * (atEnd[j][k + 1] - atEnd[j][k - 1]) }
+        for k in 1..<n { sum += p[i][k] * (atEnd[j][k + 1] - atEnd[j][k - 1]) }
         weights[j] = 0.25 * w[i] * sum
       }
       return weights
     }
     func tailWeights(_ i: Int) -> SIMD2<Double> {
-      SIMD2(Double(2 * n - 1) / 2 * w[i] * p[n - 1][i], Double(2 * n - 3) / 2 * w[i] * p[n - 2][i])
+      SIMD2(Double(2 * n - 1) / 2 * w[i] * p[i][n - 1], Double(2 * n - 3) / 2 * w[i] * p[i][n - 2])
     }
     pairs = stride(from: 0, to: n, by: 2).map { i in
       NodePair(
@@ -134,10 +138,18 @@ struct CumulativeArcLengthRule: Sendable {
   /// an end is not clear).
   static func samples(of f: SpeedIntegrand, tolerance: Double) -> InlineArray<9, Double>? {
     guard endsAreClear(f) else { return nil }
-    for rule in rules {
-      if let found = rule.samples(of: f, tolerance: tolerance) { return found }
+    if let found = first.samples(of: f, tolerance: tolerance) { return found }
+    return second.samples(of: f, tolerance: tolerance)
+  }
+
+  /// P₀(x) … Pₙ(x) by the three-term recurrence, in one pass: the tables are made when the
+  /// first path is measured, so their cost is part of every run's start-up.
+  static func legendreValues(upTo n: Int, at x: Double) -> [Double] {
+    var values = [1.0, x]
+    for m in stride(from: 1, to: n, by: 1) {
+      values.append((Double(2 * m + 1) * x * values[m] - Double(m) * values[m - 1]) / Double(m + 1))
     }
-    return nil
+    return Array(values.prefix(n + 1))
   }
 
   /// Pₖ(x) by the three-term recurrence.

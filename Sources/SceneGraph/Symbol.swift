@@ -3,7 +3,7 @@
 ///
 /// Slots index the flat `[Double]` state the runtime owns and rewrites every frame; a
 /// compiled expression reads them and nothing else.
-public indirect enum Symbol: Hashable, Sendable {
+public enum Symbol: Hashable, Sendable {
   /// A number stored at `slot`: `time`, `width`, a `let` holding a number.
   case number(slot: Int)
   /// A point stored in two slots: a `let` holding a point.
@@ -12,5 +12,8 @@ public indirect enum Symbol: Hashable, Sendable {
   ///
   /// `ball` has members `x`, `y` and `angle`, and `ball` alone is its position; `pointer`
   /// has `x`, `y` and `down` but no value, so it can only be used through a member.
-  case object(members: [String: Symbol], value: Symbol?)
+  ///
+  /// The only case boxed: numbers and points are stored inline, so the thousands of
+  /// handle members a big scene has cost no allocation each.
+  indirect case object(members: [String: Symbol], value: Symbol?)
 }

@@ -142,27 +142,15 @@ struct CumulativeArcLengthRule: Sendable {
     return second.samples(of: f, tolerance: tolerance)
   }
 
-  /// P₀(x) … Pₙ(x) by the three-term recurrence, in one pass: the tables are made when the
-  /// first path is measured, so their cost is part of every run's start-up.
+  /// P₀(x) … Pₙ(x) by the three-term recurrence, in one pass (n ≥ 1): the tables are made
+  /// when the first path is measured, so their cost is part of every run's start-up.
   static func legendreValues(upTo n: Int, at x: Double) -> [Double] {
     var values = [1.0, x]
+    values.reserveCapacity(n + 1)
     for m in stride(from: 1, to: n, by: 1) {
       values.append((Double(2 * m + 1) * x * values[m] - Double(m) * values[m - 1]) / Double(m + 1))
     }
-    return Array(values.prefix(n + 1))
-  }
-
-  /// Pₖ(x) by the three-term recurrence.
-  static func legendre(_ k: Int, at x: Double) -> Double {
-    if k == 0 { return 1 }
-    var previous = 1.0
-    var current = x
-    for m in stride(from: 1, to: k, by: 1) {
-      let next = (Double(2 * m + 1) * x * current - Double(m) * previous) / Double(m + 1)
-      previous = current
-      current = next
-    }
-    return current
+    return values
   }
 
   /// The `order`-point Gauss–Legendre nodes on −1…1, ascending, and their weights: Newton's
@@ -173,16 +161,19 @@ struct CumulativeArcLengthRule: Sendable {
     for i in 1...n {
       var x = -Double.cos(Double.pi * (Double(i) - 0.25) / (Double(n) + 0.5))
       var derivative = 1.0
+      // Pₙ and Pₙ₋₁ at x, from one pass of the recurrence.
+      func values(at x: Double) -> (value: Double, below: Double) {
+        let all = legendreValues(upTo: n, at: x)
+        return (all[n], all[n - 1])
+      }
       for _ in 0..<100 {
-        let value = legendre(n, at: x)
-        let below = legendre(n - 1, at: x)
+        let (value, below) = values(at: x)
         derivative = Double(n) * (x * value - below) / (x * x - 1)
         let step = value / derivative
         x -= step
         if abs(step) < 1e-16 { break }
       }
-      let value = legendre(n, at: x)
-      let below = legendre(n - 1, at: x)
+      let (value, below) = values(at: x)
       derivative = Double(n) * (x * value - below) / (x * x - 1)
       nodes.append(x)
       weights.append(2 / ((1 - x * x) * derivative * derivative))

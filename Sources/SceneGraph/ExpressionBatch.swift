@@ -13,6 +13,33 @@ public struct ExpressionBatch: Sendable {
   let starts: [Int]
   /// How many state slots evaluating may read: one more than the highest dependency.
   public let requiredSlots: Int
+  /// For each program that only reads its value from the state, the slots it reads.
+  let directReads: [DirectRead]
+
+  /// The slots of a program that is one load (a number) or two (a point: a handle or a
+  /// let named where a point is expected, as segment paths' points mostly are); such a
+  /// program is answered without starting the machine, with the same bits.
+  struct DirectRead {
+    /// The slot of x, or −1 when the program must run.
+    var x: Int
+    /// The slot of y, or −1 for a number (whose y is 0).
+    var y: Int
+
+    static let none = DirectRead(x: -1, y: -1)
+
+    init(x: Int, y: Int) {
+      self.x = x
+      self.y = y
+    }
+
+    init(_ code: [CompiledExpression.Instruction]) {
+      switch (code.count, code.first, code.last) {
+      case (1, .load(let x)?, _): self.init(x: x, y: -1)
+      case (2, .load(let x)?, .load(let y)?): self.init(x: x, y: y)
+      default: self = .none
+      }
+    }
+  }
 
   /// Links `expressions`; ``evaluate(_:state:)`` takes their indices in this array.
   public init(_ expressions: [CompiledExpression]) {
@@ -21,7 +48,10 @@ public struct ExpressionBatch: Sendable {
     var starts = [0]
     starts.reserveCapacity(expressions.count + 1)
     var required = 0
+    var directReads: [DirectRead] = []
+    directReads.reserveCapacity(expressions.count)
     for expression in expressions {
+      directReads.append(DirectRead(expression.code))
       code += expression.code
       starts.append(code.count)
       if let last = expression.dependencies.last { required = max(required, last + 1) }
@@ -29,6 +59,7 @@ public struct ExpressionBatch: Sendable {
     self.code = code
     self.starts = starts
     self.requiredSlots = required
+    self.directReads = directReads
   }
 
   /// How many expressions the batch holds.
@@ -42,6 +73,8 @@ public struct ExpressionBatch: Sendable {
   @inline(__always)
   public func evaluate(_ index: Int, state: UnsafeBufferPointer<Double>) -> (x: Double, y: Double) {
     guard state.count >= requiredSlots else { return (.nan, .nan) }
+    let direct = directReads[index]
+    if direct.x >= 0 { return (state[direct.x], direct.y >= 0 ? state[direct.y] : 0) }
     let range = starts[index]..<starts[index + 1]
     return code.withUnsafeBufferPointer { code in
       withUnsafeTemporaryAllocation(of: Double.self, capacity: CompiledExpression.maximumStackDepth)

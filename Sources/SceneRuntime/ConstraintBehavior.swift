@@ -31,12 +31,16 @@ protocol ConstraintBehavior {
     _ c: Int, _ p: Parameters, handle: Int, velocity: Vector, in simulation: inout Simulation)
   /// Advances the constraint by `dt` seconds (0 applies new input in no time).
   static func step(_ c: Int, _ p: Parameters, dt: Double, in simulation: inout Simulation)
-  /// A path the constraint draws, if any (the gooey bridge).
-  static func path(_ c: Int, _ p: Parameters, in simulation: Simulation) -> PathFrame?
+  /// Redraws the path the constraint draws (the gooey bridge) into `shown`, its entry
+  /// in the frame, in place: the entry keeps its name, and its path's storage is reused.
+  /// Mutating, so that a kind can remember what it drew and skip an unchanged redraw.
+  static func draw(
+    _ c: Int, _ p: Parameters, into shown: inout PathFrame, in simulation: inout Simulation)
   /// Whether ``step(_:_:dt:in:)`` does anything: kinds that only react to drags and
   /// releases are left out of the per-frame loop.
   static var stepsEachFrame: Bool { get }
-  /// Whether ``path(_:_:in:)`` can return a path: only those kinds are asked each frame.
+  /// Whether the kind draws a path: only those kinds have an entry in the frame's paths,
+  /// redrawn by ``draw(_:_:into:in:)`` each frame.
   static var drawsPath: Bool { get }
 }
 
@@ -53,7 +57,9 @@ extension ConstraintBehavior {
     simulation.handles[handle].mode = .idle
   }
   static func step(_ c: Int, _ p: Parameters, dt: Double, in simulation: inout Simulation) {}
-  static func path(_ c: Int, _ p: Parameters, in simulation: Simulation) -> PathFrame? { nil }
+  static func draw(
+    _ c: Int, _ p: Parameters, into shown: inout PathFrame, in simulation: inout Simulation
+  ) {}
   static var stepsEachFrame: Bool { true }
   static var drawsPath: Bool { false }
 }
@@ -118,14 +124,14 @@ extension Simulation {
     }
   }
 
-  func constraintPath(_ c: Int) -> PathFrame? {
+  mutating func drawConstraint(_ c: Int, into shown: inout PathFrame) {
     let s = stateSlots[c]
     switch keywords[c] {
-    case .follow: return FollowConstraint.path(c, followParameters[s], in: self)
-    case .elastic: return ElasticConstraint.path(c, elasticParameters[s], in: self)
-    case .gooey: return GooeyConstraint.path(c, gooeyParameters[s], in: self)
-    case .animate: return AnimateConstraint.path(c, animateParameters[s], in: self)
-    case .drag: return DragConstraint.path(c, dragParameters[s], in: self)
+    case .follow: FollowConstraint.draw(c, followParameters[s], into: &shown, in: &self)
+    case .elastic: ElasticConstraint.draw(c, elasticParameters[s], into: &shown, in: &self)
+    case .gooey: GooeyConstraint.draw(c, gooeyParameters[s], into: &shown, in: &self)
+    case .animate: AnimateConstraint.draw(c, animateParameters[s], into: &shown, in: &self)
+    case .drag: DragConstraint.draw(c, dragParameters[s], into: &shown, in: &self)
     }
   }
 }

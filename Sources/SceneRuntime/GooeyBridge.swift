@@ -47,6 +47,61 @@ public enum GooeyBridge {
   public static func path(
     anchor: Vector, anchorRadius: Double, ball: Vector, ballRadius: Double, style: Style
   ) -> Path? {
+    outline(
+      anchor: anchor, anchorRadius: anchorRadius, ball: ball, ballRadius: ballRadius, style: style
+    ).map { Path(start: $0.start, segments: [$0.first, $0.across, $0.second], isClosed: true) }
+  }
+
+  /// ``path(anchor:anchorRadius:ball:ballRadius:style:)`` written into `path`, reusing its
+  /// storage: the simulation redraws every bridge on every frame, and a new path each
+  /// time would be two allocations per bridge per frame.
+  ///
+  /// - Returns: `false`, leaving `path` empty, when there is no bridge.
+  static func write(
+    anchor: Vector, anchorRadius: Double, ball: Vector, ballRadius: Double, style: Style,
+    into path: inout Path
+  ) -> Bool {
+    guard
+      let outline = outline(
+        anchor: anchor, anchorRadius: anchorRadius, ball: ball, ballRadius: ballRadius,
+        style: style)
+    else {
+      path.subpaths.removeAll(keepingCapacity: true)
+      return false
+    }
+    path.rewriteSubpath(0, start: outline.start)
+    path.subpaths[0].isClosed = true
+    path.subpaths[0].segments.append(outline.first)
+    path.subpaths[0].segments.append(outline.across)
+    path.subpaths[0].segments.append(outline.second)
+    path.finishRewrite(subpathCount: 1)
+    return true
+  }
+
+  /// A bridge's closed outline: a curve from the anchor to the ball, a line across the
+  /// ball, a curve back; the straight line from the last point to the start is implied.
+  struct Outline {
+    var start: Point
+    var first: Segment
+    var across: Segment
+    var second: Segment
+
+    /// Whether every point drawn is finite, the closing line's cubic form included.
+    var isFinite: Bool {
+      // One at a time, not through an array: this runs for every bridge on every frame.
+      func drawable(_ segment: Segment) -> Bool {
+        segment.isFinite && GooeyBridge.isFinite(segment.cubic)
+      }
+      return start.isFinite && drawable(first) && drawable(across) && drawable(second)
+        && drawable(.line(second.end, start))
+    }
+  }
+
+  /// The bridge's outline, or `nil` when there is nothing to draw (see
+  /// ``path(anchor:anchorRadius:ball:ballRadius:style:)``).
+  private static func outline(
+    anchor: Vector, anchorRadius: Double, ball: Vector, ballRadius: Double, style: Style
+  ) -> Outline? {
     guard anchor.isFinite, ball.isFinite, anchorRadius.isFinite, ballRadius.isFinite,
       anchorRadius > 0, ballRadius > 0
     else { return nil }
@@ -63,7 +118,7 @@ public enum GooeyBridge {
     guard halfDistance > tolerance else { return nil }
     let direction = delta / halfDistance
 
-    let outline: Subpath
+    let outline: Outline
     switch style {
     case .sticky:
       outline = sticky(
@@ -78,10 +133,7 @@ public enum GooeyBridge {
     }
     // Consumers measure and draw through each segment's cubic form, closing line included,
     // built from differences of the outline's points, which can overflow: check it too.
-    guard outline.start.isFinite,
-      outline.drawnSegments.allSatisfy({ $0.isFinite && isFinite($0.cubic) })
-    else { return nil }
-    return Path(subpaths: [outline])
+    return outline.isFinite ? outline : nil
   }
 
   /// The sticky-ball seed's construction.
@@ -93,7 +145,7 @@ public enum GooeyBridge {
   /// C →(N) B, then closed back to A.
   private static func sticky(
     anchor: Vector, anchorRadius: Double, ball: Vector, ballRadius: Double, direction: Vector
-  ) -> Subpath {
+  ) -> Outline {
     let normal = direction.perpendicular
     let midpoint = anchor * 0.5 + ball * 0.5
     let a = anchor + normal * anchorRadius
@@ -102,8 +154,8 @@ public enum GooeyBridge {
     let d = ball + normal * ballRadius
     let m = midpoint + normal * anchorRadius
     let n = midpoint - normal * anchorRadius
-    return Subpath(
-      start: a, segments: [.quadratic(a, m, d), .line(d, c), .quadratic(c, n, b)], isClosed: true)
+    return Outline(
+      start: a, first: .quadratic(a, m, d), across: .line(d, c), second: .quadratic(c, n, b))
   }
 
   /// paper.js's metaball construction.
@@ -120,7 +172,7 @@ public enum GooeyBridge {
   private static func metaball(
     anchor: Vector, anchorRadius r1: Double, ball: Vector, ballRadius r2: Double,
     halfDistance h: Double, direction: Vector
-  ) -> Subpath {
+  ) -> Outline {
     let v = spread
     let halfR1 = r1 * 0.5
     let halfR2 = r2 * 0.5
@@ -161,10 +213,9 @@ public enum GooeyBridge {
     let h2a = p2a + Vector(angle: angle2a + halfPi) * (r2 * d2)
     let h2b = p2b + Vector(angle: angle2b - halfPi) * (r2 * d2)
     let h1b = p1b + Vector(angle: angle1b + halfPi) * (r1 * d2)
-    return Subpath(
-      start: p1a,
-      segments: [.cubic(p1a, h1a, h2a, p2a), .line(p2a, p2b), .cubic(p2b, h2b, h1b, p1b)],
-      isClosed: true)
+    return Outline(
+      start: p1a, first: .cubic(p1a, h1a, h2a, p2a), across: .line(p2a, p2b),
+      second: .cubic(p2b, h2b, h1b, p1b))
   }
 
   private static func isFinite(_ cubic: CubicBezier) -> Bool {

@@ -18,6 +18,23 @@ enum GooeyConstraint: ConstraintBehavior {
     var broken = false
     var anchorRadius = 0.0
     var releasedBeforeBreak = false
+    /// What the bridge in the frame was drawn from, or `nil` when it is to be drawn anew.
+    var drawnFrom: BridgeInputs?
+  }
+
+  /// The circles a bridge is drawn from, as bits: a bridge drawn from the same bits is
+  /// the same bridge (comparing as numbers would take −0 for 0).
+  struct BridgeInputs: Equatable {
+    var anchorX, anchorY, anchorRadius, ballX, ballY, ballRadius: UInt64
+
+    init(anchor: Vector, anchorRadius: Double, ball: Vector, ballRadius: Double) {
+      anchorX = anchor.x.bitPattern
+      anchorY = anchor.y.bitPattern
+      self.anchorRadius = anchorRadius.bitPattern
+      ballX = ball.x.bitPattern
+      ballY = ball.y.bitPattern
+      self.ballRadius = ballRadius.bitPattern
+    }
   }
 
   /// The bridge's shape for `p`'s style.
@@ -62,15 +79,28 @@ enum GooeyConstraint: ConstraintBehavior {
     }
   }
 
-  static func path(_ c: Int, _ p: Parameters, in sim: Simulation) -> PathFrame? {
+  /// Redraws the bridge, unless its circles are exactly as they were for the last one:
+  /// most links rest most of the time.
+  static func draw(
+    _ c: Int, _ p: Parameters, into shown: inout PathFrame, in sim: inout Simulation
+  ) {
     let s = sim.stateSlots[c]
-    let bridge =
-      sim.gooeyStates[s].broken
-      ? nil
-      : GooeyBridge.path(
-        anchor: sim.handles[p.anchor].position, anchorRadius: sim.handles[p.anchor].radius,
-        ball: sim.handles[p.ball].position, ballRadius: sim.handles[p.ball].radius, style: bridge(p)
-      )
-    return PathFrame(name: sim.constraintNames[c], path: bridge ?? Path(), isHidden: bridge == nil)
+    guard !sim.gooeyStates[s].broken else {
+      shown.path.subpaths.removeAll(keepingCapacity: true)
+      shown.isHidden = true
+      sim.gooeyStates[s].drawnFrom = nil
+      return
+    }
+    let anchor = sim.handles[p.anchor]
+    let ball = sim.handles[p.ball]
+    let inputs = BridgeInputs(
+      anchor: anchor.position, anchorRadius: anchor.radius, ball: ball.position,
+      ballRadius: ball.radius)
+    guard inputs != sim.gooeyStates[s].drawnFrom else { return }
+    let drawn = GooeyBridge.write(
+      anchor: anchor.position, anchorRadius: anchor.radius, ball: ball.position,
+      ballRadius: ball.radius, style: bridge(p), into: &shown.path)
+    shown.isHidden = !drawn
+    sim.gooeyStates[s].drawnFrom = inputs
   }
 }

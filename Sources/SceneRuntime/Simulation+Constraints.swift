@@ -41,13 +41,16 @@ extension Simulation {
       }
     }
     handleResidue += residue
-    for i in dynamicPaths { publishedPaths[i].path = currentPaths[i] }
-    if publishedPaths.count > pathNames.count {
-      publishedPaths.removeSubrange(pathNames.count...)
+    // Segment paths are already there (``evaluateNodes(initial:)`` writes them in place).
+    // Drawn paths follow the scene's, one entry per drawing constraint; the array is
+    // moved out while they are redrawn, so that it stays unshared and each is rewritten
+    // where it lies.
+    var shown: [PathFrame] = []
+    swap(&shown, &publishedPaths)
+    for (k, c) in drawingConstraints.enumerated() {
+      drawConstraint(c, into: &shown[pathNames.count + k])
     }
-    for c in drawingConstraints {
-      if let path = constraintPath(c) { publishedPaths.append(path) }
-    }
+    swap(&shown, &publishedPaths)
     let frame = Frame(
       index: frameIndex, time: time, handles: publishedHandles, paths: publishedPaths,
       pointers: pointers.map {
@@ -74,9 +77,10 @@ extension Simulation {
   /// ``checkFinite()`` with the handles' sum already made.
   ///
   /// x − x is 0 for a finite x and NaN otherwise, so the sum is 0 exactly when every
-  /// handle is finite. The scan below names the culprit.
+  /// handle is finite; ``nodeResidue`` says the same of lets and segment paths. The scan
+  /// below names the culprit.
   func checkFinite(handleResidue residue: Double) throws(RuntimeError) {
-    guard residue != 0 || !graph.lets.isEmpty || !dynamicPaths.isEmpty else { return }
+    guard residue != 0 || nodeResidue != 0 else { return }
     try findNonFinite(checkingHandles: residue != 0)
   }
 
@@ -106,7 +110,7 @@ extension Simulation {
     }
     for i in dynamicPaths {
       guard
-        !currentPaths[i].subpaths.allSatisfy({
+        !publishedPaths[i].path.subpaths.allSatisfy({
           $0.start.isFinite && $0.segments.allSatisfy { segment in segment.isFinite }
         })
       else { continue }

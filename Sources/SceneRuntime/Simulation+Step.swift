@@ -66,11 +66,16 @@ extension Simulation {
   }
 
   /// Evaluates lets, bound handles and segment paths in dependency order.
+  ///
+  /// Every pass visits every let and every segment path (``liveNodes`` holds them all),
+  /// so ``nodeResidue`` afterwards covers all of them.
   mutating func evaluateNodes(initial: Bool) {
+    var residue = 0.0
     for node in initial ? graph.evaluationOrder : liveNodes {
       switch node {
       case .letValue(let i):
         let value = evaluate(program: letPrograms[i])
+        residue += (value.x - value.x) + (value.y - value.y)
         let slot = graph.layout.letSlot(i)
         slots[slot] = value.x
         slots[slot + 1] = value.y
@@ -88,53 +93,75 @@ extension Simulation {
         writeHandleSlot(i)
       case .path(let i):
         guard pathIsDynamic[i] else { continue }
-        currentPaths[i] = segmentPath(i)
+        // Taken out while rewritten, so that reading `self` meanwhile is allowed and the
+        // path's storage stays unshared (see `Path+Rewriting.swift`).
+        var path = Path()
+        swap(&path, &publishedPaths[i].path)
+        residue += writeSegmentPath(i, into: &path)
+        swap(&path, &publishedPaths[i].path)
         if pathIsMeasured[i] {
-          measuredPaths[i] = MeasuredPath(currentPaths[i])
+          measuredPaths[i] = MeasuredPath(publishedPaths[i].path)
           hasMeasurement[i] = true
         }
       }
     }
+    nodeResidue = residue
   }
 
-  /// The path of a segment path now, from its compiled points.
-  func segmentPath(_ index: Int) -> Path {
-    var subpaths: [Subpath] = []
-    var current: Subpath?
+  /// Rewrites `path` as segment path `index` is now, from its compiled points, reusing
+  /// its storage.
+  ///
+  /// - Returns: x − x summed over every point evaluated: 0 when all are finite, NaN
+  ///   otherwise (see ``Simulation/nodeResidue``).
+  func writeSegmentPath(_ index: Int, into path: inout Path) -> Double {
+    var residue = 0.0
+    func evaluate(program: Int) -> Vector {
+      let point = self.evaluate(program: program)
+      residue += (point.x - point.x) + (point.y - point.y)
+      return point
+    }
+    // The subpath being written, and how many have been started; segments before the
+    // first move have no subpath and are dropped.
+    var current = -1
     var point = Vector.zero
     for segment in pathSegmentStarts[index]..<pathSegmentStarts[index + 1] {
       // The resolver gives each kind its number of points; a short list is skipped.
       let points = segmentPointPrograms[segment]
       switch segmentKinds[segment] {
       case .move:
-        if let current { subpaths.append(current) }
         if !points.isEmpty { point = evaluate(program: points.lowerBound) }
-        current = Subpath(start: point)
+        current += 1
+        path.rewriteSubpath(current, start: point)
       case .line:
         guard points.count == 1 else { continue }
         let end = evaluate(program: points.lowerBound)
-        current?.segments.append(.line(point, end))
+        if current >= 0 { path.subpaths[current].segments.append(.line(point, end)) }
         point = end
       case .quadratic:
         guard points.count == 2 else { continue }
         let control = evaluate(program: points.lowerBound)
         let end = evaluate(program: points.lowerBound + 1)
-        current?.segments.append(.quadratic(point, control, end))
+        if current >= 0 {
+          path.subpaths[current].segments.append(.quadratic(point, control, end))
+        }
         point = end
       case .cubic:
         guard points.count == 3 else { continue }
         let first = evaluate(program: points.lowerBound)
         let second = evaluate(program: points.lowerBound + 1)
         let end = evaluate(program: points.lowerBound + 2)
-        current?.segments.append(.cubic(point, first, second, end))
+        if current >= 0 {
+          path.subpaths[current].segments.append(.cubic(point, first, second, end))
+        }
         point = end
       case .close:
-        current?.isClosed = true
-        if let start = current?.start { point = start }
+        guard current >= 0 else { continue }
+        path.subpaths[current].isClosed = true
+        point = path.subpaths[current].start
       }
     }
-    if let current { subpaths.append(current) }
-    return Path(subpaths: subpaths)
+    path.finishRewrite(subpathCount: current + 1)
+    return residue
   }
 
   func restPosition(of i: Int) -> Vector? {

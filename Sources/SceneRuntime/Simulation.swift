@@ -84,14 +84,22 @@ public struct Simulation: Sendable {
   }
   /// The handles ``moveAll(dt:)`` hands on to the general step, kept to reuse its storage.
   var pendingMoves: [(Int, arrived: Bool)] = []
-  /// Each path as it is now; segment paths are re-evaluated every frame.
-  var currentPaths: [Path]
+  /// x − x summed over every let's value and every point of every segment path at the
+  /// last ``evaluateNodes(initial:)``, the only place they change: 0 when all are finite,
+  /// NaN otherwise, so that a frame scans them (``findNonFinite(checkingHandles:)``) only
+  /// when one is not.
+  var nodeResidue = 0.0
   /// Whether each path is a segment path, which can change every frame.
   let pathIsDynamic: [Bool]
   /// The segment paths, in scene order.
   let dynamicPaths: [Int]
-  /// The handles and paths of the last frame, updated in place by ``checkedFrame()``.
+  /// The handles of the last frame, updated in place by ``checkedFrame()``.
   var publishedHandles: [HandleFrame]
+  /// Every path as it is now, as the frame shows it.
+  ///
+  /// The scene's paths come first, in order, then one entry per drawing constraint.
+  /// Segment paths are rewritten in place by ``evaluateNodes(initial:)``, drawn paths by
+  /// ``checkedFrame()``.
   var publishedPaths: [PathFrame]
   /// Whether a constraint measures along each path (`follow`, `animate`); a dynamic path
   /// nothing measures is only evaluated, never measured.
@@ -186,11 +194,14 @@ public struct Simulation: Sendable {
     for kind in kinds { if let path = kind.measuredPath { pathIsMeasured[path] = true } }
     self.pathIsMeasured = pathIsMeasured
     pathIsDynamic = graph.paths.map { !$0.segments.isEmpty }
-    currentPaths = graph.paths.map { $0.measured?.path ?? Path() }
     dynamicPaths = graph.paths.indices.filter { !graph.paths[$0].segments.isEmpty }
-    publishedPaths = graph.paths.map {
-      PathFrame(name: $0.name, path: $0.measured?.path ?? Path(), isHidden: false)
-    }
+    publishedPaths =
+      graph.paths.map {
+        PathFrame(name: $0.name, path: $0.measured?.path ?? Path(), isHidden: false)
+      }
+      + drawing.map {
+        PathFrame(name: graph.constraints[$0].reportedName, path: Path(), isHidden: true)
+      }
     publishedHandles = graph.handles.map {
       HandleFrame(name: $0.name, x: 0, y: 0, angle: 0, radius: 0, state: .idle)
     }

@@ -446,6 +446,41 @@ private func literal(_ value: Double) -> String { value < 0 ? "(-\(-value))" : "
     #expect(try compile("1 + 1").evaluate([]).x == 2)
   }
 
+  /// A batch answers every program with the bits the program gives alone, whether it
+  /// reads its value straight from the state (a name) or runs the machine, and still
+  /// refuses a short state.
+  @Test func batchMatchesEachProgram() throws {
+    let texts = [
+      "ball", "a", "p", "time", "ball.y", "q", "a + 0", "-a", "(a, b)", "(b, a)", "p * 2",
+      "sin(time * 6) + a", "(1, 2)", "3", "drag.dx",
+    ]
+    let programs = try texts.map(compile)
+    let batch = ExpressionBatch(programs)
+    #expect(batch.count == texts.count)
+    // Programs that only load are answered directly; the rest run.
+    let direct = batch.directReads.map { $0.x >= 0 }
+    #expect(
+      direct == [
+        true, true, true, true, true, true, false, false, true, true, false, false, false,
+        false, true,
+      ])
+    var withNaN = state
+    withNaN[9] = .nan
+    withNaN[12] = -0.0
+    for values in [state, withNaN] {
+      values.withUnsafeBufferPointer { buffer in
+        for (k, program) in programs.enumerated() {
+          let alone = program.evaluate(buffer)
+          let batched = batch.evaluate(k, state: buffer)
+          #expect(identical(alone.x, batched.x) && identical(alone.y, batched.y), "\(texts[k])")
+        }
+      }
+    }
+    [1.0, 2, 3].withUnsafeBufferPointer { short in
+      #expect(batch.evaluate(0, state: short).x.isNaN)
+    }
+  }
+
   // MARK: - Errors
 
   @Test(arguments: [

@@ -243,6 +243,30 @@ func handle(_ frame: Frame, _ name: String) -> HandleFrame? {
             - line: (1 / zero, 0)
       """)
     #expect(throws: RuntimeError.self) { _ = try SceneRunner.frames(of: bad) }
+    do {
+      _ = try SceneRunner.frames(of: bad)
+    } catch {
+      #expect(error.message == "path 'p' got a point that is not a finite number at t = 0")
+      #expect(error.span?.start.line == 4)
+    }
+    // A point that goes bad later, at frame 30 of 60 fps, is caught on that frame.
+    let later = try graph(
+      """
+      scene: { fps: 60, duration: 1s }
+      paths:
+        p:
+          segments:
+            - move: (0, 0)
+            - cubic: ["(1, 1)", "(2, 1 / (time - 0.5))", "(3, 0)"]
+            - close
+      """)
+    do {
+      _ = try SceneRunner.frames(of: later)
+      Issue.record("a path with an infinite point ran")
+    } catch {
+      #expect(error.message == "path 'p' got a point that is not a finite number at t = 0.5")
+      #expect(error.span?.start.line == 3)
+    }
   }
 }
 

@@ -13,30 +13,30 @@ public struct ExpressionBatch: Sendable {
   let starts: [Int]
   /// How many state slots evaluating may read: one more than the highest dependency.
   public let requiredSlots: Int
-  /// For each program that only reads its value from the state, the slots it reads.
-  let directReads: [DirectRead]
+  /// For each program, how to answer it without starting the machine, if it can be.
+  let shortcuts: [Shortcut]
 
-  /// The slots of a program that is one load (a number) or two (a point: a handle or a
-  /// let named where a point is expected, as segment paths' points mostly are); such a
-  /// program is answered without starting the machine, with the same bits.
-  struct DirectRead {
-    /// The slot of x, or −1 when the program must run.
-    var x: Int
-    /// The slot of y, or −1 for a number (whose y is 0).
-    var y: Int
-
-    static let none = DirectRead(x: -1, y: -1)
-
-    init(x: Int, y: Int) {
-      self.x = x
-      self.y = y
-    }
+  /// A program answered without the machine, with the bits the machine would give.
+  ///
+  /// Segment paths' points are mostly handles named where a point is expected (two loads),
+  /// and rests mostly written as numbers (two constants): for such programs, the call to
+  /// the machine would cost many times the work.
+  enum Shortcut {
+    /// A program with real work to do.
+    case run
+    /// One load (a number, whose y is 0: `y` is −1) or two (a point).
+    case load(x: Int, y: Int)
+    /// One constant (a number, `y` 0) or two (a point).
+    case constant(x: Double, y: Double)
 
     init(_ code: [CompiledExpression.Instruction]) {
       switch (code.count, code.first, code.last) {
-      case (1, .load(let x)?, _): self.init(x: x, y: -1)
-      case (2, .load(let x)?, .load(let y)?): self.init(x: x, y: y)
-      default: self = .none
+      case (1, .load(let x)?, _): self = .load(x: x, y: -1)
+      case (2, .load(let x)?, .load(let y)?): self = .load(x: x, y: y)
+      case (1, .constant(let x)?, _): self = .constant(x: Double(bitPattern: x), y: 0)
+      case (2, .constant(let x)?, .constant(let y)?):
+        self = .constant(x: Double(bitPattern: x), y: Double(bitPattern: y))
+      default: self = .run
       }
     }
   }
@@ -48,10 +48,10 @@ public struct ExpressionBatch: Sendable {
     var starts = [0]
     starts.reserveCapacity(expressions.count + 1)
     var required = 0
-    var directReads: [DirectRead] = []
-    directReads.reserveCapacity(expressions.count)
+    var shortcuts: [Shortcut] = []
+    shortcuts.reserveCapacity(expressions.count)
     for expression in expressions {
-      directReads.append(DirectRead(expression.code))
+      shortcuts.append(Shortcut(expression.code))
       code += expression.code
       starts.append(code.count)
       if let last = expression.dependencies.last { required = max(required, last + 1) }
@@ -59,7 +59,7 @@ public struct ExpressionBatch: Sendable {
     self.code = code
     self.starts = starts
     self.requiredSlots = required
-    self.directReads = directReads
+    self.shortcuts = shortcuts
   }
 
   /// How many expressions the batch holds.
@@ -73,8 +73,11 @@ public struct ExpressionBatch: Sendable {
   @inline(__always)
   public func evaluate(_ index: Int, state: UnsafeBufferPointer<Double>) -> (x: Double, y: Double) {
     guard state.count >= requiredSlots else { return (.nan, .nan) }
-    let direct = directReads[index]
-    if direct.x >= 0 { return (state[direct.x], direct.y >= 0 ? state[direct.y] : 0) }
+    switch shortcuts[index] {
+    case .run: break
+    case .load(let x, let y): return (state[x], y >= 0 ? state[y] : 0)
+    case .constant(let x, let y): return (x, y)
+    }
     let range = starts[index]..<starts[index + 1]
     return code.withUnsafeBufferPointer { code in
       withUnsafeTemporaryAllocation(of: Double.self, capacity: CompiledExpression.maximumStackDepth)

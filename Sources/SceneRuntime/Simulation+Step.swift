@@ -111,15 +111,13 @@ extension Simulation {
   /// Rewrites `path` as segment path `index` is now, from its compiled points, reusing
   /// its storage.
   ///
+  /// Mutating though it changes nothing: called from ``evaluateNodes(initial:)``, a
+  /// non-mutating method gets a copy of the whole simulation (700 bytes) on every call.
+  ///
   /// - Returns: x − x summed over every point evaluated: 0 when all are finite, NaN
   ///   otherwise (see ``Simulation/nodeResidue``).
-  func writeSegmentPath(_ index: Int, into path: inout Path) -> Double {
+  mutating func writeSegmentPath(_ index: Int, into path: inout Path) -> Double {
     var residue = 0.0
-    func evaluate(program: Int) -> Vector {
-      let point = self.evaluate(program: program)
-      residue += (point.x - point.x) + (point.y - point.y)
-      return point
-    }
     // The subpath being written, and how many have been started; segments before the
     // first move have no subpath and are dropped.
     var current = -1
@@ -129,27 +127,27 @@ extension Simulation {
       let points = segmentPointPrograms[segment]
       switch segmentKinds[segment] {
       case .move:
-        if !points.isEmpty { point = evaluate(program: points.lowerBound) }
+        if !points.isEmpty { point = evaluatePoint(points.lowerBound, residue: &residue) }
         current += 1
         path.rewriteSubpath(current, start: point)
       case .line:
         guard points.count == 1 else { continue }
-        let end = evaluate(program: points.lowerBound)
+        let end = evaluatePoint(points.lowerBound, residue: &residue)
         if current >= 0 { path.subpaths[current].segments.append(.line(point, end)) }
         point = end
       case .quadratic:
         guard points.count == 2 else { continue }
-        let control = evaluate(program: points.lowerBound)
-        let end = evaluate(program: points.lowerBound + 1)
+        let control = evaluatePoint(points.lowerBound, residue: &residue)
+        let end = evaluatePoint(points.lowerBound + 1, residue: &residue)
         if current >= 0 {
           path.subpaths[current].segments.append(.quadratic(point, control, end))
         }
         point = end
       case .cubic:
         guard points.count == 3 else { continue }
-        let first = evaluate(program: points.lowerBound)
-        let second = evaluate(program: points.lowerBound + 1)
-        let end = evaluate(program: points.lowerBound + 2)
+        let first = evaluatePoint(points.lowerBound, residue: &residue)
+        let second = evaluatePoint(points.lowerBound + 1, residue: &residue)
+        let end = evaluatePoint(points.lowerBound + 2, residue: &residue)
         if current >= 0 {
           path.subpaths[current].segments.append(.cubic(point, first, second, end))
         }
@@ -162,6 +160,14 @@ extension Simulation {
     }
     path.finishRewrite(subpathCount: current + 1)
     return residue
+  }
+
+  /// The value of program `index`, adding x − x of it to `residue`.
+  @inline(__always)
+  func evaluatePoint(_ index: Int, residue: inout Double) -> Vector {
+    let point = evaluate(program: index)
+    residue += (point.x - point.x) + (point.y - point.y)
+    return point
   }
 
   func restPosition(of i: Int) -> Vector? {
@@ -219,9 +225,8 @@ extension Simulation {
     moveAll(dt: dt)
     for c in steppedConstraints { stepConstraint(c, dt: dt) }
     writeHandleSlots()
+    // Writes the slots of the bound handles it moves; the others were written just above.
     evaluateNodes(initial: false)
-    // Rest positions of bound handles may read lets: settle them after the lets.
-    for i in boundHandles { writeHandleSlot(i) }
   }
 
   /// Moves a dragged handle towards `target` the way its constraint allows.

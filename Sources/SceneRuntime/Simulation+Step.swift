@@ -22,18 +22,47 @@ extension Simulation {
     }
   }
 
+  /// Writes the slots of the handles the frame's expressions read (``slotReadHandles``).
   mutating func writeHandleSlots() {
-    guard !handles.isEmpty else { return }
+    guard !slotReadHandles.isEmpty else { return }
     let first = graph.layout.handleSlot(0)
+    let readers = slotReadHandles
     // Three consecutive slots per handle (see ``SlotLayout/handleSlot(_:)``), in one pass.
     handles.withUnsafeBufferPointer { moving in
       slots.withUnsafeMutableBufferPointer { slots in
-        for i in moving.indices {
+        for i in readers {
           slots[first + 3 * i] = moving[i].position.x
           slots[first + 3 * i + 1] = moving[i].position.y
           slots[first + 3 * i + 2] = moving[i].angle
         }
       }
+    }
+  }
+
+  /// Writes every handle's slots.
+  mutating func writeAllHandleSlots() {
+    for i in handles.indices { writeHandleSlot(i) }
+  }
+
+  /// The slots with every handle's brought up to date, for an expression that reads one
+  /// not kept current (see ``handleSlotIsCurrent``).
+  func currentSlots() -> [Double] {
+    var current = slots
+    let first = graph.layout.handleSlot(0)
+    for i in handles.indices where !handleSlotIsCurrent[i] {
+      current[first + 3 * i] = handles[i].position.x
+      current[first + 3 * i + 1] = handles[i].position.y
+      current[first + 3 * i + 2] = handles[i].angle
+    }
+    return current
+  }
+
+  /// Whether `expression` reads the slots of a handle not kept current.
+  func readsStaleSlots(_ expression: CompiledExpression) -> Bool {
+    let first = graph.layout.handleSlot(0)
+    return expression.dependencies.contains { slot in
+      let handle = (slot - first) / 3
+      return slot >= first && handle < handleSlotIsCurrent.count && !handleSlotIsCurrent[handle]
     }
   }
 
@@ -44,8 +73,13 @@ extension Simulation {
     slots[slot + 2] = handles[i].angle
   }
 
+  /// The value of an expression from outside the frame's batch (a drag constraint's
+  /// bounds, a gesture's points, a scene test's expectation), read on current slots.
   func evaluate(_ expression: CompiledExpression) -> Vector {
-    let value = slots.withUnsafeBufferPointer { expression.evaluate($0) }
+    let value =
+      readsStaleSlots(expression)
+      ? currentSlots().withUnsafeBufferPointer { expression.evaluate($0) }
+      : slots.withUnsafeBufferPointer { expression.evaluate($0) }
     return Vector(value.x, value.y)
   }
 

@@ -120,6 +120,17 @@ public struct Simulation: Sendable {
   /// The bound handles, in scene order: the loops that concern only them do not visit
   /// every handle (a release would otherwise cost the scene's size).
   let boundHandles: [Int]
+  /// The handles whose slots ``writeHandleSlots()`` keeps current every frame: those the
+  /// frame's own expressions read (see ``handleSlotIsCurrent``).
+  let slotReadHandles: [Int]
+  /// Whether each handle's slots are kept current every frame.
+  ///
+  /// Writing every handle's position into the slots each frame was a third of the work
+  /// of a spring handle, for values nothing read. The other slots go stale; an expression
+  /// from elsewhere that reads one (a gesture's press on a handle, a scene test's
+  /// expectation) is evaluated on a copy brought up to date (``evaluate(_:)``,
+  /// ``slotValues``).
+  let handleSlotIsCurrent: [Bool]
   /// Whether each handle follows an expression of time, and so never rests.
   let handleFollowsTime: [Bool]
   let handleIsCircle: [Bool]
@@ -257,6 +268,26 @@ public struct Simulation: Sendable {
     self.segmentKinds = segmentKinds
     self.segmentPointPrograms = segmentPointPrograms
     programs = ExpressionBatch(expressions)
+    // The handles whose slots are read every frame: by the programs above, and by the
+    // drag constraints' bounds, snap points and grids.
+    var slotIsRead = [Bool](repeating: false, count: graph.handles.count)
+    let firstHandleSlot = graph.layout.handleSlot(0)
+    func markReads(_ expression: CompiledExpression?) {
+      for slot in expression?.dependencies ?? [] where slot >= firstHandleSlot {
+        let handle = (slot - firstHandleSlot) / 3
+        if handle < slotIsRead.count { slotIsRead[handle] = true }
+      }
+    }
+    for expression in expressions { markReads(expression) }
+    for p in drag {
+      for bound in [p.bounds.minX, p.bounds.maxX, p.bounds.minY, p.bounds.maxY] {
+        markReads(bound)
+      }
+      for target in p.snapPoints { markReads(target.point) }
+      markReads(p.grid)
+    }
+    handleSlotIsCurrent = slotIsRead
+    slotReadHandles = slotIsRead.indices.filter { slotIsRead[$0] }
     // Fixed paths come measured from the resolver (with the dense inverse table where a
     // constraint reads them every frame); segment paths are measured as they are evaluated.
     let placeholder = MeasuredPath(Path())
@@ -272,7 +303,7 @@ public struct Simulation: Sendable {
         handles[i].position = Vector(value.x, value.y)
       }
     }
-    writeHandleSlots()
+    writeAllHandleSlots()
     evaluateNodes(initial: true)
     for c in keywords.indices { setUpConstraint(c) }
     for i in handles.indices {
@@ -287,8 +318,8 @@ public struct Simulation: Sendable {
   /// scene test's expectations against the live state.
   public func value(of expression: CompiledExpression) -> Vector { evaluate(expression) }
 
-  /// Every value expressions read, as laid out by ``SlotLayout``.
-  public var slotValues: [Double] { slots }
+  /// Every value expressions read, as laid out by ``SlotLayout``, every handle's current.
+  public var slotValues: [Double] { currentSlots() }
 
   /// Handle `i`'s velocity in points per second where the engine integrates it: springing
   /// back or held by a pointer (the finger's step); zero at rest; `nil` for motion it

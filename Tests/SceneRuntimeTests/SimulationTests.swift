@@ -270,6 +270,63 @@ func handle(_ frame: Frame, _ name: String) -> HandleFrame? {
   }
 }
 
+/// Only the slots of handles the frame's own expressions read are written every frame;
+/// an expression from elsewhere still sees every handle where it is.
+@Suite struct StaleSlotTests {
+  static let scene = """
+    scene: { fps: 60, duration: 1s }
+    handles:
+      ball: { position: [100, 100], r: 20, draggable: true }
+      pin: { position: [5, 5], r: 4 }
+      tag: { position: "(pin.x, pin.y + 10)" }
+    constraints:
+      - elastic: { handle: ball, resistance: { factor: 1 }, return: { duration: 1s, ease: linear } }
+    gesture:
+      - press: ball
+      - drag: { by: [100, 0], over: 0.2s }
+      - release
+      - wait: 0.1s
+      - press: ball
+      - release
+    """
+
+  @Test func onlyTheHandlesExpressionsReadAreKeptCurrent() throws {
+    let g = try graph(Self.scene)
+    let sim = try Simulation(graph: g)
+    #expect(sim.handleSlotIsCurrent == [false, true, false])
+    #expect(sim.slotReadHandles == [1])
+  }
+
+  /// The second press is on the ball as it springs back, far from where it started: the
+  /// gesture's point must come from where the ball is, not from a slot last written when
+  /// the scene began.
+  @Test func aPressFindsAHandleNoExpressionReads() throws {
+    let run = try SceneRunner.frames(of: graph(Self.scene))
+    let grabs = run.flatMap(\.events).filter { $0 == SceneEvent("grab", "ball") }
+    #expect(grabs.count == 2)
+  }
+
+  @Test func slotValuesAndValuesSeeEveryHandle() throws {
+    let g = try graph(Self.scene)
+    var sim = try Simulation(graph: g)
+    sim.pointerDown(id: 0, at: Point(100, 100))
+    sim.pointerMoved(id: 0, to: Point(170, 130))
+    _ = try sim.step(dt: 1.0 / 60)
+    sim.pointerUp(id: 0)
+    let frame = try sim.step(dt: 1.0 / 60)
+    let ball = try #require(handle(frame, "ball"))
+    #expect(ball.x > 160)
+    let slot = g.layout.handleSlot(0)
+    let values = sim.slotValues
+    #expect(values[slot] == ball.x && values[slot + 1] == ball.y)
+    guard case .press(let point) = g.gesture[0].steps[0].action else {
+      Issue.record("the scene's first step is not a press")
+      return
+    }
+    #expect(sim.value(of: point) == Point(ball.x, ball.y))
+  }
+}
+
 @Suite struct ReplayTests {
   @Test func aRecordedTraceDrivesTheSceneLikeTheScriptedGesture() throws {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent(

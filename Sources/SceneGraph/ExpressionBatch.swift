@@ -14,14 +14,15 @@ public struct ExpressionBatch: Sendable {
   /// How many state slots evaluating may read: one more than the highest dependency.
   public let requiredSlots: Int
   /// For each program, how to answer it without starting the machine, if it can be.
-  let shortcuts: [Shortcut]
+  @usableFromInline let shortcuts: [Shortcut]
 
   /// A program answered without the machine, with the bits the machine would give.
   ///
   /// Segment paths' points are mostly handles named where a point is expected (two loads),
   /// and rests mostly written as numbers (two constants): for such programs, the call to
   /// the machine would cost many times the work.
-  enum Shortcut {
+  @usableFromInline
+  enum Shortcut: Sendable {
     /// A program with real work to do.
     case run
     /// One load (a number, whose y is 0: `y` is −1) or two (a point).
@@ -70,14 +71,22 @@ public struct ExpressionBatch: Sendable {
   ///
   /// A state shorter than ``requiredSlots`` is the caller's mistake; the result is then
   /// NaN, as ``CompiledExpression/evaluate(_:)`` gives, rather than a read past the buffer.
-  @inline(__always)
+  ///
+  /// Inlinable, so that a shortcut (see ``Shortcut``) costs the caller a few
+  /// instructions rather than a call; the machine itself is not inlined.
+  @inlinable
   public func evaluate(_ index: Int, state: UnsafeBufferPointer<Double>) -> (x: Double, y: Double) {
     guard state.count >= requiredSlots else { return (.nan, .nan) }
     switch shortcuts[index] {
-    case .run: break
+    case .run: return run(index, state: state)
     case .load(let x, let y): return (state[x], y >= 0 ? state[y] : 0)
     case .constant(let x, let y): return (x, y)
     }
+  }
+
+  /// Runs program `index` on the machine; the state has been checked.
+  @usableFromInline
+  func run(_ index: Int, state: UnsafeBufferPointer<Double>) -> (x: Double, y: Double) {
     let range = starts[index]..<starts[index + 1]
     return code.withUnsafeBufferPointer { code in
       withUnsafeTemporaryAllocation(of: Double.self, capacity: CompiledExpression.maximumStackDepth)

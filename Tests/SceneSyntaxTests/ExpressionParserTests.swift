@@ -70,6 +70,66 @@ private func cond(_ c: Expression, _ t: Expression, _ e: Expression) -> Expressi
 
   // MARK: - Precedence and associativity
 
+  /// What the full parser makes of `text`: its expression and every span, or its message.
+  func fullParse(_ text: String, verbatim: Bool) -> String {
+    let scalars = Array(text.unicodeScalars)
+    let spans = ExpressionParser.Spans(origin: origin, verbatim: verbatim)
+    do {
+      let e = try ExpressionParser.parse(scalars, in: 0..<scalars.count, spans: spans)
+      return rendered(e)
+    } catch {
+      return error.message
+    }
+  }
+
+  /// What the public entry point makes of it, which reads a bare name or plain number
+  /// without starting the parser.
+  func entryParse(_ text: String, verbatim: Bool) -> String {
+    do {
+      let e = try ExpressionParser.parse(text, at: origin, verbatim: verbatim)
+      return rendered(e)
+    } catch {
+      return error.message
+    }
+  }
+
+  /// The expression and every node's span in full (`SourceRef`s compare equal whatever
+  /// they hold, and a span prints only its start).
+  func rendered(_ e: Expression) -> String {
+    let places = spans(e).map { "\($0.start.line):\($0.start.column)+\($0.length)" }
+    return "\(e.kind) \(places)"
+  }
+
+  /// Every text of up to three characters from an alphabet of the characters that decide
+  /// between a name, a number and something else, and a few longer ones: the shortcut
+  /// for single tokens gives exactly what the parser gives, spans included.
+  @Test func singleTokensParseAsTheParserParsesThem() throws {
+    let alphabet = ["a", "Z", "_", "1", "0", ".", "e", " ", "(", "-", "é"]
+    var texts = [""]
+    var level = [""]
+    for _ in 1...3 {
+      level = level.flatMap { prefix in alphabet.map { prefix + $0 } }
+      texts += level
+    }
+    texts += [
+      "w0_1", "handle_12", "105", "0.25", "007", "1.", ".5", "1e5", "1.5.2", "12s", "90deg",
+      "a.b", "9a", "1" + String(repeating: "0", count: 400),
+      "0." + String(repeating: "9", count: 30),
+      String(repeating: "x", count: 300),
+    ]
+    var shortcuts = 0
+    for text in texts {
+      for verbatim in [true, false] {
+        #expect(
+          entryParse(text, verbatim: verbatim) == fullParse(text, verbatim: verbatim), "\(text)")
+        let spans = ExpressionParser.Spans(origin: origin, verbatim: verbatim)
+        if ExpressionParser.singleToken(text, spans: spans) != nil { shortcuts += 1 }
+      }
+    }
+    // The shortcut did answer most names and numbers in the set.
+    #expect(shortcuts > 200)
+  }
+
   @Test func precedence() throws {
     #expect(try parse("1 + 2 * 3") == bin(.add, num(1), bin(.multiply, num(2), num(3))))
     #expect(try parse("1 * 2 + 3") == bin(.add, bin(.multiply, num(1), num(2)), num(3)))

@@ -54,14 +54,71 @@ public enum ExpressionParser {
   public static func parse(
     _ text: String, at origin: SourceSpan, verbatim: Bool
   ) throws(ExpressionError) -> Expression {
+    let spans = Spans(origin: origin, verbatim: verbatim)
+    if let single = singleToken(text, spans: spans) { return single }
     // Expressions are nearly always ASCII, where each byte is a scalar: copied straight
     // from the bytes, without decoding the text twice (to count, then to copy).
     let scalars =
       text.utf8.allSatisfy { $0 < 0x80 }
       ? text.utf8.map { Unicode.Scalar($0) } : Array(text.unicodeScalars)
-    let spans = Spans(origin: origin, verbatim: verbatim)
     if scalars.allSatisfy(isSpace) { throw ExpressionError("empty expression", at: origin) }
     return try parse(scalars, in: 0..<scalars.count, spans: spans)
+  }
+
+  /// The expression `text` spells when it is one bare name (`w0_1`) or one plain decimal
+  /// number (`105`, `0.25`), or `nil` for anything else, which the full parser then
+  /// reads.
+  ///
+  /// Most expressions in a scene are one of these: every coordinate of a point written as
+  /// a list, every handle a path's segments go through. For them the parser's set-up (a
+  /// copy of the text as scalars, the lexer's state, a node for each grammar level) costs
+  /// many times the answer. The answer is the node the parser gives, span included
+  /// (`ExpressionParserTests.singleTokensParseAsThe…`).
+  static func singleToken(_ text: String, spans: Spans) -> Expression? {
+    var utf8 = text.utf8.makeIterator()
+    guard let first = utf8.next() else { return nil }
+    let count: Int
+    let kind: Expression.Kind
+    if isASCIILetter(first) || first == UInt8(ascii: "_") {
+      var length = 1
+      while let byte = utf8.next() {
+        guard isASCIILetter(byte) || isASCIIDigit(byte) || byte == UInt8(ascii: "_") else {
+          return nil
+        }
+        length += 1
+      }
+      count = length
+      kind = .identifier(text)
+    } else if isASCIIDigit(first) {
+      // Digits, then at most one point with digits after it: no exponent, no unit.
+      var length = 1
+      var digitsSincePoint = -1
+      while let byte = utf8.next() {
+        if isASCIIDigit(byte) {
+          if digitsSincePoint >= 0 { digitsSincePoint += 1 }
+        } else if byte == UInt8(ascii: "."), digitsSincePoint < 0 {
+          digitsSincePoint = 0
+        } else {
+          return nil
+        }
+        length += 1
+      }
+      guard digitsSincePoint != 0, let value = Double(text), value.isFinite else { return nil }
+      count = length
+      kind = .number(value, nil)
+    } else {
+      return nil
+    }
+    return Expression(kind, at: SourceRef(spans.span(0, count)))
+  }
+
+  private static func isASCIILetter(_ byte: UInt8) -> Bool {
+    (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+      || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+  }
+
+  private static func isASCIIDigit(_ byte: UInt8) -> Bool {
+    byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
   }
 
   /// Parses `text` like ``parse(_:at:verbatim:)`` and reports how many tokens were lexed,

@@ -27,7 +27,8 @@ import SceneVocabulary
 //    frames (if any) as a `State` struct in a storage array, both of its own on
 //    `Simulation`. The compiler then asks for the arm in `Simulation.init`'s filing of
 //    constraints and in each dispatch of ConstraintBehavior.swift. A kind whose `step`
-//    does nothing, or that draws a path, says so (`stepsEachFrame`, `drawsPath`). A
+//    does nothing, or that draws a path, says so (`stepsEachFrame`, `drawsPath`); one
+//    that draws rewrites its entry of the frame's paths in place in `draw`. A
 //    kind that moves a released handle over time puts it in the `gliding` mode and moves it
 //    in its `step` (`DragConstraint` with `Glide`, the closed-form motion of one axis).
 // 6. Outputs: nothing, unless it draws a path (step 3's `drawnPaths` names and styles it).

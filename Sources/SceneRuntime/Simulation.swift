@@ -125,7 +125,7 @@ public struct Simulation: Sendable {
   let slotReadHandles: [Int]
   /// Whether each handle's slots are kept current every frame.
   ///
-  /// Writing every handle's position into the slots each frame was a third of the work
+  /// Writing every handle's position into the slots each frame was a fifth of the work
   /// of a spring handle, for values nothing read. The other slots go stale; an expression
   /// from elsewhere that reads one (a gesture's press on a handle, a scene test's
   /// expectation) is evaluated on a copy brought up to date (``evaluate(_:)``,

@@ -286,38 +286,44 @@ extension Simulation {
     var pending = pendingMoves
     pendingMoves = []
     pending.removeAll(keepingCapacity: true)
-    let propagators = self.propagators
-    let limits = restLimitsSquared
-    let inPlane = springsInPlane
     let followSlots = followSlotOfHandle
     let followStates = self.followStates
-    handles.withUnsafeMutableBufferPointer { moving in
-      for i in moving.indices {
-        switch moving[i].mode {
-        case .springing(let spring):
-          guard inPlane[i] else {
-            // `isSpringingAlongPath`, on the copies this loop reads: a `follow` springs along
-            // its path in its constraint's step.
-            let slot = followSlots[i]
-            if slot >= 0 && followStates[slot].springingAlongPath { continue }
-            pending.append((i, arrived: false))
-            continue
+    // Read through buffers: the spring's index comes from the graph, which the resolver
+    // checked, and every array here has an entry per spring or per handle, so the bounds
+    // checks of array subscripts were a fifth of this loop's instructions.
+    propagators.withUnsafeBufferPointer { propagators in
+      restLimitsSquared.withUnsafeBufferPointer { limits in
+        springsInPlane.withUnsafeBufferPointer { inPlane in
+          handles.withUnsafeMutableBufferPointer { moving in
+            for i in moving.indices {
+              switch moving[i].mode {
+              case .springing(let spring):
+                guard inPlane[i] else {
+                  // `isSpringingAlongPath`, on the copies this loop reads: a `follow`
+                  // springs along its path in its constraint's step.
+                  let slot = followSlots[i]
+                  if slot >= 0 && followStates[slot].springingAlongPath { continue }
+                  pending.append((i, arrived: false))
+                  continue
+                }
+                var displacement = moving[i].position - moving[i].rest
+                var velocity = moving[i].velocity
+                propagators[spring].step2D(&displacement, &velocity)
+                moving[i].position = moving[i].rest + displacement
+                moving[i].velocity = velocity
+                // SpringModel.isAtRest, with the squared threshold worked out once.
+                if displacement.lengthSquared <= limits[spring]
+                  && velocity.lengthSquared <= limits[spring]
+                {
+                  pending.append((i, arrived: true))
+                }
+              case .tweening:
+                pending.append((i, arrived: false))
+              default:
+                continue
+              }
+            }
           }
-          var displacement = moving[i].position - moving[i].rest
-          var velocity = moving[i].velocity
-          propagators[spring].step2D(&displacement, &velocity)
-          moving[i].position = moving[i].rest + displacement
-          moving[i].velocity = velocity
-          // SpringModel.isAtRest, with the squared threshold worked out once.
-          if displacement.lengthSquared <= limits[spring]
-            && velocity.lengthSquared <= limits[spring]
-          {
-            pending.append((i, arrived: true))
-          }
-        case .tweening:
-          pending.append((i, arrived: false))
-        default:
-          continue
         }
       }
     }

@@ -48,13 +48,18 @@ extension Simulation {
   /// not kept current (see ``handleSlotIsCurrent``).
   func currentSlots() -> [Double] {
     var current = slots
-    let first = graph.layout.handleSlot(0)
     for i in handles.indices where !handleSlotIsCurrent[i] {
-      current[first + 3 * i] = handles[i].position.x
-      current[first + 3 * i + 1] = handles[i].position.y
-      current[first + 3 * i + 2] = handles[i].angle
+      Self.store(handles[i], at: graph.layout.handleSlot(i), in: &current)
     }
     return current
+  }
+
+  /// A handle's position and angle, in its three slots of `state` from `slot`.
+  @inline(__always)
+  static func store(_ handle: HandleRuntime, at slot: Int, in state: inout [Double]) {
+    state[slot] = handle.position.x
+    state[slot + 1] = handle.position.y
+    state[slot + 2] = handle.angle
   }
 
   /// Whether `expression` reads the slots of a handle not kept current.
@@ -67,10 +72,7 @@ extension Simulation {
   }
 
   mutating func writeHandleSlot(_ i: Int) {
-    let slot = graph.layout.handleSlot(i)
-    slots[slot] = handles[i].position.x
-    slots[slot + 1] = handles[i].position.y
-    slots[slot + 2] = handles[i].angle
+    Self.store(handles[i], at: graph.layout.handleSlot(i), in: &slots)
   }
 
   /// The value of an expression from outside the frame's batch (a drag constraint's

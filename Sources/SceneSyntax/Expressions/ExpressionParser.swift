@@ -79,22 +79,22 @@ public enum ExpressionParser {
     guard let first = utf8.next() else { return nil }
     let count: Int
     let kind: Expression.Kind
-    if isASCIILetter(first) || first == UInt8(ascii: "_") {
+    // The lexer's own character classes, on bytes: a byte below 0x80 is its scalar, and
+    // one above is not a letter, digit or `_`.
+    if isIdentifierStart(Unicode.Scalar(first)) {
       var length = 1
       while let byte = utf8.next() {
-        guard isASCIILetter(byte) || isASCIIDigit(byte) || byte == UInt8(ascii: "_") else {
-          return nil
-        }
+        guard isIdentifierContinuation(Unicode.Scalar(byte)) else { return nil }
         length += 1
       }
       count = length
       kind = .identifier(text)
-    } else if isASCIIDigit(first) {
+    } else if isDigit(Unicode.Scalar(first)) {
       // Digits, then at most one point with digits after it: no exponent, no unit.
       var length = 1
       var digitsSincePoint = -1
       while let byte = utf8.next() {
-        if isASCIIDigit(byte) {
+        if isDigit(Unicode.Scalar(byte)) {
           if digitsSincePoint >= 0 { digitsSincePoint += 1 }
         } else if byte == UInt8(ascii: "."), digitsSincePoint < 0 {
           digitsSincePoint = 0
@@ -110,15 +110,6 @@ public enum ExpressionParser {
       return nil
     }
     return Expression(kind, at: SourceRef(spans.span(0, count)))
-  }
-
-  private static func isASCIILetter(_ byte: UInt8) -> Bool {
-    (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
-      || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
-  }
-
-  private static func isASCIIDigit(_ byte: UInt8) -> Bool {
-    byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
   }
 
   /// Parses `text` like ``parse(_:at:verbatim:)`` and reports how many tokens were lexed,

@@ -47,7 +47,7 @@ extension CubicBezier {
   }
 
   /// The point at parameter `t` (de Casteljau form, exact at both ends).
-  @inlinable
+  @inlinable @inline(always)
   public func point(at t: Double) -> Point {
     let u = 1 - t
     let uu = u * u

@@ -23,37 +23,121 @@ extension MeasuredPath {
   ///   let point = measured.point(atLength: Double(frame), cursor: &cursor)
   /// }
   /// ```
-  public struct Cursor: Sendable {
+  ///
+  /// `@unchecked Sendable`: besides `storage` it holds pointers to the piece's entries in
+  /// the inverse table, which `storage` keeps alive and nothing writes after it is made.
+  public struct Cursor: @unchecked Sendable {
+    // Declared in the order a lookup in the same piece reads them (see
+    // `tabulatedParameter`), which is how they are laid out.
     /// The measurements the cursor was filled from; `nil` when empty.
-    var storage: Storage?
-    /// Their inverse table, if the path was prepared.
-    var table: InverseTable?
-    var piece = 0
+    @usableFromInline var storage: Storage?
     /// The piece's start and the next piece's (infinity for the last): a normalized length
     /// in `pieceStart..<nextStart` is on this piece.
-    var pieceStart = 0.0
-    var nextStart = 0.0
-    var pieceLength = 0.0
-    var isLine = false
-    var cubic = CubicBezier(line: .zero, .zero)
-    var samples = InlineArray<9, Double>(repeating: 0)
+    @usableFromInline var pieceStart = 0.0
+    @usableFromInline var nextStart = 0.0
+    @usableFromInline var pieceLength = 0.0
+    /// The piece's entries in the inverse table (``InverseTable/lengths`` and the others,
+    /// from the piece's first), so that a lookup in the same piece reads them with no
+    /// index arithmetic and no reference to the table; `nil` for a line or without a table.
+    @usableFromInline var tableLengths: UnsafePointer<Double>?
+    @usableFromInline var tableSlopes: UnsafePointer<Double>?
+    @usableFromInline var tableCurvatures: UnsafePointer<Double>?
+    @usableFromInline var tableUsable: UnsafePointer<Double>?
     /// The stretch of `samples`, and of the inverse table, used last: guesses.
-    var eighth = 0
-    var stretch = 0
+    @usableFromInline var eighth = 0
+    @usableFromInline var stretch = 0
+    @usableFromInline var samples = InlineArray<9, Double>(repeating: 0)
+    @usableFromInline var cubic = CubicBezier(line: .zero, .zero)
+    @usableFromInline var piece = 0
+    @usableFromInline var isLine = false
+    /// Their inverse table, if the path was prepared.
+    @usableFromInline var table: InverseTable?
 
     public init() {}
+
+    /// The parameter at normalized length `s`, when `s` is on the cursor's piece of
+    /// `storage`'s path and its stretch of the inverse table may be used; `nil` otherwise
+    /// (another piece, a line, the piece's end, a stretch that needs the exact solve),
+    /// for ``MeasuredPath/location(atNormalizedLength:cursor:)`` to answer.
+    ///
+    /// The case of nearly every frame of a handle springing along a path, inlined into
+    /// the caller: the same steps as that method, so the same parameter to the bit, but
+    /// no call and no retain of the path.
+    ///
+    /// The path is named by its storage's identity, not the storage itself: passing the
+    /// reference would retain and release it around every call.
+    @inlinable @inline(always)
+    mutating func tabulatedParameter(atNormalizedLength s: Double, of path: ObjectIdentifier)
+      -> Double?
+    {
+      guard let storage, ObjectIdentifier(storage) == path, pieceStart <= s, s < nextStart,
+        let lengths = tableLengths, let slopes = tableSlopes,
+        let curvatures = tableCurvatures, let usable = tableUsable
+      else { return nil }
+      let local = Swift.min(Swift.max(s - pieceStart, 0), pieceLength)
+      guard local < pieceLength else { return nil }
+      let eighths = MeasuredPath.samplesPerPiece
+      var k = eighth
+      if !((k == 0 || samples[k] <= local) && (k == eighths - 1 || samples[k + 1] > local)) {
+        k = 0
+        while k + 1 < eighths && samples[k + 1] <= local { k += 1 }
+        eighth = k
+      }
+      // The table's entries never decrease, so walking from the last stretch finds the
+      // stretch ``InverseTable/stretch(piece:local:eighth:)`` does (the last in the eighth
+      // whose start is at or below `local`, or the eighth's first), in a step or two where
+      // a binary search of the eighth takes four.
+      let perEighth = InverseTable.stretchesPerPiece / eighths
+      let first = k * perEighth
+      let last = first + perEighth - 1
+      var j = Swift.min(Swift.max(stretch, first), last)
+      while j > first && lengths[j] > local { j -= 1 }
+      while j < last && lengths[j + 1] <= local { j += 1 }
+      stretch = j
+      guard usable[j] != 0 else { return nil }
+      let entries = InverseTable.stretchesPerPiece + 1
+      return InverseTable.interpolate(
+        UnsafeBufferPointer(start: lengths, count: entries),
+        UnsafeBufferPointer(start: slopes, count: entries),
+        UnsafeBufferPointer(start: curvatures, count: entries), base: 0, stretch: j,
+        local: local)
+    }
   }
 
   /// ``point(atLength:)``, starting from `cursor` and leaving it where this point is.
+  @inlinable @inline(always)
   public func point(atLength length: Double, cursor: inout Cursor) -> Point {
-    let (index, t) = location(atNormalizedLength: normalizedLength(length), cursor: &cursor)
+    let s = normalizedLength(length)
+    if let t = cursor.tabulatedParameter(atNormalizedLength: s, of: ObjectIdentifier(storage)) {
+      return cursor.cubic.point(at: t)
+    }
+    return point(atNormalizedLength: s, searching: &cursor)
+  }
+
+  /// ``position(atLength:)``, starting from `cursor` and leaving it where this position is.
+  @inlinable @inline(always)
+  public func position(atLength length: Double, cursor: inout Cursor) -> PathPosition {
+    let s = normalizedLength(length)
+    if let t = cursor.tabulatedParameter(atNormalizedLength: s, of: ObjectIdentifier(storage)) {
+      // A piece the cursor holds has length, so its tangent is its own (see `tangent`).
+      return PathPosition(
+        point: cursor.cubic.point(at: t), tangent: cursor.cubic.tangent(at: t), length: s,
+        segmentIndex: cursor.piece, t: t)
+    }
+    return position(atNormalizedLength: s, searching: &cursor)
+  }
+
+  /// ``point(atLength:cursor:)`` where the cursor's table does not answer.
+  @usableFromInline
+  func point(atNormalizedLength s: Double, searching cursor: inout Cursor) -> Point {
+    let (index, t) = location(atNormalizedLength: s, cursor: &cursor)
     return cursor.storage === storage && cursor.piece == index
       ? cursor.cubic.point(at: t) : pieces[index].cubic.point(at: t)
   }
 
-  /// ``position(atLength:)``, starting from `cursor` and leaving it where this position is.
-  public func position(atLength length: Double, cursor: inout Cursor) -> PathPosition {
-    let s = normalizedLength(length)
+  /// ``position(atLength:cursor:)`` where the cursor's table does not answer.
+  @usableFromInline
+  func position(atNormalizedLength s: Double, searching cursor: inout Cursor) -> PathPosition {
     let (index, t) = location(atNormalizedLength: s, cursor: &cursor)
     guard cursor.storage === storage && cursor.piece == index else {
       return position(segment: index, t: t, length: s)
@@ -123,5 +207,20 @@ extension MeasuredPath {
     cursor.samples = pieces[index].samples
     cursor.eighth = 0
     cursor.stretch = 0
+    if let table = cursor.table, !cursor.isLine,
+      let lengths = table.lengths.baseAddress, let slopes = table.slopes.baseAddress,
+      let curvatures = table.curvatures.baseAddress, let usable = table.usable.baseAddress
+    {
+      let n = InverseTable.stretchesPerPiece
+      cursor.tableLengths = lengths + index * (n + 1)
+      cursor.tableSlopes = slopes + index * (n + 1)
+      cursor.tableCurvatures = curvatures + index * (n + 1)
+      cursor.tableUsable = usable + index * n
+    } else {
+      cursor.tableLengths = nil
+      cursor.tableSlopes = nil
+      cursor.tableCurvatures = nil
+      cursor.tableUsable = nil
+    }
   }
 }

@@ -23,7 +23,7 @@ extension MeasuredPath {
   final class InverseTable: @unchecked Sendable {
     /// 128: at 64, the error of an S-shaped segment's interpolant was a few parts in 1e10,
     /// and half its stretches failed the check below.
-    static let stretchesPerPiece = 128
+    @inlinable static var stretchesPerPiece: Int { 128 }
     /// How near, relative to a piece's length, the interpolant must be to the exact
     /// inverse for a stretch to be used.
     static let tolerance = 1e-10
@@ -213,7 +213,7 @@ extension MeasuredPath.InverseTable {
   }
 
   /// The quintic Hermite interpolant of t(s) on stretch `j`, kept inside the stretch.
-  @inline(__always)
+  @inlinable @inline(__always)
   static func interpolate<Entries: RandomAccessCollection<Double>>(
     _ lengths: Entries, _ slopes: Entries, _ curvatures: Entries, base: Int, stretch j: Int,
     local: Double

@@ -37,7 +37,7 @@ public struct MeasuredPath: Sendable {
   }
 
   /// How many stretches of equal parameter each curved piece's length table has.
-  @usableFromInline static let samplesPerPiece = 8
+  @inlinable static var samplesPerPiece: Int { 8 }
 
   /// The measurements, in one immutable object: copying a `MeasuredPath` (which passing
   /// one held in an array to a query does) then retains one object, not four.
@@ -191,10 +191,12 @@ public struct MeasuredPath: Sendable {
   }
 
   /// `length` brought into the path: wrapped around a closed path, clamped on any other.
+  @inlinable @inline(always)
   public func normalizedLength(_ length: Double) -> Double { normalizedLength(length, wraps: true) }
 
   /// `length` brought into the path: wrapped around a closed path when `wraps`, else
   /// clamped to `0...length` (a closed path whose ends clamp stops at its start point).
+  @inlinable @inline(always)
   public func normalizedLength(_ length: Double, wraps: Bool) -> Double {
     guard length.isFinite else { return length > 0 ? self.length : 0 }
     if wraps && isClosed && self.length > 0 {

@@ -259,7 +259,15 @@ extension Simulation {
       drag(i, to: target, dt: dt)
     }
     moveAll(dt: dt)
-    for c in steppedConstraints { stepConstraint(c, dt: dt) }
+    // Runs of `follow`s in the common cases go through one pass over buffers; the
+    // others, and every other kind, through their step, all in scene order.
+    var next = 0
+    while next < steppedConstraints.count {
+      next = FollowConstraint.stepCommonCases(from: next, dt: dt, in: &self)
+      guard next < steppedConstraints.count else { break }
+      stepConstraint(steppedConstraints[next], dt: dt)
+      next += 1
+    }
     writeHandleSlots()
     // Writes the slots of the bound handles it moves; the others were written just above.
     evaluateNodes(initial: false)

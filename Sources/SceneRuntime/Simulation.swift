@@ -82,6 +82,10 @@ public struct Simulation: Sendable {
     let slot = followSlotOfHandle[i]
     return slot >= 0 && followStates[slot].springingAlongPath
   }
+  /// Whether a step takes runs of `follow`s through
+  /// ``FollowConstraint/stepCommonCases(from:dt:in:)``; tests turn it off to check that
+  /// pass against the general step, to the bit.
+  var stepsFollowsTogether = true
   /// The handles ``moveAll(dt:)`` hands on to the general step, kept to reuse its storage.
   var pendingMoves: [(Int, arrived: Bool)] = []
   /// x − x summed over every let's value and every point of every segment path at the

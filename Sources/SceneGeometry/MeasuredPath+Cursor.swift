@@ -36,13 +36,11 @@ extension MeasuredPath {
     @usableFromInline var pieceStart = 0.0
     @usableFromInline var nextStart = 0.0
     @usableFromInline var pieceLength = 0.0
-    /// The piece's entries in the inverse table (``InverseTable/lengths`` and the others,
-    /// from the piece's first), so that a lookup in the same piece reads them with no
+    /// The piece's entries in the inverse table (``InverseTable/lengths`` and
+    /// ``InverseTable/coefficients``, from the piece's first), so that a lookup in the same piece reads them with no
     /// index arithmetic and no reference to the table; `nil` for a line or without a table.
     @usableFromInline var tableLengths: UnsafePointer<Double>?
-    @usableFromInline var tableSlopes: UnsafePointer<Double>?
-    @usableFromInline var tableCurvatures: UnsafePointer<Double>?
-    @usableFromInline var tableUsable: UnsafePointer<Double>?
+    @usableFromInline var tableCoefficients: UnsafePointer<Double>?
     /// The stretch of `samples`, and of the inverse table, used last: guesses.
     @usableFromInline var eighth = 0
     @usableFromInline var stretch = 0
@@ -71,8 +69,7 @@ extension MeasuredPath {
       -> Double?
     {
       guard let storage, ObjectIdentifier(storage) == path, pieceStart <= s, s < nextStart,
-        let lengths = tableLengths, let slopes = tableSlopes,
-        let curvatures = tableCurvatures, let usable = tableUsable
+        let lengths = tableLengths, let coefficients = tableCoefficients
       else { return nil }
       let local = Swift.min(Swift.max(s - pieceStart, 0), pieceLength)
       guard local < pieceLength else { return nil }
@@ -94,13 +91,10 @@ extension MeasuredPath {
       while j > first && lengths[j] > local { j -= 1 }
       while j < last && lengths[j + 1] <= local { j += 1 }
       stretch = j
-      guard usable[j] != 0 else { return nil }
-      let entries = InverseTable.stretchesPerPiece + 1
-      return InverseTable.interpolate(
-        UnsafeBufferPointer(start: lengths, count: entries),
-        UnsafeBufferPointer(start: slopes, count: entries),
-        UnsafeBufferPointer(start: curvatures, count: entries), base: 0, stretch: j,
-        local: local)
+      let entries = coefficients + j * InverseTable.coefficientsPerStretch
+      guard !entries[0].isNaN else { return nil }
+      return InverseTable.evaluate(
+        entries, stretch: j, start: lengths[j], end: lengths[j + 1], local: local)
     }
   }
 
@@ -172,10 +166,11 @@ extension MeasuredPath {
       while k + 1 < Self.samplesPerPiece && cursor.samples[k + 1] <= local { k += 1 }
       cursor.eighth = k
     }
-    if let table = cursor.table,
-      let t = table.parameter(piece: index, local: local, eighth: k, stretch: &cursor.stretch)
-    {
-      return (index, t)
+    if let table = cursor.table {
+      cursor.stretch = table.stretch(piece: index, local: local, eighth: k)
+      if let t = table.parameter(piece: index, stretch: cursor.stretch, local: local) {
+        return (index, t)
+      }
     }
     return (index, exactParameter(piece: index, local: local, eighth: k))
   }
@@ -208,19 +203,14 @@ extension MeasuredPath {
     cursor.eighth = 0
     cursor.stretch = 0
     if let table = cursor.table, !cursor.isLine,
-      let lengths = table.lengths.baseAddress, let slopes = table.slopes.baseAddress,
-      let curvatures = table.curvatures.baseAddress, let usable = table.usable.baseAddress
+      let lengths = table.lengths.baseAddress, let coefficients = table.coefficients.baseAddress
     {
       let n = InverseTable.stretchesPerPiece
       cursor.tableLengths = lengths + index * (n + 1)
-      cursor.tableSlopes = slopes + index * (n + 1)
-      cursor.tableCurvatures = curvatures + index * (n + 1)
-      cursor.tableUsable = usable + index * n
+      cursor.tableCoefficients = coefficients + index * n * InverseTable.coefficientsPerStretch
     } else {
       cursor.tableLengths = nil
-      cursor.tableSlopes = nil
-      cursor.tableCurvatures = nil
-      cursor.tableUsable = nil
+      cursor.tableCoefficients = nil
     }
   }
 }

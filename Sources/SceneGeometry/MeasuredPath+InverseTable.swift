@@ -9,11 +9,13 @@ extension MeasuredPath {
   /// each, t(s) is the quintic Hermite interpolant of its ends, which matches t, dt/ds =
   /// 1 / v and d²t/ds² = −v′ / v³ there (v the speed, v′ its rate along t), so its error
   /// shrinks with the sixth power of the stretch: on ordinary curves a few parts in 1e11
-  /// of the length. When the table is made, every stretch is checked against the exact inverse at
-  /// a quarter, half and three quarters of its length: only a stretch where the
-  /// interpolant is within ``tolerance`` of the piece's length everywhere checked (ten
-  /// times inside the 1e-9 that ``position(atLength:)`` promises) is used; the others,
-  /// around a cusp or a very sharp turn, keep the exact solve.
+  /// of the length. The table keeps that quintic's coefficients in powers of the length
+  /// into the stretch, so a lookup is five multiply-adds, with no division. When the table
+  /// is made, every stretch is checked against the exact inverse at a quarter, half and
+  /// three quarters of its length: only a stretch where the interpolant is within
+  /// ``tolerance`` of the piece's length everywhere checked (ten times inside the 1e-9
+  /// that ``position(atLength:)`` promises) is used; the others, around a cusp or a very
+  /// sharp turn, keep the exact solve.
   ///
   /// A class, immutable once made, so that copying a `MeasuredPath` retains one object
   /// rather than each of its arrays. Its entries live in one allocation it owns, read
@@ -24,6 +26,8 @@ extension MeasuredPath {
     /// 128: at 64, the error of an S-shaped segment's interpolant was a few parts in 1e10,
     /// and half its stretches failed the check below.
     @inlinable static var stretchesPerPiece: Int { 128 }
+    /// The coefficients kept per stretch: of d, d², d³, d⁴ and d⁵ (see ``coefficients``).
+    @inlinable static var coefficientsPerStretch: Int { 5 }
     /// How near, relative to a piece's length, the interpolant must be to the exact
     /// inverse for a stretch to be used.
     static let tolerance = 1e-10
@@ -31,37 +35,34 @@ extension MeasuredPath {
     /// For piece `p`, entries `p × 129 ..< p × 129 + 129`: the arc length from the
     /// piece's start at t = j / 128 (zeros for a line).
     let lengths: UnsafeBufferPointer<Double>
-    /// The same entries: dt/ds = 1 / speed at t = j / 128.
-    let slopes: UnsafeBufferPointer<Double>
-    /// The same entries: d²t/ds² at t = j / 128.
-    let curvatures: UnsafeBufferPointer<Double>
-    /// For piece `p`, entries `p × 128 ..< p × 128 + 128`: whether stretch j may be
-    /// used (1) or not (0).
-    let usable: UnsafeBufferPointer<Double>
-    /// The one allocation the four share; written only in `init`, freed in `deinit`.
+    /// For stretch `j` of piece `p`, the 5 entries from `(p × 128 + j) × 5`: a₁ … a₅ of
+    /// t = j / 128 + a₁d + a₂d² + … + a₅d⁵, d the length into the stretch. a₁ is NaN where
+    /// the stretch may not be used (and 0 on a line's stretches, never read).
+    let coefficients: UnsafeBufferPointer<Double>
+    /// The one allocation the two share; written only in `init`, freed in `deinit`.
     private let entries: UnsafeMutableBufferPointer<Double>
 
-    init(lengths: [Double], slopes: [Double], curvatures: [Double], usable: [Bool]) {
-      let count = lengths.count
-      precondition(slopes.count == count && curvatures.count == count)
+    init(lengths: [Double], coefficients: [Double]) {
       // At least one entry, so that the allocation always has an address.
-      entries = .allocate(capacity: Swift.max(3 * count + usable.count, 1))
+      entries = .allocate(capacity: Swift.max(lengths.count + coefficients.count, 1))
       guard let base = entries.baseAddress else {
         preconditionFailure("an allocation of at least one Double has an address")
       }
-      for i in 0..<count {
-        base[i] = lengths[i]
-        base[count + i] = slopes[i]
-        base[2 * count + i] = curvatures[i]
-      }
-      for (i, flag) in usable.enumerated() { base[3 * count + i] = flag ? 1 : 0 }
-      self.lengths = UnsafeBufferPointer(start: base, count: count)
-      self.slopes = UnsafeBufferPointer(start: base + count, count: count)
-      self.curvatures = UnsafeBufferPointer(start: base + 2 * count, count: count)
-      self.usable = UnsafeBufferPointer(start: base + 3 * count, count: usable.count)
+      for (i, value) in lengths.enumerated() { base[i] = value }
+      for (i, value) in coefficients.enumerated() { base[lengths.count + i] = value }
+      self.lengths = UnsafeBufferPointer(start: base, count: lengths.count)
+      self.coefficients = UnsafeBufferPointer(
+        start: base + lengths.count, count: coefficients.count)
     }
 
     deinit { entries.deallocate() }
+
+    /// Whether each stretch, piece after piece, may be used: for tests and benchmarks.
+    var usableStretches: [Bool] {
+      stride(from: 0, to: coefficients.count, by: Self.coefficientsPerStretch).map {
+        !coefficients[$0].isNaN
+      }
+    }
   }
 
   /// This path with an ``InverseTable``: positions at arc length get faster, at the
@@ -108,10 +109,11 @@ extension MeasuredPath.InverseTable {
   @usableFromInline
   convenience init(_ pieces: [MeasuredPath.Piece]) {
     let n = Self.stretchesPerPiece
+    let m = Self.coefficientsPerStretch
     var lengths = [Double](repeating: 0, count: pieces.count * (n + 1))
-    var slopes = [Double](repeating: 0, count: pieces.count * (n + 1))
-    var curvatures = [Double](repeating: 0, count: pieces.count * (n + 1))
-    var usable = [Bool](repeating: false, count: pieces.count * n)
+    var coefficients = [Double](repeating: 0, count: pieces.count * n * m)
+    var slopes = [Double](repeating: 0, count: n + 1)
+    var curvatures = [Double](repeating: 0, count: n + 1)
     for (p, piece) in pieces.enumerated() where !piece.isLine && piece.length > 0 {
       let base = p * (n + 1)
       // Lengths far tighter than the 1e-9 the table must meet: the check below compares
@@ -123,37 +125,68 @@ extension MeasuredPath.InverseTable {
         let t = Double(j) / Double(n)
         if j > 0 { sum += integrator.length(from: Double(j - 1) / Double(n), to: t) }
         lengths[base + j] = sum
+        slopes[j] = 0
+        curvatures[j] = 0
         let first = piece.cubic.derivative(at: t)
         let speed = (first.x * first.x + first.y * first.y).squareRoot()
         guard speed > 0 else { continue }  // A cusp: slope 0 marks both stretches unusable.
         let second = piece.cubic.secondDerivative(at: t)
         let speedRate = (first.x * second.x + first.y * second.y) / speed
-        slopes[base + j] = 1 / speed
-        curvatures[base + j] = -speedRate / (speed * speed * speed)
+        slopes[j] = 1 / speed
+        curvatures[j] = -speedRate / (speed * speed * speed)
       }
       let bound = Self.tolerance * piece.length
       for j in 0..<n {
+        let at = (p * n + j) * m
+        coefficients[at] = .nan
         let t0 = Double(j) / Double(n)
-        guard slopes[base + j] > 0, slopes[base + j + 1] > 0,
-          lengths[base + j + 1] > lengths[base + j]
-        else {
-          continue
-        }
+        let h = lengths[base + j + 1] - lengths[base + j]
+        guard slopes[j] > 0, slopes[j + 1] > 0, h > 0 else { continue }
+        let stretch = Self.quintic(
+          t0: t0, t1: Double(j + 1) / Double(n), length: h, slopes: (slopes[j], slopes[j + 1]),
+          curvatures: (curvatures[j], curvatures[j + 1]))
+        guard stretch.allSatisfy(\.isFinite) else { continue }
         var accurate = true
         for u in [0.25, 0.5, 0.75] {
-          let local = lengths[base + j] + u * (lengths[base + j + 1] - lengths[base + j])
-          let t = Self.interpolate(
-            lengths, slopes, curvatures, base: base, stretch: j, local: local)
+          let local = lengths[base + j] + u * h
+          let t = stretch.withUnsafeBufferPointer {
+            Self.evaluate(
+              $0.baseAddress!, stretch: j, start: lengths[base + j], end: lengths[base + j + 1],
+              local: local)
+          }
           let exact = lengths[base + j] + integrator.length(from: t0, to: t)
           if !(abs(exact - local) <= bound) {
             accurate = false
             break
           }
         }
-        usable[p * n + j] = accurate
+        guard accurate else { continue }
+        for k in 0..<m { coefficients[at + k] = stretch[k] }
       }
     }
-    self.init(lengths: lengths, slopes: slopes, curvatures: curvatures, usable: usable)
+    self.init(lengths: lengths, coefficients: coefficients)
+  }
+
+  /// The coefficients a₁ … a₅ of the quintic Hermite interpolant of t(s) on a stretch
+  /// from `t0` to `t1`, `length` long, with dt/ds and d²t/ds² at its ends: in powers of the
+  /// length d into the stretch, t = t0 + a₁d + … + a₅d⁵.
+  static func quintic(
+    t0: Double, t1: Double, length h: Double, slopes: (Double, Double),
+    curvatures: (Double, Double)
+  ) -> [Double] {
+    // In u = d / h the interpolant is t0 + m0 u + k0/2 u² + c3 u³ + c4 u⁴ + c5 u⁵, with the
+    // derivatives in u: m = h dt/ds, k = h² d²t/ds². The quintic Hermite basis gives c3 … c5.
+    let delta = t1 - t0
+    let m0 = h * slopes.0
+    let m1 = h * slopes.1
+    let k0 = h * h * curvatures.0
+    let k1 = h * h * curvatures.1
+    let c3 = 10 * delta - 6 * m0 - 4 * m1 - 1.5 * k0 + 0.5 * k1
+    let c4 = -15 * delta + 8 * m0 + 7 * m1 + 1.5 * k0 - k1
+    let c5 = 6 * delta - 3 * m0 - 3 * m1 - 0.5 * k0 + 0.5 * k1
+    let h2 = h * h
+    let h3 = h2 * h
+    return [slopes.0, 0.5 * curvatures.0, c3 / h3, c4 / (h3 * h), c5 / (h3 * h2)]
   }
 
   /// The parameter at `local` on piece `index`, or `nil` if its stretch is not usable.
@@ -165,11 +198,8 @@ extension MeasuredPath.InverseTable {
   /// the search is clamped rather than trusted to bracket `local` exactly.
   @inline(__always)
   func parameter(piece index: Int, local: Double, eighth: Int) -> Double? {
-    let n = Self.stretchesPerPiece
-    let base = index * (n + 1)
     let j = stretch(piece: index, local: local, eighth: eighth)
-    guard usable[index * n + j] != 0 else { return nil }
-    return Self.interpolate(lengths, slopes, curvatures, base: base, stretch: j, local: local)
+    return parameter(piece: index, stretch: j, local: local)
   }
 
   /// The last stretch of `eighth` on piece `index` whose start is at or below `local`, or
@@ -187,58 +217,32 @@ extension MeasuredPath.InverseTable {
     return lo
   }
 
-  /// ``parameter(piece:local:eighth:)``, trying `stretch` first.
-  ///
-  /// `stretch` is the stretch of an earlier lookup, which a handle moving a little each
-  /// frame is often still in. On return it is the stretch used.
-  ///
-  /// The entries never decrease, so the stretch found, the last whose start is at or below
-  /// `local` (or the eighth's first), is the same whatever the guess.
+  /// The parameter at `local` on stretch `j` of piece `index`, or `nil` if it is not usable.
   @inline(__always)
-  func parameter(piece index: Int, local: Double, eighth: Int, stretch: inout Int) -> Double? {
+  func parameter(piece index: Int, stretch j: Int, local: Double) -> Double? {
     let n = Self.stretchesPerPiece
     let base = index * (n + 1)
-    let perEighth = n / MeasuredPath.samplesPerPiece
-    let first = eighth * perEighth
-    let last = first + perEighth - 1
-    var j = stretch
-    if !(j >= first && j <= last && (j == first || lengths[base + j] <= local)
-      && (j == last || lengths[base + j + 1] > local))
-    {
-      j = self.stretch(piece: index, local: local, eighth: eighth)
-      stretch = j
-    }
-    guard usable[index * n + j] != 0 else { return nil }
-    return Self.interpolate(lengths, slopes, curvatures, base: base, stretch: j, local: local)
+    let at = (index * n + j) * Self.coefficientsPerStretch
+    guard !coefficients[at].isNaN, let entries = coefficients.baseAddress else { return nil }
+    return Self.evaluate(
+      entries + at, stretch: j, start: lengths[base + j], end: lengths[base + j + 1],
+      local: local)
   }
 
-  /// The quintic Hermite interpolant of t(s) on stretch `j`, kept inside the stretch.
-  @inlinable @inline(__always)
-  static func interpolate<Entries: RandomAccessCollection<Double>>(
-    _ lengths: Entries, _ slopes: Entries, _ curvatures: Entries, base: Int, stretch j: Int,
+  /// The interpolant of stretch `j`, whose coefficients start at `stretch`, at `local`
+  /// (between the stretch's `start` and `end` lengths), kept inside the stretch.
+  @inlinable @inline(always)
+  static func evaluate(
+    _ stretch: UnsafePointer<Double>, stretch j: Int, start: Double, end: Double,
     local: Double
-  ) -> Double where Entries.Index == Int {
-    // Arrays while the table is made, its buffers once it is: both indexed from 0.
-    let n = Double(Self.stretchesPerPiece)
+  ) -> Double {
+    // The class's name, not `Self`: in a class that is the dynamic type, and inlining it
+    // into a caller crashed the 6.3 compiler at -Onone.
+    let n = Double(MeasuredPath.InverseTable.stretchesPerPiece)
     let t0 = Double(j) / n
     let t1 = Double(j + 1) / n
-    let s0 = lengths[base + j]
-    let h = lengths[base + j + 1] - s0
-    let u = Swift.min(Swift.max((local - s0) / h, 0), 1)
-    let u2 = u * u
-    let u3 = u2 * u
-    let u4 = u3 * u
-    let u5 = u4 * u
-    // Quintic Hermite basis: values, first and second derivatives (in u) at both ends.
-    let value0 = 1 - 10 * u3 + 15 * u4 - 6 * u5
-    let value1 = 10 * u3 - 15 * u4 + 6 * u5
-    let slope0 = u - 6 * u3 + 8 * u4 - 3 * u5
-    let slope1 = -4 * u3 + 7 * u4 - 3 * u5
-    let bend0 = 0.5 * (u2 - 3 * u3 + 3 * u4 - u5)
-    let bend1 = 0.5 * (u3 - 2 * u4 + u5)
-    let t =
-      value0 * t0 + value1 * t1 + h * (slope0 * slopes[base + j] + slope1 * slopes[base + j + 1])
-      + h * h * (bend0 * curvatures[base + j] + bend1 * curvatures[base + j + 1])
+    let d = Swift.min(Swift.max(local - start, 0), end - start)
+    let t = t0 + d * (stretch[0] + d * (stretch[1] + d * (stretch[2] + d * (stretch[3] + d * stretch[4]))))
     return Swift.min(Swift.max(t, t0), t1)
   }
 }

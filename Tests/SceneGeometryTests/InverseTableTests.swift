@@ -56,8 +56,8 @@ import Testing
     let table = try #require(prepared.inverseTable)
     // A smooth curve uses the table on most stretches (80% here; the rest keep the exact
     // solve); lines have no stretches in use.
-    let curved = table.usable[0..<(2 * MeasuredPath.InverseTable.stretchesPerPiece)]
-    #expect(curved.filter { $0 == 1 }.count >= curved.count * 3 / 4)
+    let curved = table.usableStretches[0..<(2 * MeasuredPath.InverseTable.stretchesPerPiece)]
+    #expect(curved.filter { $0 }.count >= curved.count * 3 / 4)
     for k in 0...100 {
       let s = prepared.length * Double(k) / 100
       let a = exact.position(atLength: s)
@@ -76,8 +76,8 @@ import Testing
   @Test func everyStretchOfAnSShapedTrackIsUsable() throws {
     let path = try Path(svgPathData: "M0 50 C 30 -20 70 120 100 50")
     let table = try #require(MeasuredPath(path).preparedForRepeatedPositions().inverseTable)
-    #expect(table.usable.count == MeasuredPath.InverseTable.stretchesPerPiece)
-    #expect(table.usable.allSatisfy { $0 == 1 })
+    #expect(table.usableStretches.count == MeasuredPath.InverseTable.stretchesPerPiece)
+    #expect(table.usableStretches.allSatisfy { $0 })
   }
 
   /// Paths of one shape share one table wherever they lie, and each still meets the bound.

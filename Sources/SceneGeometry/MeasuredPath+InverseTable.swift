@@ -242,7 +242,9 @@ extension MeasuredPath.InverseTable {
     let t0 = Double(j) / n
     let t1 = Double(j + 1) / n
     let d = Swift.min(Swift.max(local - start, 0), end - start)
-    let t = t0 + d * (stretch[0] + d * (stretch[1] + d * (stretch[2] + d * (stretch[3] + d * stretch[4]))))
+    let t =
+      t0 + d
+      * (stretch[0] + d * (stretch[1] + d * (stretch[2] + d * (stretch[3] + d * stretch[4]))))
     return Swift.min(Swift.max(t, t0), t1)
   }
 }

@@ -13,10 +13,13 @@ enum FollowConstraint: ConstraintBehavior {
   /// Where the handle is along the path, kept between frames.
   struct State: Sendable {
     // In the order a frame reads them, so that the fields it reads share as few cache
-    // lines as they can (a struct's fields are laid out as declared): `glide` first, as
-    // its tag, the one byte of it a frame reads, is its last.
+    // lines as they can (a struct's fields are laid out as declared).
     /// A glide or a snap along the path after a release, in arc length, while it moves.
-    var glide: Glide?
+    var glide: Glide? {
+      get { storedGlide.glide }
+      set { storedGlide.glide = newValue }
+    }
+    var storedGlide = OutOfLineGlide()
     /// The handle's arc length on the path, and its rest there.
     var length = 0.0
     var lengthVelocity = 0.0
@@ -177,7 +180,7 @@ enum FollowConstraint: ConstraintBehavior {
   static func step(_ c: Int, _ p: StepParameters, dt: Double, in sim: inout Simulation) {
     let s = sim.stateSlots[c]
     let h = p.handle
-    if sim.followStates[s].glide != nil { stepGlide(c, p, in: &sim) }
+    if !sim.followStates[s].storedGlide.isEmpty { stepGlide(c, p, in: &sim) }
     let pathMoves = sim.pathIsDynamic[p.path]
     // A handle at rest on a path that does not change stays where it was placed: the
     // inverse arc length, the costly part, runs only when something moved.
@@ -283,7 +286,7 @@ enum FollowConstraint: ConstraintBehavior {
             let s = slots[c]
             let p = steps[s]
             let h = p.handle
-            guard states[s].glide == nil, !pathMoves[p.path], states[s].restPlaced else {
+            guard states[s].storedGlide.isEmpty, !pathMoves[p.path], states[s].restPlaced else {
               return
             }
             guard states[s].springingAlongPath else {

@@ -114,3 +114,40 @@ extension Simulation {
     events.append(SceneEvent("snap", handleNames[h], target: target))
   }
 }
+
+/// An optional ``Glide`` kept out of line, with value semantics: a `follow`'s state holds
+/// a glide only after a release with momentum or detents, yet reading it inline made every
+/// state 80 bytes longer, which a frame streams through for every handle springing along
+/// its path.
+///
+/// The box is written in place while only one state holds it (copy on write), so a glide
+/// stepped frame after frame allocates nothing.
+struct OutOfLineGlide: Sendable {
+  private final class Box: @unchecked Sendable {
+    // Mutated only through `glide`'s setter, and only while uniquely referenced.
+    var value: Glide
+    init(_ value: Glide) { self.value = value }
+  }
+
+  private var box: Box?
+
+  init() {}
+
+  /// Whether there is a glide: a test of the reference alone, with no copy.
+  var isEmpty: Bool { box == nil }
+
+  var glide: Glide? {
+    get { box?.value }
+    set {
+      guard let newValue else {
+        box = nil
+        return
+      }
+      if box != nil && isKnownUniquelyReferenced(&box) {
+        box?.value = newValue
+      } else {
+        box = Box(newValue)
+      }
+    }
+  }
+}

@@ -100,3 +100,24 @@ import Testing
     #expect(events.isSuperset(of: ["grab", "release", "rest", "snap"]), "\(events)")
   }
 }
+
+@Suite struct OutOfLineGlideTests {
+  static func stillValue(_ glide: Glide?) -> Double? {
+    guard let glide, case .still(let value) = glide.phase else { return nil }
+    return value
+  }
+
+  @Test func aCopyKeepsItsGlideWhenTheOtherChanges() {
+    var one = OutOfLineGlide()
+    #expect(one.isEmpty && one.glide == nil)
+    one.glide = Glide(still: 3)
+    var other = one
+    other.glide = Glide(still: 5)
+    #expect(Self.stillValue(one.glide) == 3 && Self.stillValue(other.glide) == 5)
+    // Written in place once no copy shares it: still its own value.
+    other.glide = Glide(still: 7)
+    #expect(Self.stillValue(one.glide) == 3 && Self.stillValue(other.glide) == 7)
+    other.glide = nil
+    #expect(other.isEmpty && !one.isEmpty)
+  }
+}

@@ -35,9 +35,11 @@ extension MeasuredPath {
     /// For piece `p`, entries `p × 129 ..< p × 129 + 129`: the arc length from the
     /// piece's start at t = j / 128 (zeros for a line).
     let lengths: UnsafeBufferPointer<Double>
-    /// For stretch `j` of piece `p`, the 5 entries from `(p × 128 + j) × 5`: a₁ … a₅ of
-    /// t = j / 128 + a₁d + a₂d² + … + a₅d⁵, d the length into the stretch. a₁ is NaN where
-    /// the stretch may not be used (and 0 on a line's stretches, never read).
+    /// For stretch `j` of piece `p`, the 5 entries from `(p × 128 + j) × 5`.
+    ///
+    /// They are a₁ … a₅ of t = j / 128 + a₁d + a₂d² + … + a₅d⁵, d the length into the
+    /// stretch. a₁ is NaN where the stretch may not be used (and 0 on a line's stretches,
+    /// never read).
     let coefficients: UnsafeBufferPointer<Double>
     /// The one allocation the two share; written only in `init`, freed in `deinit`.
     private let entries: UnsafeMutableBufferPointer<Double>
@@ -149,9 +151,10 @@ extension MeasuredPath.InverseTable {
         var accurate = true
         for u in [0.25, 0.5, 0.75] {
           let local = lengths[base + j] + u * h
-          let t = stretch.withUnsafeBufferPointer {
-            Self.evaluate(
-              $0.baseAddress!, stretch: j, start: lengths[base + j], end: lengths[base + j + 1],
+          let t = stretch.withUnsafeBufferPointer { entries -> Double in
+            guard let first = entries.baseAddress else { return .nan }
+            return Self.evaluate(
+              first, stretch: j, start: lengths[base + j], end: lengths[base + j + 1],
               local: local)
           }
           let exact = lengths[base + j] + integrator.length(from: t0, to: t)

@@ -297,7 +297,6 @@ extension Simulation {
     pendingMoves = []
     pending.removeAll(keepingCapacity: true)
     let followSlots = followSlotOfHandle
-    let followStates = self.followStates
     // Read through buffers: the spring's index comes from the graph, which the resolver
     // checked, and every array here has an entry per spring or per handle, so the bounds
     // checks of array subscripts were a fifth of this loop's instructions.
@@ -309,10 +308,12 @@ extension Simulation {
               switch moving[i].mode {
               case .springing(let spring):
                 guard inPlane[i] else {
-                  // `isSpringingAlongPath`, on the copies this loop reads: a `follow`
-                  // springs along its path in its constraint's step.
-                  let slot = followSlots[i]
-                  if slot >= 0 && followStates[slot].springingAlongPath { continue }
+                  // A `follow`'s handle springs only along its path, in its constraint's
+                  // step: its release is the one place it is set springing, and it sets
+                  // `springingAlongPath` with it (`isSpringingAlongPath` is true). Not
+                  // reading the state here keeps a frame from streaming every following
+                  // handle's state twice.
+                  if followSlots[i] >= 0 { continue }
                   pending.append((i, arrived: false))
                   continue
                 }

@@ -113,6 +113,7 @@ extension Simulation {
     }
   }
 
+  @inline(__always)
   mutating func stepConstraint(_ c: Int, dt: Double) {
     let s = stateSlots[c]
     switch keywords[c] {

@@ -263,30 +263,23 @@ enum FollowConstraint: ConstraintBehavior {
   /// `Simulation`'s arrays paid a uniqueness check, bounds checks and a retain on nearly
   /// every access (about 215 of a following handle's 640 instructions per frame).
   static func stepCommonCases(from start: Int, dt: Double, in sim: inout Simulation) -> Int {
-    let order = sim.steppedConstraints
-    guard sim.stepsFollowsTogether, dt > 0, start < order.count,
-      sim.keywords[order[start]] == .follow
+    guard sim.stepsFollowsTogether, dt > 0, start < sim.steppedConstraints.count,
+      sim.keywords[sim.steppedConstraints[start]] == .follow
     else {
       return start
     }
-    let keywords = sim.keywords
-    let slots = sim.stateSlots
-    let steps = sim.followSteps
-    let pathMoves = sim.pathIsDynamic
-    let measured = sim.hasMeasurement
-    let propagators = sim.propagators
-    let models = sim.springModels
     var next = start
     sim.measuredPaths.withUnsafeBufferPointer { paths in
       sim.handles.withUnsafeMutableBufferPointer { handles in
         sim.followStates.withUnsafeMutableBufferPointer { states in
-          while next < order.count {
-            let c = order[next]
-            guard keywords[c] == .follow else { return }
-            let s = slots[c]
-            let p = steps[s]
+          while next < sim.steppedConstraints.count {
+            let c = sim.steppedConstraints[next]
+            guard sim.keywords[c] == .follow else { return }
+            let s = sim.stateSlots[c]
+            let p = sim.followSteps[s]
             let h = p.handle
-            guard states[s].storedGlide.isEmpty, !pathMoves[p.path], states[s].restPlaced else {
+            guard states[s].storedGlide.isEmpty, !sim.pathIsDynamic[p.path], states[s].restPlaced
+            else {
               return
             }
             guard states[s].springingAlongPath else {
@@ -296,7 +289,8 @@ enum FollowConstraint: ConstraintBehavior {
               next += 1
               continue
             }
-            guard let spring = p.spring, measured[p.path], handles[h].mode != .dragging else {
+            guard let spring = p.spring, sim.hasMeasurement[p.path], handles[h].mode != .dragging
+            else {
               return
             }
             let total = paths[p.path].length
@@ -308,10 +302,12 @@ enum FollowConstraint: ConstraintBehavior {
               if displacement < -total / 2 { displacement += total }
             }
             var velocity = states[s].lengthVelocity
-            propagators[spring].step(&displacement, &velocity)
+            sim.propagators[spring].step(&displacement, &velocity)
             // Arriving sets it at rest and reports it: the step does that, from the state
             // as it was, which nothing here has changed yet.
-            if models[spring].isAtRest(displacement: displacement, velocity: velocity) { return }
+            if sim.springModels[spring].isAtRest(displacement: displacement, velocity: velocity) {
+              return
+            }
             let length = paths[p.path].normalizedLength(
               states[s].restLength + displacement, wraps: p.wrap)
             states[s].length = length

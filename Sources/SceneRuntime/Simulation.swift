@@ -43,6 +43,10 @@ public struct Simulation: Sendable {
   /// The constraints a step advances and those that draw a path, in scene order (see
   /// ``ConstraintBehavior/stepsEachFrame`` and ``ConstraintBehavior/drawsPath``).
   let steppedConstraints: [Int]
+  /// For each of ``steppedConstraints``, whether it and the next are `follow`s: where
+  /// ``stepConstraints(dt:)`` hands a run to the shared pass, which costs more to enter
+  /// than the step of one `follow` at rest.
+  let startsFollowRun: [Bool]
   let drawingConstraints: [Int]
   var followStates: [FollowConstraint.State]
   var gooeyStates: [GooeyConstraint.State]
@@ -198,6 +202,10 @@ public struct Simulation: Sendable {
     animateParameters = animate
     dragParameters = drag
     steppedConstraints = stepped
+    let isFollow = graph.constraints.map { $0.kind.keyword == .follow }
+    startsFollowRun = stepped.indices.map { i in
+      i + 1 < stepped.count && isFollow[stepped[i]] && isFollow[stepped[i + 1]]
+    }
     drawingConstraints = drawing
     self.stateSlots = stateSlots
     followStates = Array(repeating: FollowConstraint.State(), count: follow.count)

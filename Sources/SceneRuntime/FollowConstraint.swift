@@ -273,9 +273,8 @@ enum FollowConstraint: ConstraintBehavior {
       sim.handles.withUnsafeMutableBufferPointer { handles in
         sim.followStates.withUnsafeMutableBufferPointer { states in
           while next < sim.steppedConstraints.count {
-            let c = sim.steppedConstraints[next]
-            guard sim.keywords[c] == .follow else { return }
-            let s = sim.stateSlots[c]
+            let s = sim.steppedFollowSlots[next]
+            guard s >= 0 else { return }
             let p = sim.followSteps[s]
             let h = p.handle
             guard states[s].storedGlide.isEmpty, !sim.pathIsDynamic[p.path], states[s].restPlaced

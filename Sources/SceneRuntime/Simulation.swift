@@ -47,6 +47,9 @@ public struct Simulation: Sendable {
   /// ``stepConstraints(dt:)`` hands a run to the shared pass, which costs more to enter
   /// than the step of one `follow` at rest.
   let startsFollowRun: [Bool]
+  /// For each of ``steppedConstraints``, its slot in ``followStates`` if it is a `follow`,
+  /// else −1: what the shared pass reads in place of three tables.
+  let steppedFollowSlots: [Int]
   let drawingConstraints: [Int]
   var followStates: [FollowConstraint.State]
   var gooeyStates: [GooeyConstraint.State]
@@ -206,6 +209,7 @@ public struct Simulation: Sendable {
     startsFollowRun = stepped.indices.map { i in
       i + 1 < stepped.count && isFollow[stepped[i]] && isFollow[stepped[i + 1]]
     }
+    steppedFollowSlots = stepped.map { isFollow[$0] ? stateSlots[$0] : -1 }
     drawingConstraints = drawing
     self.stateSlots = stateSlots
     followStates = Array(repeating: FollowConstraint.State(), count: follow.count)

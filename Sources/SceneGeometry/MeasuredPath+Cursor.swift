@@ -37,8 +37,9 @@ extension MeasuredPath {
     @usableFromInline var nextStart = 0.0
     @usableFromInline var pieceLength = 0.0
     /// The piece's entries in the inverse table (``InverseTable/lengths`` and
-    /// ``InverseTable/coefficients``, from the piece's first), so that a lookup in the same piece reads them with no
-    /// index arithmetic and no reference to the table; `nil` for a line or without a table.
+    /// ``InverseTable/coefficients``, from the piece's first), so that a lookup in the
+    /// same piece reads them with no index arithmetic and no reference to the table; `nil`
+    /// for a line or without a table.
     @usableFromInline var tableLengths: UnsafePointer<Double>?
     @usableFromInline var tableCoefficients: UnsafePointer<Double>?
     /// The stretch of `samples`, and of the inverse table, used last: guesses.
@@ -54,9 +55,9 @@ extension MeasuredPath {
     public init() {}
 
     /// The parameter at normalized length `s`, when `s` is on the cursor's piece of
-    /// `storage`'s path and its stretch of the inverse table may be used; `nil` otherwise
-    /// (another piece, a line, the piece's end, a stretch that needs the exact solve),
-    /// for ``MeasuredPath/location(atNormalizedLength:cursor:)`` to answer.
+    /// the path whose storage is `path`, and its stretch of the inverse table may be used;
+    /// `nil` otherwise (another piece, a line, the piece's end, a stretch that needs the
+    /// exact solve), for ``MeasuredPath/location(atNormalizedLength:cursor:)`` to answer.
     ///
     /// The case of nearly every frame of a handle springing along a path, inlined into
     /// the caller: the same steps as that method, so the same parameter to the bit, but

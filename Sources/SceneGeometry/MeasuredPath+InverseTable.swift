@@ -38,8 +38,8 @@ extension MeasuredPath {
     /// For stretch `j` of piece `p`, the 5 entries from `(p × 128 + j) × 5`.
     ///
     /// They are a₁ … a₅ of t = j / 128 + a₁d + a₂d² + … + a₅d⁵, d the length into the
-    /// stretch. a₁ is NaN where the stretch may not be used (and 0 on a line's stretches,
-    /// never read).
+    /// stretch. a₁ is NaN where the stretch may not be used, as on every stretch of a line
+    /// or of a piece with no length.
     let coefficients: UnsafeBufferPointer<Double>
     /// The one allocation the two share; written only in `init`, freed in `deinit`.
     private let entries: UnsafeMutableBufferPointer<Double>
@@ -113,7 +113,8 @@ extension MeasuredPath.InverseTable {
     let n = Self.stretchesPerPiece
     let m = Self.coefficientsPerStretch
     var lengths = [Double](repeating: 0, count: pieces.count * (n + 1))
-    var coefficients = [Double](repeating: 0, count: pieces.count * n * m)
+    // NaN: not usable, until a stretch passes the check below.
+    var coefficients = [Double](repeating: .nan, count: pieces.count * n * m)
     var slopes = [Double](repeating: 0, count: n + 1)
     var curvatures = [Double](repeating: 0, count: n + 1)
     for (p, piece) in pieces.enumerated() where !piece.isLine && piece.length > 0 {
@@ -140,7 +141,6 @@ extension MeasuredPath.InverseTable {
       let bound = Self.tolerance * piece.length
       for j in 0..<n {
         let at = (p * n + j) * m
-        coefficients[at] = .nan
         let t0 = Double(j) / Double(n)
         let h = lengths[base + j + 1] - lengths[base + j]
         guard slopes[j] > 0, slopes[j + 1] > 0, h > 0 else { continue }

@@ -19,6 +19,7 @@ enum FollowConstraint: ConstraintBehavior {
       get { storedGlide.glide }
       set { storedGlide.glide = newValue }
     }
+    /// Where `glide` is kept; its `isEmpty` is what a frame reads.
     var storedGlide = OutOfLineGlide()
     /// The handle's arc length on the path, and its rest there.
     var length = 0.0

@@ -58,6 +58,8 @@ import Testing
     // solve); lines have no stretches in use.
     let curved = table.usableStretches[0..<(2 * MeasuredPath.InverseTable.stretchesPerPiece)]
     #expect(curved.filter { $0 }.count >= curved.count * 3 / 4)
+    let line = table.usableStretches[(2 * MeasuredPath.InverseTable.stretchesPerPiece)...]
+    #expect(line.count == MeasuredPath.InverseTable.stretchesPerPiece && !line.contains(true))
     for k in 0...100 {
       let s = prepared.length * Double(k) / 100
       let a = exact.position(atLength: s)

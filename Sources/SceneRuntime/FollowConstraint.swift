@@ -35,6 +35,26 @@ enum FollowConstraint: ConstraintBehavior {
     var cursor = MeasuredPath.Cursor()
     /// The detent it is snapping to, named in the `snap` event when it arrives.
     var target: String?
+
+    /// Its displacement from rest and its velocity along a path `total` long, one spring
+    /// step on: the arithmetic of both the general step and the shared pass
+    /// (``FollowConstraint/stepCommonCases(from:dt:in:)``), written once so that the two
+    /// agree to the bit.
+    @inline(__always)
+    func springStep(along total: Double, wraps: Bool, by propagator: SpringModel.Propagator)
+      -> (displacement: Double, velocity: Double)
+    {
+      var displacement = length - restLength
+      if wraps && total > 0 {
+        // Round a closed path the short way.
+        displacement = displacement.truncatingRemainder(dividingBy: total)
+        if displacement > total / 2 { displacement -= total }
+        if displacement < -total / 2 { displacement += total }
+      }
+      var velocity = lengthVelocity
+      propagator.step(&displacement, &velocity)
+      return (displacement, velocity)
+    }
   }
 
   static func setUp(_ c: Int, _ p: Parameters, in sim: inout Simulation) {
@@ -197,17 +217,8 @@ enum FollowConstraint: ConstraintBehavior {
     // The measured path is read in place, never copied out of its array: a copy retains
     // its storage, a cache miss per handle per frame once thousands of paths do not fit.
     if sim.followStates[s].springingAlongPath, let spring = p.spring, dt > 0 {
-      let total = sim.measuredPaths[p.path].length
-      var displacement =
-        sim.followStates[s].length - sim.followStates[s].restLength
-      if p.wrap && total > 0 {
-        // Round a closed path the short way.
-        displacement = displacement.truncatingRemainder(dividingBy: total)
-        if displacement > total / 2 { displacement -= total }
-        if displacement < -total / 2 { displacement += total }
-      }
-      var velocity = sim.followStates[s].lengthVelocity
-      sim.propagators[spring].step(&displacement, &velocity)
+      let (displacement, velocity) = sim.followStates[s].springStep(
+        along: sim.measuredPaths[p.path].length, wraps: p.wrap, by: sim.propagators[spring])
       let length = sim.followStates[s].restLength + displacement
       sim.followStates[s].length = sim.measuredPaths.withUnsafeBufferPointer {
         $0[p.path].normalizedLength(length, wraps: p.wrap)
@@ -293,16 +304,8 @@ enum FollowConstraint: ConstraintBehavior {
             else {
               return
             }
-            let total = paths[p.path].length
-            var displacement = states[s].length - states[s].restLength
-            if p.wrap && total > 0 {
-              // Round a closed path the short way.
-              displacement = displacement.truncatingRemainder(dividingBy: total)
-              if displacement > total / 2 { displacement -= total }
-              if displacement < -total / 2 { displacement += total }
-            }
-            var velocity = states[s].lengthVelocity
-            sim.propagators[spring].step(&displacement, &velocity)
+            let (displacement, velocity) = states[s].springStep(
+              along: paths[p.path].length, wraps: p.wrap, by: sim.propagators[spring])
             // Arriving sets it at rest and reports it: the step does that, from the state
             // as it was, which nothing here has changed yet.
             if sim.springModels[spring].isAtRest(displacement: displacement, velocity: velocity) {

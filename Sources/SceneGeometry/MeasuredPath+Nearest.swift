@@ -86,8 +86,40 @@ extension MeasuredPath {
     to point: Point, continuingFrom previousLength: Double,
     hysteresis: Double = MeasuredPath.defaultTrackingHysteresis, wraps: Bool = true
   ) -> PathProjection {
-    let (index, t) = localMinimum(
-      of: point, from: normalizedLength(previousLength, wraps: wraps), wraps: wraps)
+    // Exactly, not from the table: the walk starts at the last answer, a minimum where the
+    // slope is nearly zero, so which way it goes must not depend on whether the path has
+    // a table (whose parameters differ from the exact ones in the tenth digit).
+    let (index, t) = location(
+      atNormalizedLength: normalizedLength(previousLength, wraps: wraps), exactly: true)
+    return tracked(to: point, from: index, t, hysteresis: hysteresis, wraps: wraps)
+  }
+
+  /// The point nearest to `point` on a path being dragged along, continuing from
+  /// `previous`, the last answer on this same path.
+  ///
+  /// The same as tracking from `previous.length`, except that the walk starts at
+  /// `previous`'s own piece and parameter, so the arc length need not be solved back into
+  /// a parameter (about a quarter of a tracking query). At either end of a piece, where
+  /// one arc length names two places (the end of one piece, the start of the next), and
+  /// for a position not on this path (a piece index out of range, a parameter outside
+  /// `0...1`), it tracks from the length, so it always walks from where that would.
+  public func nearest(
+    to point: Point, continuingFrom previous: PathPosition,
+    hysteresis: Double = MeasuredPath.defaultTrackingHysteresis, wraps: Bool = true
+  ) -> PathProjection {
+    guard pieces.indices.contains(previous.segmentIndex), previous.t > 0, previous.t < 1 else {
+      return nearest(
+        to: point, continuingFrom: previous.length, hysteresis: hysteresis, wraps: wraps)
+    }
+    return tracked(
+      to: point, from: previous.segmentIndex, previous.t, hysteresis: hysteresis, wraps: wraps)
+  }
+
+  /// The tracking answer from the walk's start, piece `start` at parameter `t`.
+  private func tracked(
+    to point: Point, from start: Int, _ startT: Double, hysteresis: Double, wraps: Bool
+  ) -> PathProjection {
+    let (index, t) = localMinimum(of: point, from: start, startT, wraps: wraps)
     let trackedDistance = pieces[index].cubic.point(at: t).distance(to: point)
     // Only a part nearer by more than the hysteresis can take over; ties stay on the
     // tracked part, since at a self-crossing both parts hold the same point.
@@ -113,38 +145,57 @@ extension MeasuredPath {
   }
 
   /// The local minimum of the distance from `point` reached by walking downhill from
-  /// arc length `start`, as a piece index and parameter.
-  func localMinimum(of point: Point, from start: Double, wraps: Bool = true) -> (
-    index: Int, t: Double
-  ) {
-    // Exactly, not from the table: the walk starts at the last answer, a minimum where the
-    // slope is nearly zero, so which way it goes must not depend on whether the path has
-    // a table (whose parameters differ from the exact ones in the tenth digit).
-    var (index, t) = location(atNormalizedLength: start, exactly: true)
-    let initialSlope = pieces[index].cubic.distanceSlope(at: t, from: point)
+  /// piece `start` at parameter `startT`, as a piece index and parameter.
+  func localMinimum(of point: Point, from start: Int, _ startT: Double, wraps: Bool = true)
+    -> (index: Int, t: Double)
+  {
+    var index = start
+    var t = startT
+    let startCubic = pieces[index].cubic
+    let offset = startCubic.point(at: t) - point
+    let velocity = startCubic.derivative(at: t)
+    let initialSlope = offset.dot(velocity)
     // Downhill is towards larger t when the distance shrinks as t grows.
     let forward = initialSlope <= 0
-    if initialSlope == 0 && !pieces[index].cubic.isPoint { return (index, t) }
+    // A slope within its own rounding (a few ulps of |offset|·|velocity|) has no
+    // trustworthy sign: the foot of the perpendicular is then within 1e-12 of the distance
+    // from the start, which is the minimum to that precision. Walking on could cross a
+    // maximum into the next basin (a finger moving along the normal at the last answer).
+    let noise = 1e-12 * (offset.lengthSquared * velocity.lengthSquared).squareRoot()
+    if abs(initialSlope) <= noise && !startCubic.isPoint { return (index, t) }
     // At most one full lap plus one piece: no walk can go on for ever.
     for _ in 0...(pieces.count + 1) {
       let cubic = pieces[index].cubic
       if !cubic.isPoint {
         let minima = cubic.interiorDistanceMinima(from: point)
+        // The distance only falls on the way to the first minimum ahead, or to the piece's
+        // far end if there is none, unless the minimum is where the walk starts: a slope of
+        // 1e-12 can point the walk the wrong way when the foot of the perpendicular rounds
+        // to the very parameter it starts from (a corner of a closed path approached along
+        // one side, or a finger moving along the normal). Then the minimum ahead lies past
+        // a maximum, farther than the start, and the walk stays where it is.
+        let here = (cubic.point(at: t) - point).lengthSquared
+        var ahead: Double?
         if forward {
-          for i in 0..<minima.count where minima[i] > t { return (index, minima[i]) }
+          for i in 0..<minima.count where minima[i] > t {
+            ahead = minima[i]
+            break
+          }
         } else {
           var i = minima.count - 1
           while i >= 0 {
-            if minima[i] < t { return (index, minima[i]) }
+            if minima[i] < t {
+              ahead = minima[i]
+              break
+            }
             i -= 1
           }
         }
-        // With no minimum ahead the distance falls all the way to the piece's far end,
-        // unless the minimum is where the walk starts: a slope of 1e-12 can point the walk
-        // the wrong way when the foot of the perpendicular rounds to the very parameter it
-        // starts from (a corner of a closed path, approached along one side).
+        if let ahead {
+          return (cubic.point(at: ahead) - point).lengthSquared > here ? (index, t) : (index, ahead)
+        }
         let far = (cubic.point(at: forward ? 1 : 0) - point).lengthSquared
-        if far > (cubic.point(at: t) - point).lengthSquared { return (index, t) }
+        if far > here { return (index, t) }
       }
       // No minimum before this piece's end in the walking direction: cross the joint,
       // unless the path stops there or the distance rises on the other side.

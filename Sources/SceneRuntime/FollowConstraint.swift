@@ -68,6 +68,7 @@ enum FollowConstraint: ConstraintBehavior {
     else { return }
     sim.followStates[s].length = start.length
     sim.followStates[s].restLength = p.rest.map { $0 * total } ?? start.length
+    sim.followPlaces[s] = start.position
     sim.handles[p.handle].position = start.point
     if p.orient { sim.handles[p.handle].angle = start.position.angle }
   }
@@ -77,12 +78,18 @@ enum FollowConstraint: ConstraintBehavior {
   ) -> Bool {
     let s = sim.stateSlots[c]
     let continuing = sim.followStates[s].length
+    let place = Self.place(s, on: p.path, in: sim)
     guard
       let answer = sim.measured(
         p.path,
         {
-          $0.nearest(
-            to: target, continuingFrom: continuing, hysteresis: p.hysteresis, wraps: p.wrap)
+          if let place {
+            $0.nearest(
+              to: target, continuingFrom: place, hysteresis: p.hysteresis, wraps: p.wrap)
+          } else {
+            $0.nearest(
+              to: target, continuingFrom: continuing, hysteresis: p.hysteresis, wraps: p.wrap)
+          }
         })
     else { return false }
     sim.followStates[s].springingAlongPath = false
@@ -90,6 +97,7 @@ enum FollowConstraint: ConstraintBehavior {
     sim.followStates[s].target = nil
     sim.followStates[s].length = answer.length
     sim.followStates[s].placedLength = .nan
+    sim.followPlaces[s] = answer.position
     sim.handles[h].position = answer.point
     if p.orient { sim.handles[h].angle = answer.position.angle }
     return true
@@ -103,8 +111,10 @@ enum FollowConstraint: ConstraintBehavior {
       return glide(c, p, handle: h, velocity: velocity, in: &sim)
     }
     let length = sim.followStates[s].length
+    let place = Self.place(s, on: p.path, in: sim)
     guard let spring = p.spring,
-      let tangent = sim.measured(p.path, { $0.position(atLength: length).tangent })
+      let tangent = sim.measured(
+        p.path, { place?.tangent ?? $0.position(atLength: length).tangent })
     else {
       sim.handles[h].mode = .idle
       return
@@ -122,9 +132,10 @@ enum FollowConstraint: ConstraintBehavior {
   ) {
     let s = sim.stateSlots[c]
     let length = sim.followStates[s].length
+    let place = Self.place(s, on: p.path, in: sim)
     guard
       let (tangent, total) = sim.measured(
-        p.path, { ($0.position(atLength: length).tangent, $0.length) })
+        p.path, { (place?.tangent ?? $0.position(atLength: length).tangent, $0.length) })
     else {
       sim.handles[h].mode = .idle
       return
@@ -168,6 +179,18 @@ enum FollowConstraint: ConstraintBehavior {
       sim.handles[h].mode = .idle
       arrive(c, handle: h, in: &sim)
     }
+  }
+
+  /// Where the last press or drag put the handle of follow slot `s` on `path`, while it
+  /// still holds: the state's length is still its length, bit for bit, and the path does
+  /// not move. Position along a fixed path is a function of arc length, so an older answer
+  /// at the same length (the handle sprang back to where it was placed) holds too.
+  static func place(_ s: Int, on path: Int, in sim: Simulation) -> PathPosition? {
+    let place = sim.followPlaces[s]
+    guard place.length == sim.followStates[s].length, !sim.pathIsDynamic[path] else {
+      return nil
+    }
+    return place
   }
 
   static func arrive(_ c: Int, handle h: Int, in sim: inout Simulation) {

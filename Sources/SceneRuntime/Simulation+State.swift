@@ -63,6 +63,18 @@ struct PointerRuntime: Sendable {
     self.isDown = isDown
   }
 
+  /// Pressed anew at `point`: what ``init(id:position:pressPosition:isDown:)`` makes,
+  /// keeping the samples' storage, so a press after a press allocates nothing.
+  mutating func press(at point: Vector) {
+    position = point
+    pressPosition = point
+    isDown = true
+    grabbed = nil
+    grabOffset = .zero
+    releaseVelocity = .zero
+    samples.removeAll(keepingCapacity: true)
+  }
+
   mutating func record(time: Double, position: Vector) {
     if let last = samples.last, last.time == time {
       samples[samples.count - 1].position = position
@@ -75,9 +87,10 @@ struct PointerRuntime: Sendable {
   /// The mean velocity over the last 100 ms of samples, like UIPanGestureRecognizer;
   /// zero when the pointer did not move in that time.
   func estimatedVelocity(at now: Double) -> Vector {
-    guard let last = samples.last else { return .zero }
-    let window = samples.filter { now - $0.time <= 0.1 + 1e-9 }
-    guard let first = window.first, last.time > first.time else { return .zero }
+    guard let last = samples.last,
+      // The earliest sample in the window, found without making the window.
+      let first = samples.first(where: { now - $0.time <= 0.1 + 1e-9 }), last.time > first.time
+    else { return .zero }
     let velocity = (last.position - first.position) / (last.time - first.time)
     return velocity.isFinite ? velocity : .zero
   }

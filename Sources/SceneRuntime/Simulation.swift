@@ -52,6 +52,10 @@ public struct Simulation: Sendable {
   let steppedFollowSlots: [Int]
   let drawingConstraints: [Int]
   var followStates: [FollowConstraint.State]
+  /// For each `follow`, the exact answer where its last press or drag put the handle (see
+  /// ``FollowConstraint/place(_:on:in:)``). Apart from ``followStates``, which a frame
+  /// streams through: only presses, drags and releases read it.
+  var followPlaces: [PathPosition]
   var gooeyStates: [GooeyConstraint.State]
   var animateStates: [AnimateConstraint.State]
   var dragStates: [DragConstraint.State]
@@ -213,6 +217,10 @@ public struct Simulation: Sendable {
     drawingConstraints = drawing
     self.stateSlots = stateSlots
     followStates = Array(repeating: FollowConstraint.State(), count: follow.count)
+    followPlaces = Array(
+      repeating: PathPosition(
+        point: .zero, tangent: .zero, length: .nan, segmentIndex: -1, t: .nan),
+      count: follow.count)
     gooeyStates = Array(repeating: GooeyConstraint.State(), count: gooey.count)
     animateStates = Array(repeating: AnimateConstraint.State(), count: animate.count)
     dragStates = Array(repeating: DragConstraint.State(), count: drag.count)
@@ -361,21 +369,24 @@ public struct Simulation: Sendable {
   /// keeping the offset so the handle does not jump to the finger.
   public mutating func pointerDown(id: Int, at point: Point) {
     guard point.isFinite else { return }
-    var pointer = PointerRuntime(id: id, position: point, pressPosition: point, isDown: true)
-    pointer.record(time: time, position: point)
+    // Found before the pointer is pressed anew: a handle it still holds cannot be grabbed.
     let grabbed = grabbableHandle(at: point)
+    let index: Int
+    if let existing = pointers.firstIndex(where: { $0.id == id }) {
+      index = existing
+      pointers[index].press(at: point)
+    } else {
+      pointers.append(PointerRuntime(id: id, position: point, pressPosition: point, isDown: true))
+      pointers.sort { $0.id < $1.id }
+      index = pointers.firstIndex(where: { $0.id == id }) ?? pointers.count - 1
+    }
+    pointers[index].record(time: time, position: point)
     if let i = grabbed {
-      pointer.grabbed = i
-      pointer.grabOffset = handles[i].position - point
+      pointers[index].grabbed = i
+      pointers[index].grabOffset = handles[i].position - point
       handles[i].mode = .dragging
       handles[i].velocity = .zero
       events.append(SceneEvent("grab", handleNames[i]))
-    }
-    if let index = pointers.firstIndex(where: { $0.id == id }) {
-      pointers[index] = pointer
-    } else {
-      pointers.append(pointer)
-      pointers.sort { $0.id < $1.id }
     }
   }
 

@@ -187,6 +187,72 @@ import Testing
       isApproximatelyEqual(length, path.length, relativeTolerance: 0, absoluteTolerance: 1e-6))
   }
 
+  /// A finger moving along the normal at the last answer: the minimum stays where it was,
+  /// and the slope there is rounding noise (−1.8e-12 here, from `scenec`'s
+  /// `drag-along-curve` scene). Taking that noise for "downhill forward" walked past the
+  /// minimum at the start, over a maximum, to the other branch of the loop (t = 0.71).
+  @Test func aSlopeWithinRoundingDoesNotCrossAMaximum() throws {
+    let path = MeasuredPath(try Path(svgPathData: "M60 420 C 420 300 -40 300 300 620"))
+    let target = Point(227.22222222222223, 413.05555555555554)
+    let start = 0.20719238616033225
+    let other = path.nearest(to: target)
+    #expect(abs(other.position.t - 0.7124135083319071) < 1e-9, "the global answer is elsewhere")
+    let fromHere = path.localMinimum(of: target, from: 0, start)
+    #expect(fromHere.index == 0 && abs(fromHere.t - start) < 1e-12)
+    let previous = path.position(segment: 0, t: start)
+    let tracked = path.nearest(to: target, continuingFrom: previous)
+    #expect(abs(tracked.position.t - start) < 1e-12)
+    let byLength = path.nearest(to: target, continuingFrom: previous.length)
+    #expect(abs(byLength.position.t - start) < 1e-12)
+  }
+
+  /// Tracking from the last answer's own piece and parameter gives what tracking from its
+  /// arc length gives, to within the inverse's rounding, on seeded paths and drags.
+  @Test func trackingFromAPositionAgreesWithTrackingFromItsLength() throws {
+    var generator = SeededGenerator(seed: 0x7EA_C4)
+    var compared = 0
+    for _ in 0..<40 {
+      var segments: [Segment] = []
+      var point = Point(0, 0)
+      for _ in 0..<3 {
+        func next() -> Point {
+          Point(
+            point.x + Double.random(in: -60...120, using: &generator),
+            point.y + Double.random(in: -90...90, using: &generator))
+        }
+        let (a, b, c) = (next(), next(), next())
+        segments.append(.cubic(point, a, b, c))
+        point = c
+      }
+      let path = MeasuredPath(Path(start: segments[0].start, segments: segments))
+      var previous = path.nearest(to: Point(10, 5)).position
+      var finger = Point(10, 5)
+      for _ in 0..<60 {
+        finger =
+          finger
+          + Vector(
+            Double.random(in: -4...9, using: &generator),
+            Double.random(in: -6...6, using: &generator))
+        let fromPosition = path.nearest(to: finger, continuingFrom: previous)
+        let fromLength = path.nearest(to: finger, continuingFrom: previous.length)
+        #expect(
+          abs(fromPosition.length - fromLength.length) <= 1e-9 * path.length,
+          "\(fromPosition.length) against \(fromLength.length) from \(previous)")
+        compared += 1
+        previous = fromPosition.position
+      }
+    }
+    #expect(compared == 2_400)
+  }
+
+  @Test func aPositionFromElsewhereIsTrackedFromItsLength() throws {
+    let path = MeasuredPath(try Path(svgPathData: "M0 0 C 30 80 70 -40 100 0"))
+    let foreign = PathPosition(
+      point: .zero, tangent: Vector(1, 0), length: 40, segmentIndex: 7, t: 0.5)
+    let answer = path.nearest(to: Point(45, 12), continuingFrom: foreign)
+    #expect(answer == path.nearest(to: Point(45, 12), continuingFrom: 40))
+  }
+
   @Test func trackingWrapsAroundAClosedPath() throws {
     let circle = MeasuredPath(
       try Path(svgPathData: "M100 50 A50 50 0 1 1 0 50 A50 50 0 1 1 100 50 Z"))

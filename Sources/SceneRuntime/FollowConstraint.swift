@@ -181,8 +181,10 @@ enum FollowConstraint: ConstraintBehavior {
     }
   }
 
-  /// Where the last press or drag put the handle of follow slot `s` on `path`, while it
-  /// still holds: the state's length is still its length, bit for bit, and the path does
+  /// Where the last press or drag put the handle of follow slot `s` on `path`, while that
+  /// still holds.
+  ///
+  /// It holds while the state's length is still its length, bit for bit, and the path does
   /// not move. Position along a fixed path is a function of arc length, so an older answer
   /// at the same length (the handle sprang back to where it was placed) holds too.
   static func place(_ s: Int, on path: Int, in sim: Simulation) -> PathPosition? {

@@ -52,9 +52,10 @@ public struct Simulation: Sendable {
   let steppedFollowSlots: [Int]
   let drawingConstraints: [Int]
   var followStates: [FollowConstraint.State]
-  /// For each `follow`, the exact answer where its last press or drag put the handle (see
-  /// ``FollowConstraint/place(_:on:in:)``). Apart from ``followStates``, which a frame
-  /// streams through: only presses, drags and releases read it.
+  /// For each `follow`, the exact answer where its last press or drag put the handle.
+  ///
+  /// See ``FollowConstraint/place(_:on:in:)``. Kept apart from ``followStates``, which a
+  /// frame streams through: only presses, drags and releases read it.
   var followPlaces: [PathPosition]
   var gooeyStates: [GooeyConstraint.State]
   var animateStates: [AnimateConstraint.State]

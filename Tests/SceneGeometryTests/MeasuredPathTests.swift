@@ -187,10 +187,12 @@ import Testing
       isApproximatelyEqual(length, path.length, relativeTolerance: 0, absoluteTolerance: 1e-6))
   }
 
-  /// A finger moving along the normal at the last answer: the minimum stays where it was,
-  /// and the slope there is rounding noise (−1.8e-12 here, from `scenec`'s
-  /// `drag-along-curve` scene). Taking that noise for "downhill forward" walked past the
-  /// minimum at the start, over a maximum, to the other branch of the loop (t = 0.71).
+  /// A finger moving along the normal at the last answer stays at that answer.
+  ///
+  /// The minimum stays where it was, and the slope there is rounding noise (−1.8e-12
+  /// here, from the `drag-along-curve` scene). Taking that noise for "downhill forward"
+  /// walked past the minimum at the start, over a maximum, to the other branch of the
+  /// loop (t = 0.71).
   @Test func aSlopeWithinRoundingDoesNotCrossAMaximum() throws {
     let path = MeasuredPath(try Path(svgPathData: "M60 420 C 420 300 -40 300 300 620"))
     let target = Point(227.22222222222223, 413.05555555555554)

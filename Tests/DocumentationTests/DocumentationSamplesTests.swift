@@ -96,9 +96,13 @@ import Testing
     let angle = path.position(atLength: 50).angle  // -0.445…
     let grab = path.nearest(to: Point(40, 10))  // global nearest point
     let dragged = path.nearest(to: Point(45, 12), continuingFrom: grab.length)  // tracking a drag
+    let next = path.nearest(to: Point(50, 14), continuingFrom: dragged.position)  // next drag
     // What the comments promise:
     #expect(abs(length - 129.436559692) < 1e-9 && dragged.distance < grab.distance + 10)
     #expect(String(angle).hasPrefix("-0.445"))
+    #expect(
+      abs(next.length - path.nearest(to: Point(50, 14), continuingFrom: dragged.length).length)
+        < 1e-9)
   }
 
   @Test func theEngineSample() throws {

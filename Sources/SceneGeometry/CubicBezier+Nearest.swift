@@ -95,3 +95,112 @@ extension CubicBezier {
     (self.point(at: t) - point).dot(derivative(at: t))
   }
 }
+
+// MARK: - The next minimum along the curve
+
+/// What ``CubicBezier/nextDistanceMinimum(from:after:forward:)`` found.
+enum NextMinimum: Equatable {
+  /// The first local minimum of the distance strictly inside `0...1` in the walking
+  /// direction, at this parameter.
+  case at(Double)
+  /// There is none before the end of the curve in the walking direction.
+  case none
+  /// It could not tell cheaply: find every minimum instead.
+  case undecided
+}
+
+extension CubicBezier {
+  /// The first local minimum of the distance from `point` after `t` (before it when not
+  /// `forward`), found by Newton's method from `t` and then proven to be the first.
+  ///
+  /// A tracking walk asks for one minimum, usually a little way from where it starts,
+  /// and ``interiorDistanceMinima(from:)`` finds them all from the critical points of the
+  /// slope, which costs the roots of a quartic. Here the slope `S` is followed by Newton
+  /// from `t` to a root `r`; then the Bernstein coefficients of `S` on the interval from
+  /// `t` to within `1e-6·|r − t|` of `r` are all of the walking direction's sign, with a
+  /// margin for their rounding, so `S` has no root there (they bound it); and `S′(r) > 0`,
+  /// so `r` is a minimum, not a maximum or a touching root. A root hidden in the last
+  /// millionth of the way would be a near-double root next to `r`: the same minimum for
+  /// any finger. Whatever cannot be proven this way is `.undecided`, never a guess.
+  ///
+  /// - Precondition: the slope at `t` points the walk downhill: negative going forward,
+  ///   positive going backward (otherwise the answer is `.undecided`).
+  func nextDistanceMinimum(from point: Point, after t: Double, forward: Bool) -> NextMinimum {
+    let slope = distanceSlopePolynomial(from: point)
+    let sign = forward ? -1.0 : 1.0
+    let (start, startRate) = slope.valueAndSlope(t)
+    // Downhill is where the slope has the walking direction's sign, strictly.
+    guard sign * start > 0, startRate > 0, t > 0 || forward, t < 1 || !forward else {
+      return .undecided
+    }
+    // A scale for the coefficients' rounding: the slope's terms at their largest on 0...2,
+    // which bounds every value and shifted coefficient taken below.
+    let scale =
+      abs(slope.c0) + 2 * abs(slope.c1) + 4 * abs(slope.c2) + 8 * abs(slope.c3) + 16
+      * abs(slope.c4) + 32 * abs(slope.c5)
+    // About thirty times the rounding of the fifteen steps that make a coefficient.
+    let margin = 1e-13 * scale
+    var x = t
+    var value = start
+    var rate = startRate
+    for _ in 0..<12 {
+      let step = -value / rate
+      let next = x + step
+      guard next.isFinite else { return .undecided }
+      if forward ? next >= 1 : next <= 0 {
+        // Past the end: none ahead, if the whole rest of the curve keeps the sign.
+        let bounded = slope.keepsSign(sign, from: t, to: forward ? 1 : 0, margin: margin)
+        return bounded ? .none : .undecided
+      }
+      x = next
+      (value, rate) = slope.valueAndSlope(x)
+      if abs(step) <= 1e-9 * Swift.max(abs(x), 1) {
+        // Converged. A minimum, strictly inside, with no root between the start and it.
+        guard rate > 0, forward ? x > t : x < t, x > 0, x < 1 else { return .undecided }
+        let end = x - 1e-6 * (x - t)
+        guard slope.keepsSign(sign, from: t, to: end, margin: margin) else { return .undecided }
+        return .at(x)
+      }
+    }
+    return .undecided
+  }
+}
+
+extension Quintic {
+  /// Whether the polynomial is of `sign` (±1), by more than `margin`, all the way from `a`
+  /// to `b`: its Bernstein coefficients on that interval are, and they bound it there.
+  func keepsSign(_ sign: Double, from a: Double, to b: Double, margin: Double) -> Bool {
+    // The coefficients of p(a + h·u), h = b − a, by the Taylor shift to a then scaling.
+    var (d0, d1, d2, d3, d4, d5) = (c0, c1, c2, c3, c4, c5)
+    // Synthetic division by (x − a), five times, leaves the Taylor coefficients at a.
+    d4 += a * d5
+    d3 += a * d4
+    d2 += a * d3
+    d1 += a * d2
+    d0 += a * d1
+    d4 += a * d5
+    d3 += a * d4
+    d2 += a * d3
+    d1 += a * d2
+    d4 += a * d5
+    d3 += a * d4
+    d2 += a * d3
+    d4 += a * d5
+    d3 += a * d4
+    d4 += a * d5
+    let h = b - a
+    d1 *= h
+    d2 *= h * h
+    d3 *= h * h * h
+    d4 *= h * h * h * h
+    d5 *= h * h * h * h * h
+    // The Bernstein coefficients: b_i = Σ_{j ≤ i} C(i, j) / C(5, j) · d_j.
+    guard sign * d0 > margin, sign * (d0 + d1 / 5) > margin,
+      sign * (d0 + 2 * d1 / 5 + d2 / 10) > margin,
+      sign * (d0 + 3 * d1 / 5 + 3 * d2 / 10 + d3 / 10) > margin,
+      sign * (d0 + 4 * d1 / 5 + 6 * d2 / 10 + 4 * d3 / 10 + d4 / 5) > margin,
+      sign * (d0 + d1 + d2 + d3 + d4 + d5) > margin
+    else { return false }
+    return true
+  }
+}

@@ -167,7 +167,6 @@ extension MeasuredPath {
     for _ in 0...(pieces.count + 1) {
       let cubic = pieces[index].cubic
       if !cubic.isPoint {
-        let minima = cubic.interiorDistanceMinima(from: point)
         // The distance only falls on the way to the first minimum ahead, or to the piece's
         // far end if there is none, unless the minimum is where the walk starts: a slope of
         // 1e-12 can point the walk the wrong way when the foot of the perpendicular rounds
@@ -176,19 +175,25 @@ extension MeasuredPath {
         // a maximum, farther than the start, and the walk stays where it is.
         let here = (cubic.point(at: t) - point).lengthSquared
         var ahead: Double?
-        if forward {
-          for i in 0..<minima.count where minima[i] > t {
-            ahead = minima[i]
-            break
-          }
-        } else {
-          var i = minima.count - 1
-          while i >= 0 {
-            if minima[i] < t {
+        switch cubic.nextDistanceMinimum(from: point, after: t, forward: forward) {
+        case .at(let minimum): ahead = minimum
+        case .none: ahead = nil
+        case .undecided:
+          let minima = cubic.interiorDistanceMinima(from: point)
+          if forward {
+            for i in 0..<minima.count where minima[i] > t {
               ahead = minima[i]
               break
             }
-            i -= 1
+          } else {
+            var i = minima.count - 1
+            while i >= 0 {
+              if minima[i] < t {
+                ahead = minima[i]
+                break
+              }
+              i -= 1
+            }
           }
         }
         if let ahead {

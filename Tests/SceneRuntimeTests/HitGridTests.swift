@@ -20,6 +20,34 @@ import Testing
     return yaml
   }
 
+  /// The squares decide only where they cannot be wrong: on points at the radius give or
+  /// take a few ulps, and anywhere else, the answer is `distance(to:) <= radius`.
+  @Test func reachingIsExactlyDistanceWithinRadius() {
+    var generator = SeededGenerator(seed: 0x4EA_C4)
+    var nearTheEdge = 0
+    for _ in 0..<100_000 {
+      let position = Vector(
+        Double.random(in: -1e4...1e4, using: &generator),
+        Double.random(in: -1e4...1e4, using: &generator))
+      let radius = [0, 1e-3, 10, 44, 1e6][Int.random(in: 0..<5, using: &generator)]
+      let direction = Vector(
+        Double.random(in: -1...1, using: &generator), Double.random(in: -1...1, using: &generator))
+      guard direction.length > 0.1 else { continue }
+      // Half exactly at the radius, as near as rounding puts it; half anywhere near it.
+      let ulps = Double(Int.random(in: -4...4, using: &generator))
+      let reach =
+        Bool.random(using: &generator)
+        ? radius + ulps * radius.ulp
+        : radius * Double.random(in: 0...2, using: &generator)
+      let point = position + direction * (reach / direction.length)
+      if abs(position.distance(to: point) - radius) <= 1e-9 * max(radius, 1) { nearTheEdge += 1 }
+      #expect(
+        HitGrid.reaches(position, point, radius: radius)
+          == (position.distance(to: point) <= radius))
+    }
+    #expect(nearTheEdge > 25_000)
+  }
+
   @Test func aPressAfterEachStepGrabsTheHandleUnderIt() throws {
     let count = 1_000
     var simulation = try Simulation(graph: graph(Self.scene(count: count)))

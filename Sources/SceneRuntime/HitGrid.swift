@@ -156,10 +156,10 @@ struct HitGrid: Sendable {
     file(i, under: key)
   }
 
-  /// Whether `point` is within `radius` of `position`: the answer of
-  /// `position.distance(to: point) <= radius`, taking `hypot` only when the squares are too
-  /// close to call (they are within a few ulps of the true ones, and positions lie within
-  /// ±1e15, so nothing overflows). `hypot` was a sixth of a press.
+  /// Whether `point` is within `radius` of `position`, as `distance(to:) <= radius` says.
+  ///
+  /// It takes `hypot` only when the squares are too close to call: they are within a few
+  /// ulps of the true ones, and positions lie within ±1e15, so nothing overflows.
   @inline(__always)
   static func reaches(_ position: Vector, _ point: Vector, radius: Double) -> Bool {
     let offset = point - position

@@ -171,6 +171,18 @@ let benchmarks: @Sendable () -> Void = {
     }
   }
 
+  // 4c. The same, continuing from the previous answer's own piece and parameter, as a
+  // dragged `follow` handle does (no arc length solved back into a parameter).
+  Benchmark("Geometry/nearest point on a 64-segment path (tracking from the last answer)") {
+    benchmark in
+    var previous = measured.nearest(to: dragTargets[0]).position
+    for index in benchmark.scaledIterations {
+      let projection = measured.nearest(to: dragTargets[index], continuingFrom: previous)
+      previous = projection.position
+      blackHole(projection)
+    }
+  }
+
   // 5. Point and tangent at an arc length along the 64-segment path.
   Benchmark("Geometry/position at length on a 64-segment path") { benchmark in
     for index in benchmark.scaledIterations {

@@ -108,6 +108,42 @@ extension MeasuredPath {
 }
 
 extension MeasuredPath.InverseTable {
+  /// The arc length from the start of curved piece `index` to parameter `t`, from the
+  /// table, or `nil` where the table may not be used.
+  ///
+  /// The inverse of the stretch's quintic, by Newton's method from its linear term. Its
+  /// answer is as good as the quintic: within ``tolerance`` of the piece's length of the
+  /// exact length, where integrating from the piece's eighth would take a quadrature.
+  func length(piece index: Int, t: Double) -> Double? {
+    let n = Self.stretchesPerPiece
+    guard t >= 0, t <= 1 else { return nil }
+    let j = Swift.min(Int(t * Double(n)), n - 1)
+    let base = (index * n + j) * Self.coefficientsPerStretch
+    guard base + 4 < coefficients.count else { return nil }
+    let (a1, a2, a3, a4, a5) = (
+      coefficients[base], coefficients[base + 1], coefficients[base + 2],
+      coefficients[base + 3], coefficients[base + 4]
+    )
+    guard !a1.isNaN, a1 > 0 else { return nil }
+    let start = lengths[index * (n + 1) + j]
+    let span = lengths[index * (n + 1) + j + 1] - start
+    let target = t - Double(j) / Double(n)
+    var d = target / a1
+    for _ in 0..<8 {
+      let value = ((((a5 * d + a4) * d + a3) * d + a2) * d + a1) * d - target
+      let slope = (((5 * a5 * d + 4 * a4) * d + 3 * a3) * d + 2 * a2) * d + a1
+      guard slope > 0 else { return nil }
+      let step = value / slope
+      d -= step
+      // Converged to well inside the table's own tolerance.
+      if abs(step) <= 1e-13 * Swift.max(span, 1e-300) {
+        guard d >= -1e-12 * span, d <= span * (1 + 1e-12) else { return nil }
+        return start + Swift.min(Swift.max(d, 0), span)
+      }
+    }
+    return nil
+  }
+
   @usableFromInline
   convenience init(_ pieces: [MeasuredPath.Piece]) {
     let n = Self.stretchesPerPiece

@@ -89,16 +89,27 @@ extension MeasuredPath {
   }
 
   /// The point and tangent at parameter `t` of drawn segment `index`.
+  ///
+  /// Its arc length comes from the inverse table where the path has one (within 1e-10 of
+  /// the piece's length, see ``preparedForRepeatedPositions()``), else by integrating from
+  /// the piece's nearest eighth below `t`.
   public func position(segment index: Int, t: Double) -> PathPosition {
-    let piece = pieces[index]
-    var local = t * piece.length
-    if !piece.isLine {
-      // From the table entry just below t, so only a short stretch is integrated.
-      let n = Double(Self.samplesPerPiece)
-      let k = min(max(Int((t * n).rounded(.down)), 0), Self.samplesPerPiece - 1)
-      local = piece.samples[k] + piece.integrator.length(from: Double(k) / n, to: t)
+    // Fields read in place; the whole piece (with its integrator) is copied only to
+    // integrate.
+    let pieces = self.pieces
+    var local = t * pieces[index].length
+    if !pieces[index].isLine {
+      if let tabulated = storage.inverseTable?.length(piece: index, t: t) {
+        local = tabulated
+      } else {
+        // From the table entry just below t, so only a short stretch is integrated.
+        let piece = pieces[index]
+        let n = Double(Self.samplesPerPiece)
+        let k = min(max(Int((t * n).rounded(.down)), 0), Self.samplesPerPiece - 1)
+        local = piece.samples[k] + piece.integrator.length(from: Double(k) / n, to: t)
+      }
     }
-    return position(segment: index, t: t, length: piece.startLength + local)
+    return position(segment: index, t: t, length: pieces[index].startLength + local)
   }
 
   @usableFromInline

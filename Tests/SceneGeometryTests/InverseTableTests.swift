@@ -48,6 +48,34 @@ import Testing
     #expect(worst <= Self.bound, "worst |s(t) − s| / L = \(worst) at epsilon \(epsilon)")
   }
 
+  /// The arc length at a parameter, read back through the table, keeps the same bound
+  /// against the independent reference, on ordinary and near-cusp cubics; and the table
+  /// answers most of them.
+  @Test func lengthsAtAParameterKeepTheBound() {
+    var inputs = SeededInputs(seed: 43)
+    var worst = 0.0
+    var answered = 0
+    var asked = 0
+    for round in 0..<240 {
+      let cubic = round % 4 == 3 ? inputs.nearCuspCubic(epsilon: 1e-5) : inputs.cubic()
+      let path = Path(subpaths: [
+        Subpath(start: cubic.p0, segments: [.cubic(cubic.p0, cubic.p1, cubic.p2, cubic.p3)])
+      ])
+      let prepared = MeasuredPath(path).preparedForRepeatedPositions()
+      guard let table = prepared.inverseTable, prepared.length > 0 else { continue }
+      for _ in 0..<20 {
+        let t = inputs.double(in: 0...1)
+        asked += 1
+        if table.length(piece: 0, t: t) != nil { answered += 1 }
+        let length = prepared.position(segment: 0, t: t).length
+        let reference = Reference.arcLength(cubic, from: 0, to: t)
+        worst = max(worst, abs(length - reference) / prepared.length)
+      }
+    }
+    #expect(worst <= Self.bound, "worst |s − s(t)| / L = \(worst)")
+    #expect(answered >= asked * 3 / 4, "the table answered \(answered) of \(asked)")
+  }
+
   @Test func agreesWithTheExactSolveAndIsUsedForSmoothCurves() throws {
     let path = try Path(svgPathData: "M0 0 C 30 80 70 -40 100 0 S 180 90 220 10 L 260 10")
     let exact = MeasuredPath(path)

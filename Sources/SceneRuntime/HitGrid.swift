@@ -15,12 +15,12 @@ struct HitGrid: Sendable {
   let isDraggable: [Bool]
   let hitRadius: [Double]
   let cellSize: Double
-  /// The occupied cells: an open-addressed table of cell keys (linear probing, a
-  /// multiplicative hash; a `Dictionary` of arrays spent most of a press hashing and
-  /// allocating), each with the first handle of its list.
-  private var keys: [Cell]
-  private var heads: [Int32]
-  private var used: [Bool]
+  /// The occupied cells, each with the first handle of its list.
+  ///
+  /// An open-addressed table of cell keys (linear probing, a multiplicative hash; a
+  /// `Dictionary` of arrays spent most of a press hashing and allocating), in one array of
+  /// slots, so that a probe reads one place.
+  private var table: [Slot]
   /// How many slots of the table are in use, empty cells included.
   private var occupied = 0
   /// Each handle's successor in its cell's list (-1 at the end), by handle index.
@@ -39,6 +39,14 @@ struct HitGrid: Sendable {
     var y: Int
   }
 
+  /// A slot of the table: a cell, the first handle filed under it (-1: none), and
+  /// whether the slot holds a cell at all.
+  struct Slot: Sendable {
+    var key = Cell(x: 0, y: 0)
+    var head: Int32 = -1
+    var used = false
+  }
+
   init(draggable: [Int], hitRadius: [Double], handleCount: Int) {
     self.draggable = draggable
     self.hitRadius = hitRadius
@@ -53,9 +61,7 @@ struct HitGrid: Sendable {
     // At most one cell per draggable handle; at least twice that many slots keeps probes short.
     var capacity = 16
     while capacity < 2 * draggable.count { capacity *= 2 }
-    keys = Array(repeating: Cell(x: 0, y: 0), count: capacity)
-    heads = Array(repeating: -1, count: capacity)
-    used = Array(repeating: false, count: capacity)
+    table = Array(repeating: Slot(), count: capacity)
   }
 
   func cell(of point: Vector) -> Cell {
@@ -68,49 +74,47 @@ struct HitGrid: Sendable {
 
   /// The table slot holding `cell`, or the empty slot where it would go.
   private func slot(of cell: Cell) -> Int {
-    let mask = keys.count - 1
+    let mask = table.count - 1
     let mixed =
       (UInt64(bitPattern: Int64(cell.x)) &* 0x9E37_79B9_7F4A_7C15)
       ^ (UInt64(bitPattern: Int64(cell.y)) &* 0xC2B2_AE3D_27D4_EB4F)
     var i = Int(truncatingIfNeeded: mixed >> 32) & mask
-    while used[i] && keys[i] != cell { i = (i + 1) & mask }
+    while table[i].used && table[i].key != cell { i = (i + 1) & mask }
     return i
   }
 
   /// The first handle filed under `cell`, or -1.
   private func head(of cell: Cell) -> Int32 {
     let i = slot(of: cell)
-    return used[i] ? heads[i] : -1
+    return table[i].used ? table[i].head : -1
   }
 
   private mutating func file(_ handle: Int, under cell: Cell) {
     var i = slot(of: cell)
-    if !used[i] && 4 * (occupied + 1) > 3 * keys.count {
+    if !table[i].used && 4 * (occupied + 1) > 3 * table.count {
       // Cells emptied by moves stay in the table; before it fills, keep only those that
       // hold a handle. At most one cell per handle, so this leaves it at most half full.
       refile()
       i = slot(of: cell)
     }
-    if !used[i] {
+    if !table[i].used {
       occupied += 1
-      used[i] = true
-      keys[i] = cell
-      heads[i] = -1
+      table[i] = Slot(key: cell, head: -1, used: true)
     }
-    next[handle] = heads[i]
-    heads[i] = Int32(handle)
+    next[handle] = table[i].head
+    table[i].head = Int32(handle)
     filed[handle] = cell
   }
 
   /// Takes `handle` out of its cell's list (the cell stays in the table, empty).
   private mutating func unfile(_ handle: Int) {
     let i = slot(of: filed[handle])
-    guard used[i] else { return }
-    if heads[i] == Int32(handle) {
-      heads[i] = next[handle]
+    guard table[i].used else { return }
+    if table[i].head == Int32(handle) {
+      table[i].head = next[handle]
       return
     }
-    var previous = Int(heads[i])
+    var previous = Int(table[i].head)
     while previous >= 0 {
       let following = Int(next[previous])
       if following == handle {
@@ -129,7 +133,7 @@ struct HitGrid: Sendable {
   }
 
   private mutating func clear() {
-    for i in used.indices { used[i] = false }
+    for i in table.indices { table[i].used = false }
     occupied = 0
   }
 

@@ -167,13 +167,6 @@ extension MeasuredPath {
     for _ in 0...(pieces.count + 1) {
       let cubic = pieces[index].cubic
       if !cubic.isPoint {
-        // The distance only falls on the way to the first minimum ahead, or to the piece's
-        // far end if there is none, unless the minimum is where the walk starts: a slope of
-        // 1e-12 can point the walk the wrong way when the foot of the perpendicular rounds
-        // to the very parameter it starts from (a corner of a closed path approached along
-        // one side, or a finger moving along the normal). Then the minimum ahead lies past
-        // a maximum, farther than the start, and the walk stays where it is.
-        let here = (cubic.point(at: t) - point).lengthSquared
         var ahead: Double?
         switch cubic.nextDistanceMinimum(from: point, after: t, forward: forward) {
         case .at(let minimum): ahead = minimum
@@ -196,11 +189,13 @@ extension MeasuredPath {
             }
           }
         }
-        if let ahead {
-          return (cubic.point(at: ahead) - point).lengthSquared > here ? (index, t) : (index, ahead)
-        }
+        if let ahead { return (index, ahead) }
+        // With no minimum ahead the distance falls all the way to the piece's far end,
+        // unless the minimum is where the walk starts: a slope of 1e-12 can point the walk
+        // the wrong way when the foot of the perpendicular rounds to the very parameter it
+        // starts from (a corner of a closed path, approached along one side).
         let far = (cubic.point(at: forward ? 1 : 0) - point).lengthSquared
-        if far > here { return (index, t) }
+        if far > (cubic.point(at: t) - point).lengthSquared { return (index, t) }
       }
       // No minimum before this piece's end in the walking direction: cross the joint,
       // unless the path stops there or the distance rises on the other side.

@@ -78,7 +78,7 @@ enum FollowConstraint: ConstraintBehavior {
   ) -> Bool {
     let s = sim.stateSlots[c]
     let continuing = sim.followStates[s].length
-    let place = Self.place(s, on: p.path, in: sim)
+    let place = Self.place(s, on: p.path, in: &sim)
     guard
       let answer = sim.measured(
         p.path,
@@ -111,7 +111,7 @@ enum FollowConstraint: ConstraintBehavior {
       return glide(c, p, handle: h, velocity: velocity, in: &sim)
     }
     let length = sim.followStates[s].length
-    let place = Self.place(s, on: p.path, in: sim)
+    let place = Self.place(s, on: p.path, in: &sim)
     guard let spring = p.spring,
       let tangent = sim.measured(
         p.path, { place?.tangent ?? $0.position(atLength: length).tangent })
@@ -132,7 +132,7 @@ enum FollowConstraint: ConstraintBehavior {
   ) {
     let s = sim.stateSlots[c]
     let length = sim.followStates[s].length
-    let place = Self.place(s, on: p.path, in: sim)
+    let place = Self.place(s, on: p.path, in: &sim)
     guard
       let (tangent, total) = sim.measured(
         p.path, { (place?.tangent ?? $0.position(atLength: length).tangent, $0.length) })
@@ -187,7 +187,10 @@ enum FollowConstraint: ConstraintBehavior {
   /// It holds while the state's length is still its length, bit for bit, and the path does
   /// not move. Position along a fixed path is a function of arc length, so an older answer
   /// at the same length (the handle sprang back to where it was placed) holds too.
-  static func place(_ s: Int, on path: Int, in sim: Simulation) -> PathPosition? {
+  ///
+  /// `inout` though it changes nothing: passed by value from a caller holding it `inout`,
+  /// the whole simulation (700 bytes) was copied for each drag and release.
+  static func place(_ s: Int, on path: Int, in sim: inout Simulation) -> PathPosition? {
     let place = sim.followPlaces[s]
     guard place.length == sim.followStates[s].length, !sim.pathIsDynamic[path] else {
       return nil

@@ -15,13 +15,17 @@ import Testing
     return forward ? all.first { $0 > t } : all.last { $0 < t }
   }
 
+  /// A point with both coordinates drawn from `range`, x first.
+  static func randomPoint(in range: ClosedRange<Double>, _ generator: inout SeededGenerator)
+    -> Point
+  {
+    Point(Double.random(in: range, using: &generator), Double.random(in: range, using: &generator))
+  }
+
   static func randomCubic(_ generator: inout SeededGenerator) -> CubicBezier {
-    func point() -> Point {
-      Point(
-        Double.random(in: -100...300, using: &generator),
-        Double.random(in: -100...300, using: &generator))
-    }
-    return CubicBezier(point(), point(), point(), point())
+    CubicBezier(
+      randomPoint(in: -100...300, &generator), randomPoint(in: -100...300, &generator),
+      randomPoint(in: -100...300, &generator), randomPoint(in: -100...300, &generator))
   }
 
   /// Where tracking asks: the walk starts at the last answer, a minimum for the finger's
@@ -32,17 +36,11 @@ import Testing
     var decided = 0
     for _ in 0..<3_000 {
       let cubic = Self.randomCubic(&generator)
-      let before = Point(
-        Double.random(in: -50...250, using: &generator),
-        Double.random(in: -50...250, using: &generator))
+      let before = Self.randomPoint(in: -50...250, &generator)
       let minima = cubic.interiorDistanceMinima(from: before)
       guard minima.count > 0 else { continue }
       let t = minima[Int.random(in: 0..<minima.count, using: &generator)]
-      let finger =
-        before
-        + Vector(
-          Double.random(in: -6...6, using: &generator), Double.random(in: -6...6, using: &generator)
-        )
+      let finger = before + Self.randomPoint(in: -6...6, &generator)  // moved up to 6 each way
       let slope = cubic.distanceSlope(at: t, from: finger)
       guard slope != 0 else { continue }
       let forward = slope < 0
@@ -73,9 +71,7 @@ import Testing
     var decided = 0
     for _ in 0..<20_000 {
       let cubic = Self.randomCubic(&generator)
-      let finger = Point(
-        Double.random(in: -200...400, using: &generator),
-        Double.random(in: -200...400, using: &generator))
+      let finger = Self.randomPoint(in: -200...400, &generator)
       let t = Double.random(in: 0...1, using: &generator)
       let forward = Bool.random(using: &generator)
       let expected = Self.reference(cubic, finger, after: t, forward: forward)

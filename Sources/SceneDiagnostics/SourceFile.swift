@@ -2,6 +2,8 @@
 public struct SourceFile: Sendable {
   /// The name diagnostics print (a path as the user gave it, or `<stdin>`).
   public let name: String
+  /// The same name as locations carry it.
+  public let fileName: SourceFileName
   /// The whole text.
   public let text: String
   /// Where each line starts and ends (before its line break), as UTF-8 offsets into
@@ -10,6 +12,7 @@ public struct SourceFile: Sendable {
 
   public init(name: String, text: String) {
     self.name = name
+    self.fileName = SourceFileName(name)
     self.text = text
     // Split on \n, \r\n and lone \r, as YAML and our lexer both count lines. These are
     // ASCII and always grapheme clusters of their own (`\r\n` being one), so scanning the
@@ -57,7 +60,7 @@ public struct SourceFile: Sendable {
 
   /// The location of `line`, `column` in this file.
   public func location(line: Int, column: Int) -> SourceLocation {
-    SourceLocation(file: name, line: line, column: column)
+    SourceLocation(file: fileName, line: line, column: column)
   }
 
   /// The source line of `span` and a caret line under it, each indented by four spaces.

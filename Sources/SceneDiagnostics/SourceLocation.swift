@@ -4,28 +4,53 @@
 /// one found while the scene runs, points back at the text the user wrote. Prints as
 /// `file:line:col`.
 public struct SourceLocation: Hashable, Sendable, Comparable, CustomStringConvertible {
-  /// The file's name as the user gave it (for example `Scenes/wave.yaml`).
-  public var file: String
-  /// The 1-based line.
-  public var line: Int
-  /// The 1-based column, in Unicode scalars.
-  public var column: Int
+  /// The file's name, as a number: see ``SourceFileName``.
+  public var fileName: SourceFileName
+  // Stored in 32 bits, so a location is 12 bytes of plain data (inputs are far smaller
+  // than 4 GB; a larger number is kept as the largest).
+  private var storedLine: UInt32
+  private var storedColumn: UInt32
 
   public init(file: String, line: Int, column: Int) {
-    self.file = file
-    self.line = line
-    self.column = column
+    self.init(file: SourceFileName(file), line: line, column: column)
+  }
+
+  /// A location in a file whose name is already stored: what a reader making a location
+  /// for every node uses, as storing the name takes a lock.
+  public init(file: SourceFileName, line: Int, column: Int) {
+    self.fileName = file
+    self.storedLine = UInt32(clamping: line)
+    self.storedColumn = UInt32(clamping: column)
+  }
+
+  /// The file's name as the user gave it (for example `Scenes/wave.yaml`).
+  public var file: String {
+    get { fileName.description }
+    set { fileName = SourceFileName(newValue) }
+  }
+
+  /// The 1-based line.
+  public var line: Int {
+    get { Int(storedLine) }
+    set { storedLine = UInt32(clamping: newValue) }
+  }
+
+  /// The 1-based column, in Unicode scalars.
+  public var column: Int {
+    get { Int(storedColumn) }
+    set { storedColumn = UInt32(clamping: newValue) }
   }
 
   public var description: String { "\(file):\(line):\(column)" }
 
   /// The same file and line, `count` scalars further right.
   public func advanced(by count: Int) -> SourceLocation {
-    SourceLocation(file: file, line: line, column: column + count)
+    SourceLocation(file: fileName, line: line, column: column + count)
   }
 
   public static func < (a: SourceLocation, b: SourceLocation) -> Bool {
-    (a.file, a.line, a.column) < (b.file, b.line, b.column)
+    if a.fileName != b.fileName { return a.fileName < b.fileName }
+    return (a.storedLine, a.storedColumn) < (b.storedLine, b.storedColumn)
   }
 }
 
@@ -35,12 +60,17 @@ public struct SourceLocation: Hashable, Sendable, Comparable, CustomStringConver
 /// A span that would run past its line is cut at the line's end when shown.
 public struct SourceSpan: Hashable, Sendable, Comparable, CustomStringConvertible {
   public var start: SourceLocation
-  /// The number of scalars covered; at least 1 when shown.
-  public var length: Int
+  private var storedLength: UInt32
 
   public init(_ start: SourceLocation, length: Int = 1) {
     self.start = start
-    self.length = length
+    self.storedLength = UInt32(clamping: length)
+  }
+
+  /// The number of scalars covered; at least 1 when shown.
+  public var length: Int {
+    get { Int(storedLength) }
+    set { storedLength = UInt32(clamping: newValue) }
   }
 
   public var description: String { start.description }

@@ -60,7 +60,15 @@ public struct CompiledExpression: Sendable, Hashable {
       default: break
       }
     }
-    self.dependencies = Array(Set(slots)).sorted()
+    // Sorted without duplicates; most programs read no slot, or one or two.
+    slots.sort()
+    var unique = 0
+    for i in slots.indices where unique == 0 || slots[unique - 1] != slots[i] {
+      slots[unique] = slots[i]
+      unique += 1
+    }
+    slots.removeLast(slots.count - unique)
+    self.dependencies = slots
   }
 
   /// Whether the value never changes: the program reads no state.

@@ -16,4 +16,22 @@ public enum Symbol: Hashable, Sendable {
   /// The only case boxed: numbers and points are stored inline, so the thousands of
   /// handle members a big scene has cost no allocation each.
   indirect case object(members: [String: Symbol], value: Symbol?)
+  /// A handle whose `x`, `y` and `angle` are at `slot` and the two slots after it, and
+  /// whose value is its position: the object ``handleMembers(slot:)`` spells out.
+  ///
+  /// A case of its own so that naming the thousands of handles of a big scene builds no
+  /// table of members for each.
+  case handle(slot: Int)
+
+  /// The members of the handle at `slot`.
+  public static func handleMembers(slot: Int) -> [String: Symbol] {
+    ["x": .number(slot: slot), "y": .number(slot: slot + 1), "angle": .number(slot: slot + 2)]
+  }
+
+  /// This symbol with a handle spelt out as the object it stands for.
+  public var expanded: Symbol {
+    guard case .handle(let slot) = self else { return self }
+    return .object(
+      members: Self.handleMembers(slot: slot), value: .point(x: slot, y: slot + 1))
+  }
 }

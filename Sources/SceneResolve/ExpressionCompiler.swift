@@ -14,6 +14,37 @@ public enum ExpressionCompiler {
   public static func compile(_ expression: Expression, symbols: SymbolTable) throws(ResolveError)
     -> CompiledExpression
   {
+    if let literal = literal(expression) { return literal }
+    return try compileInFull(expression, symbols: symbols)
+  }
+
+  /// A number or a point of two numbers, written out, as ``compileInFull(_:symbols:)``
+  /// compiles it; `nil` for anything else.
+  ///
+  /// Most positions in a big scene are such literals; going through fragments, fusing and
+  /// validating took most of resolving one.
+  static func literal(_ expression: Expression) -> CompiledExpression? {
+    let code: [CompiledExpression.Instruction]
+    switch expression.kind {
+    case .number(let value, let unit):
+      code = [.constant(Compiler.baseUnits(value, unit))]
+    case .point(let a, let b):
+      guard case .number(let x, let xUnit) = a.kind, case .number(let y, let yUnit) = b.kind
+      else { return nil }
+      code = [.constant(Compiler.baseUnits(x, xUnit)), .constant(Compiler.baseUnits(y, yUnit))]
+    default:
+      return nil
+    }
+    return CompiledExpression(
+      code: code, resultType: code.count == 1 ? .number : .point, stackDepth: code.count,
+      source: expression.source)
+  }
+
+  /// Compiles `expression` through the general compiler, without the shortcut for
+  /// literals.
+  static func compileInFull(_ expression: Expression, symbols: SymbolTable) throws(ResolveError)
+    -> CompiledExpression
+  {
     let compiler = Compiler(symbols: symbols)
     let fragment = try compiler.compile(expression)
     let code = CompiledExpression.fused(fragment.code)
@@ -213,6 +244,13 @@ private struct Compiler {
       if name == "y" { return .number(slot: y) }
       throw ResolveError(
         "\(Self.quote(base)) has no member '\(name)'; expected x or y", at: e.source.span)
+    case .handle(let slot):
+      switch name {
+      case "x": return .number(slot: slot)
+      case "y": return .number(slot: slot + 1)
+      case "angle": return .number(slot: slot + 2)
+      default: return try member(name, of: symbol.expanded, base: base, at: e)
+      }
     case .object(let members, let value):
       if let member = members[name] { return member }
       var names = Array(members.keys)
@@ -232,6 +270,7 @@ private struct Compiler {
     switch symbol {
     case .point: return symbol
     case .number: return nil
+    case .handle(let slot): return .point(x: slot, y: slot + 1)
     case .object(_, let value): return value.flatMap(pointValue)
     }
   }
@@ -243,6 +282,8 @@ private struct Compiler {
       return .load(try checked(slot, e))
     case .point(let x, let y):
       return Fragment([.load(try checked(x, e)), .load(try checked(y, e))], nil, type: .point)
+    case .handle(let slot):
+      return try value(of: .point(x: slot, y: slot + 1), named: e)
     case .object(let members, let value):
       if let value { return try self.value(of: value, named: e) }
       guard !members.isEmpty else {

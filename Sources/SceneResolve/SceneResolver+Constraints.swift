@@ -176,7 +176,7 @@ extension SceneResolver {
       case .gooey(let g): handle = g.ball
       case .drag(let d): handle = d.handle
       }
-      if let firstIndex = mover[handle.value] {
+      if let firstIndex = Self.insertIfAbsent(&mover[handle.value], index) {
         let first = constraints[firstIndex]
         error(
           "handle '\(handle.value)' is already moved by \(first.kindKeyword == .elastic || first.kindKeyword == .animate ? "an" : "a") \(first.keyword) constraint; a handle can be moved by only one \(ConstraintKeyword.listed)",
@@ -184,8 +184,6 @@ extension SceneResolver {
           notes: [
             Diagnostic.Note("the \(first.keyword) constraint is here", at: first.source.span)
           ])
-      } else {
-        mover[handle.value] = index
       }
     }
   }

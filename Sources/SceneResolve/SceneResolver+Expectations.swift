@@ -83,7 +83,9 @@ extension SceneResolver {
   {
     var table = symbols
     for (i, handle) in spec.handles.enumerated() {
-      guard case .object(var members, let value)? = table[handle.name.value] else { continue }
+      guard case .object(var members, let value)? = table[handle.name.value]?.expanded else {
+        continue
+      }
       for (k, member) in SceneGraph.ExpectationSlots.handleMembers.enumerated() {
         members[member] = .number(slot: slots.handleSlot(i) + k)
       }

@@ -16,12 +16,8 @@ extension SceneResolver {
   func baseSymbols(_ layout: SlotLayout) -> [String: Symbol] {
     var symbols = SlotLayout.builtinSymbols
     symbols.reserveCapacity(symbols.count + spec.handles.count + spec.lets.count)
-    for (i, handle) in spec.handles.enumerated() {
-      let slot = layout.handleSlot(i)
-      symbols[handle.name.value] = .object(
-        members: [
-          "x": .number(slot: slot), "y": .number(slot: slot + 1), "angle": .number(slot: slot + 2),
-        ], value: .point(x: slot, y: slot + 1))
+    for i in spec.handles.indices {
+      symbols[spec.handles[i].name.value] = .handle(slot: layout.handleSlot(i))
     }
     return symbols
   }

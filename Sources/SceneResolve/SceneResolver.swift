@@ -67,9 +67,9 @@ public struct SceneResolver {
     }
     checkNames()
     let springs = spec.springs.map { resolveSpring($0) }
-    for (i, spring) in spec.springs.enumerated() { springIndex[spring.name.value] = i }
-    for (i, handle) in spec.handles.enumerated() { handleIndex[handle.name.value] = i }
-    for (i, path) in spec.paths.enumerated() { pathIndex[path.name.value] = i }
+    springIndex = Self.index(spec.springs.lazy.map(\.name.value))
+    handleIndex = Self.index(spec.handles.lazy.map(\.name.value))
+    pathIndex = Self.index(spec.paths.lazy.map(\.name.value))
     var handles = spec.handles.map { resolveHandle($0) }
     var paths = spec.paths.map { resolvePath($0) }
     var resolvedConstraints: [(constraint: SceneGraph.Constraint, drawnStyle: SceneGraph.Style?)] =
@@ -181,6 +181,15 @@ public struct SceneResolver {
     return graph
   }
 
+  /// The position of each name in `names`; a name given twice keeps its last position,
+  /// as assigning in order did.
+  static func index(_ names: some Collection<String>) -> [String: Int] {
+    var index: [String: Int] = [:]
+    index.reserveCapacity(names.count)
+    for (i, name) in names.enumerated() { index[name] = i }
+    return index
+  }
+
   /// `value` if given and within `range`, else an error (and `fallback` to keep going).
   mutating func checked(
     _ value: Located<Double>?, default fallback: Double, _ what: @autoclosure () -> String,
@@ -199,25 +208,37 @@ public struct SceneResolver {
   /// Lets, handles, paths and springs may not clash with each other where expressions
   /// would see both, nor with the built-in names.
   mutating func checkNames() {
-    var seen: [String: (String, SourceRef)] = [:]
-    let named: [(String, Located<String>)] =
-      spec.lets.map { ("let", $0.name) } + spec.handles.map { ("handle", $0.name) }
-    for (kind, name) in named {
-      if Self.builtinNames.contains(name.value) {
+    var seen: [String: (kind: String, source: SourceRef)] = [:]
+    seen.reserveCapacity(spec.lets.count + spec.handles.count)
+    func check(_ kind: String, _ name: Located<String>) {
+      if Self.isBuiltinName(name.value) {
         error(
           "\(kind) '\(name.value)' hides the built-in name '\(name.value)'; choose another name",
           at: name.source)
-      } else if let (otherKind, otherSource) = seen[name.value] {
+      } else if let other = Self.insertIfAbsent(&seen[name.value], (kind, name.source)) {
         error(
-          "'\(name.value)' names both a \(otherKind) and a \(kind)", at: name.source,
+          "'\(name.value)' names both a \(other.kind) and a \(kind)", at: name.source,
           notes: [
             Diagnostic.Note(
-              "the \(otherKind) '\(name.value)' is defined here", at: otherSource.span)
+              "the \(other.kind) '\(name.value)' is defined here", at: other.source.span)
           ])
-      } else {
-        seen[name.value] = (kind, name.source)
       }
     }
+    for i in spec.lets.indices { check("let", spec.lets[i].name) }
+    for i in spec.handles.indices { check("handle", spec.handles[i].name) }
+  }
+
+  /// Whether `name` is one of ``builtinNames``.
+  static func isBuiltinName(_ name: String) -> Bool {
+    SlotLayout.builtinSymbols[name] != nil
+  }
+
+  /// The value already in `slot`, or `nil` after putting `value` there: with a
+  /// dictionary's subscript as `slot`, one lookup where reading then writing took two.
+  static func insertIfAbsent<Value>(_ slot: inout Value?, _ value: Value) -> Value? {
+    if let existing = slot { return existing }
+    slot = value
+    return nil
   }
 
   // MARK: - References

@@ -99,7 +99,7 @@ public struct YAMLReader {
 /// byte offset; otherwise every 64th scalar's byte offset is kept, so finding any other
 /// takes at most 63 steps.
 private struct YAMLSourceText {
-  let name: String
+  let name: SourceFileName
   /// The bytes given to libyaml, as read.
   let bytes: [UInt8]
   /// The text as valid UTF-8: `bytes` itself when read from a `SourceFile`, else
@@ -117,7 +117,7 @@ private struct YAMLSourceText {
   private static let checkpointShift = 6
 
   init(name: String, bytes: [UInt8], utf8: [UInt8]) {
-    self.name = name
+    self.name = SourceFileName(name)
     self.bytes = bytes
     self.utf8 = utf8
     var starts = [0]

@@ -1,10 +1,10 @@
 import SceneDiagnostics
-import SceneResolve
 import SceneSyntax
 import SceneTestSupport
 import Testing
 
 @testable import SceneGraph
+@testable import SceneResolve
 
 #if canImport(Glibc)
 import Glibc
@@ -310,6 +310,54 @@ private func literal(_ value: Double) -> String { value < 0 ? "(-\(-value))" : "
     let knob = try ExpressionCompiler.compile(try parse("knob"), symbols: symbols)
     #expect(knob.resultType == .point)
     #expect(knob.evaluate([10, 20, 30]) == (10, 20))
+  }
+
+  /// A handle named by its slot compiles exactly as the object it stands for: the same
+  /// code, or the same message.
+  @Test func aHandleSymbolIsTheObjectItStandsFor() throws {
+    let handle = SymbolTable(["ball": .handle(slot: 3), "p": .point(x: 11, y: 12)])
+    let object = SymbolTable(["ball": Symbol.handle(slot: 3).expanded, "p": .point(x: 11, y: 12)])
+    #expect(
+      Symbol.handle(slot: 3).expanded
+        == .object(
+          members: ["x": .number(slot: 3), "y": .number(slot: 4), "angle": .number(slot: 5)],
+          value: .point(x: 3, y: 4)))
+    let texts = [
+      "ball", "ball.x", "ball.y", "ball.angle", "ball.z", "ball.x.y", "ball + p", "-ball",
+      "ball.angle * 2", "ball.speed", "(ball).x", "ball == p", "distance(ball, p)",
+      "lerp(ball, p, ball.x)", "ball.angle.x",
+    ]
+    for text in texts {
+      let expression = try parse(text)
+      func outcome(_ symbols: SymbolTable) -> String {
+        do {
+          return "\(try ExpressionCompiler.compile(expression, symbols: symbols).code)"
+        } catch {
+          return error.message
+        }
+      }
+      #expect(outcome(handle) == outcome(object), "\(text)")
+    }
+  }
+
+  /// Literals take a shortcut past the general compiler, to the same program.
+  @Test func aLiteralCompilesAsTheGeneralCompilerWould() throws {
+    let literals = [
+      "0", "1.5", "1e300", "900ms", "90deg", "2s", "1rad", "(3, 4)", "(0.1, 1e-300)",
+      "(90deg, 250ms)", "(1.5e10, 0)",
+    ]
+    for text in literals {
+      let expression = try parse(text)
+      let shortcut = try #require(ExpressionCompiler.literal(expression), "\(text)")
+      let full = try ExpressionCompiler.compileInFull(expression, symbols: .empty)
+      #expect(shortcut.code == full.code, "\(text)")
+      #expect(shortcut.resultType == full.resultType, "\(text)")
+      #expect(shortcut.stackDepth == full.stackDepth, "\(text)")
+      #expect(shortcut.dependencies == full.dependencies, "\(text)")
+    }
+    for text in ["-1", "(1, -2)", "(1, 2 + 3)", "time", "(time, 1)", "((1, 2), 3)"] {
+      #expect(ExpressionCompiler.literal(try parse(text)) == nil, "\(text)")
+    }
   }
 
   /// Odd shapes a resolver might hand over get a message, not a crash.
@@ -690,7 +738,7 @@ private struct Interpreter {
     switch e.kind {
     case .identifier(let name): return symbolMap[name]
     case .member(let base, let name):
-      switch symbol(base) {
+      switch symbol(base)?.expanded {
       case .object(let members, let value)?:
         if let member = members[name] { return member }
         if case .point(let x, let y)? = value { return .number(slot: name == "x" ? x : y) }
@@ -707,6 +755,7 @@ private struct Interpreter {
     case .number(let slot): return .number(state[slot])
     case .point(let x, let y): return .point(state[x], state[y])
     case .object(_, let value?): return self.value(value)
+    case .handle: return self.value(symbol.expanded)
     case .object(_, nil):
       Issue.record("object without a value")
       return .number(.nan)

@@ -94,7 +94,7 @@ private struct LineError: Error {
 private struct Line {
   var number: Int
   var scalars: [Unicode.Scalar]
-  var file: String
+  var file: SourceFileName
 
   /// The span of the scalars `start..<end` (at least the column of `start`).
   func span(_ start: Int, _ end: Int) -> SourceSpan {
@@ -314,7 +314,7 @@ private struct DSLStatementParser {
   mutating func parseFile() {
     let lines = DSLLexer.lines(of: file.text)
     for (index, scalars) in lines.enumerated() {
-      let line = Line(number: index + 1, scalars: scalars, file: file.name)
+      let line = Line(number: index + 1, scalars: scalars, file: file.fileName)
       // A byte-order mark is not part of the first statement, but still counts as a column.
       let start = index == 0 && scalars.first == "\u{FEFF}" ? 1 : 0
       var content = start

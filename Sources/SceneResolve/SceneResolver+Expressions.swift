@@ -75,24 +75,26 @@ extension SceneResolver {
   /// The names an expression reads (the root of every member chain), in first-use order.
   static func names(in expression: Expression) -> [String] {
     var names: [String] = []
-    func walk(_ e: Expression) {
-      switch e.kind {
-      case .number: break
-      case .identifier(let name): if !names.contains(name) { names.append(name) }
-      case .member(let base, _): walk(base)
-      case .point(let a, let b), .binary(_, let a, let b):
-        walk(a)
-        walk(b)
-      case .unary(_, let a): walk(a)
-      case .conditional(let a, let b, let c):
-        walk(a)
-        walk(b)
-        walk(c)
-      case .call(_, let arguments): arguments.forEach(walk)
-      }
-    }
-    walk(expression)
+    collectNames(in: expression, into: &names)
     return names
+  }
+
+  private static func collectNames(in e: Expression, into names: inout [String]) {
+    switch e.kind {
+    case .number: break
+    case .identifier(let name): if !names.contains(name) { names.append(name) }
+    case .member(let base, _): collectNames(in: base, into: &names)
+    case .point(let a, let b), .binary(_, let a, let b):
+      collectNames(in: a, into: &names)
+      collectNames(in: b, into: &names)
+    case .unary(_, let a): collectNames(in: a, into: &names)
+    case .conditional(let a, let b, let c):
+      collectNames(in: a, into: &names)
+      collectNames(in: b, into: &names)
+      collectNames(in: c, into: &names)
+    case .call(_, let arguments):
+      for argument in arguments { collectNames(in: argument, into: &names) }
+    }
   }
 
   /// The evaluation order of lets, handles and segment paths, or the errors for every
@@ -100,13 +102,6 @@ extension SceneResolver {
   mutating func evaluationOrder(constraints: [SceneGraph.Constraint]) -> [NodeID] {
     let letIndex = Dictionary(
       spec.lets.enumerated().map { ($1.name.value, $0) }, uniquingKeysWith: { a, _ in a })
-    func nodes(reading names: [String]) -> [NodeID] {
-      names.compactMap { name in
-        if let i = letIndex[name] { return .letNode(i) }
-        if let i = handleIndex[name] { return .handle(i) }
-        return nil
-      }
-    }
     // Nodes are numbered densely (lets, then handles, then paths), so the search below
     // indexes arrays rather than hashing: on a 10,000-handle scene the dictionaries were
     // most of its cost.
@@ -114,46 +109,68 @@ extension SceneResolver {
     let handleBase = letCount
     let pathBase = letCount + spec.handles.count
     let nodeCount = pathBase + spec.paths.count
-    func number(_ node: NodeID) -> Int {
-      switch node {
-      case .letNode(let i): return i
-      case .handle(let i): return handleBase + i
-      case .path(let i): return pathBase + i
-      }
-    }
     func node(_ number: Int) -> NodeID {
       if number < handleBase { return .letNode(number) }
       if number < pathBase { return .handle(number - handleBase) }
       return .path(number - pathBase)
     }
-    var edges = [[NodeID]](repeating: [], count: nodeCount)
-    for (i, value) in spec.lets.enumerated() {
-      edges[i] = nodes(reading: Self.names(in: value.value))
-    }
-    for (i, handle) in spec.handles.enumerated() {
-      var reads = nodes(reading: Self.names(in: handle.position)).filter { $0 != .handle(i) }
-      if let rest = handle.rest { reads += nodes(reading: Self.names(in: rest)) }
-      edges[handleBase + i] = reads
-    }
-    for constraint in constraints {
-      if let path = constraint.kind.measuredPath {
-        edges[handleBase + constraint.kind.movedHandle].append(.path(path))
-      }
-    }
-    for (i, path) in spec.paths.enumerated() {
-      guard case .segments(let segments) = path.geometry else { continue }
-      var reads: [NodeID] = []
-      for segment in segments {
-        switch segment.kind {
-        case .move(let p), .line(let p): reads += nodes(reading: Self.names(in: p))
-        case .quadratic(let c, let p):
-          reads += nodes(reading: Self.names(in: c) + Self.names(in: p))
-        case .cubic(let c1, let c2, let p):
-          reads += nodes(reading: Self.names(in: c1) + Self.names(in: c2) + Self.names(in: p))
-        case .close: break
+    // The edges of every node in one array, node by node: node n reads
+    // `targets[starts[n]..<starts[n + 1]]`. An array per node cost an allocation each.
+    var targets: [Int] = []
+    var starts: [Int] = [0]
+    starts.reserveCapacity(nodeCount + 1)
+    func addReads(of expression: Expression, except excluded: Int = -1) {
+      if case .number = expression.kind { return }  // The commonest case, reading nothing.
+      for name in Self.names(in: expression) {
+        if let i = letIndex[name] {
+          targets.append(i)
+        } else if let i = handleIndex[name], handleBase + i != excluded {
+          targets.append(handleBase + i)
         }
       }
-      edges[pathBase + i] = reads
+    }
+    // The paths constraints measure, by the handle they move, in constraint order.
+    var pathCounts = [Int](repeating: 0, count: spec.handles.count + 1)
+    for constraint in constraints where constraint.kind.measuredPath != nil {
+      pathCounts[constraint.kind.movedHandle + 1] += 1
+    }
+    for h in 0..<spec.handles.count { pathCounts[h + 1] += pathCounts[h] }
+    var measuredPaths = [Int](repeating: 0, count: pathCounts[spec.handles.count])
+    var filled = pathCounts
+    for constraint in constraints {
+      guard let path = constraint.kind.measuredPath else { continue }
+      let h = constraint.kind.movedHandle
+      measuredPaths[filled[h]] = pathBase + path
+      filled[h] += 1
+    }
+    for i in spec.lets.indices {
+      addReads(of: spec.lets[i].value)
+      starts.append(targets.count)
+    }
+    for i in spec.handles.indices {
+      // A position that names its own handle does not depend on itself.
+      addReads(of: spec.handles[i].position, except: handleBase + i)
+      if let rest = spec.handles[i].rest { addReads(of: rest) }
+      targets += measuredPaths[pathCounts[i]..<pathCounts[i + 1]]
+      starts.append(targets.count)
+    }
+    for i in spec.paths.indices {
+      if case .segments(let segments) = spec.paths[i].geometry {
+        for segment in segments {
+          switch segment.kind {
+          case .move(let p), .line(let p): addReads(of: p)
+          case .quadratic(let c, let p):
+            addReads(of: c)
+            addReads(of: p)
+          case .cubic(let c1, let c2, let p):
+            addReads(of: c1)
+            addReads(of: c2)
+            addReads(of: p)
+          case .close: break
+          }
+        }
+      }
+      starts.append(targets.count)
     }
     // Depth-first search in declaration order, so the order and the messages are stable.
     let onStack: UInt8 = 1
@@ -173,8 +190,8 @@ extension SceneResolver {
       path.append(root)
       frames.append((root, 0))
       while let top = frames.last {
-        let successors = edges[top.node]
-        guard top.next < successors.count else {
+        let edge = starts[top.node] + top.next
+        guard edge < starts[top.node + 1] else {
           frames.removeLast()
           path.removeLast()
           pathIndex[top.node] = -1
@@ -183,7 +200,7 @@ extension SceneResolver {
           continue
         }
         frames[frames.count - 1].next += 1
-        let next = number(successors[top.next])
+        let next = targets[edge]
         switch state[next] {
         case done:
           continue

@@ -167,15 +167,8 @@ extension SceneResolver {
     // copied each one (and retained everything in it) for every handle of a big scene.
     var mover: [String: Int] = [:]
     mover.reserveCapacity(constraints.count)
-    for (index, constraint) in constraints.enumerated() {
-      let handle: Reference
-      switch constraint.kind {
-      case .follow(let f): handle = f.handle
-      case .animate(let a): handle = a.handle
-      case .elastic(let e): handle = e.handle
-      case .gooey(let g): handle = g.ball
-      case .drag(let d): handle = d.handle
-      }
+    for index in constraints.indices {
+      let handle = constraints[index].movedHandle
       if let firstIndex = Self.insertIfAbsent(&mover[handle.value], index) {
         let first = constraints[firstIndex]
         error(
@@ -243,15 +236,16 @@ extension SceneResolver {
     }
   }
 
-  /// Compiles each drag constraint's bounds, snap points and grid, now every name is known.
+  /// Compiles each drag constraint's bounds, snap points and grid, now every name is known;
+  /// `specs` holds the index in the scene's constraints of each of `constraints`.
   mutating func compileDragExpressions(
-    _ constraints: inout [SceneGraph.Constraint], specs: [ConstraintSpec],
+    _ constraints: inout [SceneGraph.Constraint], specs: [Int],
     symbols: [String: Symbol]
   ) {
-    for (c, spec) in zip(constraints.indices, specs) {
-      guard case .drag(var drag) = constraints[c].kind, case .drag(let d) = spec.kind else {
-        continue
-      }
+    for (c, s) in zip(constraints.indices, specs) {
+      guard case .drag = spec.constraints[s].kind, case .drag(var drag) = constraints[c].kind,
+        case .drag(let d) = spec.constraints[s].kind
+      else { continue }
       func number(_ expression: Expression?, _ key: String) -> CompiledExpression? {
         expression.flatMap {
           compile($0, symbols, expect: .number, what: "drag constraint: bounds '\(key)'")

@@ -43,10 +43,15 @@ extension SceneResolver {
     change[SlotLayout.time] = .withTime
     change[SlotLayout.frame] = .withTime
     var moved = [Bool](repeating: false, count: handles.count)
-    for constraint in constraints {
-      for h in constraint.kind.handles { moved[h] = true }
-      if case .animate(let a) = constraint.kind {
+    for c in constraints.indices {
+      // By index and field, not `kind.handles`: that copied every constraint and built
+      // an array for each.
+      moved[constraints[c].kind.movedHandle] = true
+      switch constraints[c].kind {
+      case .gooey(let g): moved[g.anchor] = true
+      case .animate(let a):
         for k in 0..<3 { change[layout.handleSlot(a.handle) + k] = .withTime }
+      case .follow, .elastic, .drag: break
       }
     }
     func reads(_ expression: CompiledExpression?) -> Change {

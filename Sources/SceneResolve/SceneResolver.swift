@@ -51,6 +51,9 @@ public struct SceneResolver {
   // MARK: - The scene
 
   mutating func resolveScene() -> SceneGraph {
+    // A local copy (of references to the same arrays), so the specs can be read by index
+    // while `self` records errors.
+    let spec = self.spec
     let header = spec.header
     let width = checked(
       header.size.map { Located($0.value.width, at: $0.source) }, default: 400, "scene width",
@@ -74,14 +77,16 @@ public struct SceneResolver {
     var paths = spec.paths.map { resolvePath($0) }
     var resolvedConstraints: [(constraint: SceneGraph.Constraint, drawnStyle: SceneGraph.Style?)] =
       []
-    var resolvedSpecs: [ConstraintSpec] = []
-    for constraint in spec.constraints {
+    var resolvedSpecs: [Int] = []
+    resolvedConstraints.reserveCapacity(spec.constraints.count)
+    resolvedSpecs.reserveCapacity(spec.constraints.count)
+    for c in spec.constraints.indices {
       guard
         let resolved = resolveConstraint(
-          constraint, handles: handles, paths: paths, springs: springs)
+          spec.constraints[c], handles: handles, paths: paths, springs: springs)
       else { continue }
       resolvedConstraints.append(resolved)
-      resolvedSpecs.append(constraint)
+      resolvedSpecs.append(c)
     }
     var constraints = resolvedConstraints.map(\.0)
     var gooeyCount = 0
@@ -130,17 +135,22 @@ public struct SceneResolver {
       lets[i] = SceneGraph.Let(
         name: definition.name.value, value: compiled, source: definition.name.source)
     }
-    for (i, handle) in spec.handles.enumerated() {
-      func what() -> String { "the position of handle '\(handle.name.value)'" }
-      handles[i].position = compile(handle.position, symbols, expect: .point, what: what())
-      handles[i].rest = handle.rest.flatMap {
-        compile($0, symbols, expect: .point, what: "the rest of handle '\(handle.name.value)'")
+    // By index: a loop over the specs themselves copied each one.
+    for i in spec.handles.indices {
+      let name = spec.handles[i].name.value
+      handles[i].position = compile(
+        spec.handles[i].position, symbols, expect: .point,
+        what: "the position of handle '\(name)'")
+      if let rest = spec.handles[i].rest {
+        handles[i].rest = compile(
+          rest, symbols, expect: .point, what: "the rest of handle '\(name)'")
       }
     }
-    for (i, path) in spec.paths.enumerated() {
-      guard case .segments(let segments) = path.geometry else { continue }
+    for i in spec.paths.indices {
+      guard case .segments(let segments) = spec.paths[i].geometry else { continue }
+      let name = spec.paths[i].name.value
       paths[i].segments = segments.map { segment in
-        func what() -> String { "a point of path '\(path.name.value)'" }
+        func what() -> String { "a point of path '\(name)'" }
         func points(_ expressions: [Expression]) -> [CompiledExpression] {
           expressions.compactMap { compile($0, symbols, expect: .point, what: what()) }
         }

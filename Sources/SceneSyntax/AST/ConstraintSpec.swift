@@ -35,6 +35,17 @@ public struct ConstraintSpec: Hashable, Sendable {
 
   /// The key that names each kind in both syntaxes.
   public var keyword: String { kindKeyword.rawValue }
+
+  /// The handle it moves (a handle may be moved by only one constraint).
+  public var movedHandle: Reference {
+    switch kind {
+    case .follow(let f): return f.handle
+    case .animate(let a): return a.handle
+    case .elastic(let e): return e.handle
+    case .gooey(let g): return g.ball
+    case .drag(let d): return d.handle
+    }
+  }
 }
 
 /// `follow`: a handle kept on a path; dragged, it sits at the nearest point to the finger.

@@ -196,7 +196,7 @@ struct PathDataParser {
       if let s = peek(), s == "+" || s == "-" { index += 1 }
       if skipDigits() == 0 { throw expected("a digit in the exponent") }
     }
-    if let value = Self.exactValue(scalars[start..<index]) { return value }
+    if let value = DecimalNumber.exactValue(scalars[start..<index]) { return value }
     // Only ASCII was consumed, and Double(String) does not depend on the locale.
     let text = String(String.UnicodeScalarView(scalars[start..<index]))
     guard let value = Double(text), value.isFinite else {
@@ -204,61 +204,6 @@ struct PathDataParser {
       throw PathDataError(offset: start, message: "number out of range: '\(shown)'")
     }
     return value
-  }
-
-  /// 10⁰ … 10²², every one an exact double.
-  static let powersOfTen: [Double] = [
-    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-    1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
-  ]
-
-  /// The value of a number already scanned, if it can be had exactly without a string.
-  ///
-  /// That is when it has at most 15 significant digits and a power of ten within 10^±22:
-  /// the digits and the power are then both exact doubles, so one multiplication or
-  /// division rounds correctly (Clinger's fast path), to the value `Double(String)` gives.
-  /// `nil` for any other number. Path data is mostly such numbers, and this skips building a string for each one.
-  static func exactValue(_ text: ArraySlice<Unicode.Scalar>) -> Double? {
-    var mantissa: UInt64 = 0
-    var significant = 0
-    var scale = 0
-    var negative = false
-    var exponent = 0
-    var exponentNegative = false
-    var exponentDigits = 0
-    var inFraction = false
-    var inExponent = false
-    for scalar in text {
-      let v = scalar.value
-      if v >= 48 && v <= 57 {
-        let digit = UInt64(v - 48)
-        if inExponent {
-          exponent = exponent * 10 + Int(digit)
-          exponentDigits += 1
-          if exponentDigits > 4 { return nil }
-        } else {
-          if mantissa != 0 || digit != 0 {
-            significant += 1
-            if significant > 15 { return nil }
-            mantissa = mantissa * 10 + digit
-          }
-          if inFraction { scale -= 1 }
-        }
-      } else if v == 46 {  // "."
-        inFraction = true
-      } else if v == 101 || v == 69 {  // "e", "E"
-        inExponent = true
-      } else if v == 45 {  // "-"
-        if inExponent { exponentNegative = true } else { negative = true }
-      }
-    }
-    let power = scale + (exponentNegative ? -exponent : exponent)
-    var value = Double(mantissa)
-    if mantissa != 0 {
-      guard power >= -22 && power <= 22 else { return nil }
-      value = power < 0 ? value / powersOfTen[-power] : value * powersOfTen[power]
-    }
-    return negative ? -value : value
   }
 
   /// An arc flag: exactly one `0` or `1`, which needs no separator after it.

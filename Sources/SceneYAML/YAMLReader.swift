@@ -123,24 +123,44 @@ private struct YAMLSourceText {
     var starts = [0]
     var checkpoints: [Int] = []
     var count = 0
-    let isASCII = utf8.allSatisfy { $0 < 0x80 }
     let mask = (1 << Self.checkpointShift) - 1
-    // One pass over a plain buffer, the fastest way through megabytes.
-    utf8.withUnsafeBufferPointer { buffer in
-      for (offset, byte) in buffer.enumerated() where isASCII || byte & 0xC0 != 0x80 {
-        // The first byte of a scalar (continuation bytes are 0b10xxxxxx).
-        if !isASCII && count & mask == 0 { checkpoints.append(offset) }
-        count += 1
-        // Same rule as SourceFile: \n, \r\n (one break) and a lone \r.
+    // ASCII text, nearly every scene: one tight pass over the bytes, where each byte is a
+    // scalar and only line breaks matter.
+    let isASCII = utf8.withUnsafeBufferPointer { buffer in
+      var high: UInt8 = 0
+      for offset in buffer.indices {
+        let byte = buffer[offset]
+        high |= byte
         if byte == UInt8(ascii: "\n")
           || (byte == UInt8(ascii: "\r")
             && (offset + 1 == buffer.count || buffer[offset + 1] != UInt8(ascii: "\n")))
         {
-          starts.append(count)
+          starts.append(offset + 1)
         }
       }
+      return high < 0x80
     }
-    if !isASCII && count & mask == 0 { checkpoints.append(utf8.count) }
+    if isASCII {
+      count = utf8.count
+    } else {
+      // Otherwise a second pass counts scalars, keeping every 64th one's offset.
+      starts = [0]
+      utf8.withUnsafeBufferPointer { buffer in
+        for (offset, byte) in buffer.enumerated() where byte & 0xC0 != 0x80 {
+          // The first byte of a scalar (continuation bytes are 0b10xxxxxx).
+          if count & mask == 0 { checkpoints.append(offset) }
+          count += 1
+          // Same rule as SourceFile: \n, \r\n (one break) and a lone \r.
+          if byte == UInt8(ascii: "\n")
+            || (byte == UInt8(ascii: "\r")
+              && (offset + 1 == buffer.count || buffer[offset + 1] != UInt8(ascii: "\n")))
+          {
+            starts.append(count)
+          }
+        }
+      }
+      if count & mask == 0 { checkpoints.append(utf8.count) }
+    }
     self.scalarCount = count
     self.lineStarts = starts
     self.isASCII = isASCII

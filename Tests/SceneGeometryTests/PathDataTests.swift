@@ -416,7 +416,7 @@ import Testing
 /// `Double(String)` gives, or decline.
 @Suite struct PathDataNumberTests {
   func exact(_ text: String) -> Double? {
-    PathDataParser.exactValue(ArraySlice(Array(text.unicodeScalars)))
+    DecimalNumber.exactValue(ArraySlice(Array(text.unicodeScalars)))
   }
 
   @Test(arguments: [

@@ -201,6 +201,28 @@ private func cond(_ c: Expression, _ t: Expression, _ e: Expression) -> Expressi
     #expect(try parse("007") == num(7))
   }
 
+  /// Numbers are read exactly from their digits when they can be; every one must be the
+  /// value `Double(String)` gives, alone (the single-token route) or inside a group (the
+  /// lexer's).
+  @Test func numbersAreReadAsTheStandardLibraryReadsThem() throws {
+    var generator = Xoshiro(seed: (0x5EED, 0xDEC1, 0x3A1, 0x77))
+    func digits(_ range: ClosedRange<Int>) -> String {
+      let count = Int.random(in: range, using: &generator)
+      return String((0..<count).map { _ in "0123456789".randomElement(using: &generator)! })
+    }
+    for _ in 0..<5_000 {
+      var text = digits(1...18)
+      if Bool.random(using: &generator) { text += "." + digits(1...12) }
+      if Int.random(in: 0..<3, using: &generator) == 0 {
+        text += ["e", "E"].randomElement(using: &generator)!
+        text += ["", "+", "-"].randomElement(using: &generator)! + digits(1...3)
+      }
+      guard let expected = Double(text), expected.isFinite else { continue }
+      #expect(try parse(text) == num(expected), "\(text)")
+      #expect(try parse("(\(text))") == num(expected), "\(text)")
+    }
+  }
+
   @Test func units() throws {
     #expect(try parse("0.9s") == num(0.9, .seconds))
     #expect(try parse("900ms") == num(900, .milliseconds))

@@ -1,4 +1,5 @@
 import SceneDiagnostics
+import SceneGeometry
 
 /// Parses the text of one expression (`min(pull * 0.6, 100)`, `(pointer.x, baseY)`,
 /// `90deg`) into an ``Expression``.
@@ -58,9 +59,14 @@ public enum ExpressionParser {
     if let single = singleToken(text, spans: spans) { return single }
     // Expressions are nearly always ASCII, where each byte is a scalar: copied straight
     // from the bytes, without decoding the text twice (to count, then to copy).
-    let scalars =
-      text.utf8.allSatisfy { $0 < 0x80 }
-      ? text.utf8.map { Unicode.Scalar($0) } : Array(text.unicodeScalars)
+    let ascii = text.utf8.withContiguousStorageIfAvailable { bytes -> [Unicode.Scalar]? in
+      guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+      return [Unicode.Scalar](unsafeUninitializedCapacity: bytes.count) { buffer, count in
+        for i in bytes.indices { buffer.initializeElement(at: i, to: Unicode.Scalar(bytes[i])) }
+        count = bytes.count
+      }
+    }
+    let scalars = (ascii ?? nil) ?? Array(text.unicodeScalars)
     if scalars.allSatisfy(isSpace) { throw ExpressionError("empty expression", at: origin) }
     return try parse(scalars, in: 0..<scalars.count, spans: spans)
   }
@@ -103,7 +109,9 @@ public enum ExpressionParser {
         }
         length += 1
       }
-      guard digitsSincePoint != 0, let value = Double(text), value.isFinite else { return nil }
+      guard digitsSincePoint != 0,
+        let value = DecimalNumber.exactValue(utf8: text.utf8) ?? Double(text), value.isFinite
+      else { return nil }
       count = length
       kind = .number(value, nil)
     } else {
@@ -469,8 +477,11 @@ public enum ExpressionParser {
         }
         // Otherwise the `e` starts a unit, which is rejected below.
       }
-      let digits = text(start, position)
-      guard let value = Double(digits) else {
+      // Most numbers are read exactly from the scalars; the rest through a string.
+      guard
+        let value = DecimalNumber.exactValue(scalars[start..<position])
+          ?? Double(text(start, position))
+      else {
         throw error(
           "invalid number \(ExpressionParser.quote(scalars[start..<position]))", start, position)
       }

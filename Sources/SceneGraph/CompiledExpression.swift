@@ -51,14 +51,19 @@ public struct CompiledExpression: Sendable, Hashable {
     self.resultType = resultType
     self.stackDepth = stackDepth
     self.source = source
-    var slots: [Int] = []
-    for instruction in code {
+    func slot(_ instruction: Instruction) -> Int? {
       switch instruction {
       case .load(let slot), .addSlot(let slot), .subtractSlot(let slot), .multiplySlot(let slot),
         .divideSlot(let slot):
-        slots.append(slot)
-      default: break
+        return slot
+      default: return nil
       }
+    }
+    // Counted first, so the array is allocated once, and not at all for a constant.
+    var slots: [Int] = []
+    slots.reserveCapacity(code.reduce(0) { $0 + (slot($1) == nil ? 0 : 1) })
+    for instruction in code {
+      if let slot = slot(instruction) { slots.append(slot) }
     }
     // Sorted without duplicates; most programs read no slot, or one or two.
     slots.sort()

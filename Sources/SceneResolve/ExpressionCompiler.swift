@@ -97,6 +97,8 @@ extension Fragment {
   /// `type`.
   init(_ parts: [Fragment], _ instruction: Instruction?, type: CompiledExpression.ValueType) {
     var code: [Instruction] = []
+    // Sized once: growing by appending reallocated several times per operator.
+    code.reserveCapacity(parts.reduce(instruction == nil ? 0 : 1) { $0 + $1.code.count })
     var below = 0
     var depth = 0
     for part in parts {
@@ -474,8 +476,11 @@ private struct Compiler {
   /// An argument of a function that takes only numbers.
   func numberArgument(_ argument: Expression, of name: String) throws(ResolveError) -> Fragment {
     let fragment = try compile(argument)
-    let what = (Expression.functions[name]?.upperBound ?? 1) == 1 ? "a number" : "numbers"
-    try expect(fragment, .number, "'\(name)' takes \(what), found a point", at: argument)
+    // The message is worked out only when it is written.
+    func what() -> String {
+      (Expression.functions[name]?.upperBound ?? 1) == 1 ? "a number" : "numbers"
+    }
+    try expect(fragment, .number, "'\(name)' takes \(what()), found a point", at: argument)
     return fragment
   }
 

@@ -29,6 +29,12 @@ private func map(_ entries: KeyValuePairs<String, DocumentNode>) -> DocumentNode
     at: .synthesized)
 }
 
+private func mapping(_ entries: [(String, DocumentNode)]) -> DocumentNode {
+  DocumentNode(
+    .mapping(entries.map { DocumentNode.Entry(key: $0, keySource: .synthesized, value: $1) }),
+    at: .synthesized)
+}
+
 private func parse(_ text: String) -> (document: DocumentNode?, diagnostics: [Diagnostic]) {
   DSLParser.parse(SourceFile(name: "test.scene", text: text))
 }
@@ -567,6 +573,29 @@ let dslExampleTree: DocumentNode = map([
                      ^
 
           """)
+  }
+
+  /// Past eight keys a table finds them by hashing instead of comparing each: the same
+  /// order, the same duplicates.
+  @Test func manyAttributesKeepTheirOrderAndTheirDuplicates() {
+    let keys = (1...12).map { "k\($0)" }
+    let line = "spring s " + keys.map { "\($0)=1" }.joined(separator: " ")
+    let (document, diagnostics) = parse(line + " t." + keys.joined(separator: "=2 t.") + "=2\n")
+    #expect(diagnostics.isEmpty)
+    let expected = map([
+      "springs": map([
+        "s": mapping(
+          keys.map { ($0, plain("1")) } + [("t", mapping(keys.map { ($0, plain("2")) }))])
+      ])
+    ])
+    #expect(document == expected)
+    for late in ["k3", "k11", "t.k2", "t.k12"] {
+      let text =
+        line + " t.k1=1 t.k2=1 t.k3=1 t.k4=1 t.k5=1 t.k6=1 t.k7=1 t.k8=1 t.k9=1 t.k10=1"
+        + " t.k11=1 t.k12=1 \(late)=5\n"
+      let messages = parse(text).diagnostics.map(\.message)
+      #expect(messages == ["duplicate attribute '\(late)'"], "\(late)")
+    }
   }
 
   @Test func malformedStatements() {

@@ -71,6 +71,26 @@ let benchmarks: @Sendable () -> Void = {
     }
   }
 
+  // The same scene in the DSL, converted as `scenec fmt --to dsl` converts it. Its rate is
+  // over the YAML's megabytes, so the two rates compare the same scene.
+  if let spec = SceneLoader.load(SourceFile(name: "large.yaml", text: largeScene), syntax: .yaml)
+    .spec
+  {
+    let dsl = DSLEmitter.emit(SceneEncoder.encode(spec, comments: SceneComments(text: largeScene)))
+    Benchmark(
+      "Loading/scene load: DSL to AST (the same scene, \(String(format: "%.1f", Double(dsl.utf8.count) / 1e6)) MB)",
+      configuration: .init(
+        metrics: [.wallClock, .throughput, .mallocCountTotal, megabytesPerSecond],
+        maxDuration: .seconds(5))
+    ) { benchmark in
+      for _ in benchmark.scaledIterations {
+        reportRate(megabytes, of: benchmark) {
+          blackHole(SceneLoader.load(SourceFile(name: "large.scene", text: dsl), syntax: .dsl).spec)
+        }
+      }
+    }
+  }
+
   // Outputs: encoding one frame of a 1,000-handle scene.
   var small = "scene: { size: 2000x2000 }\nhandles:\n"
   for i in 0..<1000 { small += "  h\(i): { position: [\(i % 40 * 50), \(i / 40 * 50)], r: 4 }\n" }

@@ -6,6 +6,7 @@ import ScenePipeline
 import SceneResolve
 import SceneRuntime
 import SceneStress
+import SceneSyntax
 
 /// The runtime workloads stepped by a plain process, outside package-benchmark's harness, so
 /// they can run under `valgrind --tool=callgrind` or `perf` and be compared between commits
@@ -16,6 +17,7 @@ import SceneStress
 ///     swift run -c release StressRun spring 10000 5    # elastic springs: 60 frames a run
 ///     swift run -c release StressRun spring 10000 1 120  # the same, 120 frames
 ///     swift run -c release StressRun load 40000 3      # the 5.2 MB stress YAML: load + resolve
+///     swift run -c release StressRun syntaxes 40000 3  # the same scene as YAML and as DSL
 ///     swift run -c release StressRun measure 1000      # measure the 64-segment wavy path
 ///     swift run -c release StressRun resolve follow 10000 5  # load once, resolve 5 times
 ///     valgrind --tool=callgrind .build/release/StressRun 1000 1
@@ -25,6 +27,10 @@ enum StressRun {
     var arguments = Array(CommandLine.arguments.dropFirst())
     if arguments.first == "load" {
       try load(arguments.dropFirst().compactMap { Int($0) })
+      return
+    }
+    if arguments.first == "syntaxes" {
+      try syntaxes(arguments.dropFirst().compactMap { Int($0) })
       return
     }
     if arguments.first == "resolve" {
@@ -100,6 +106,35 @@ enum StressRun {
     }
     print(
       "load \(count) handles (\(text.utf8.count) bytes) × \(repetitions) runs: \(elapsed / max(repetitions, 1)) per run"
+    )
+  }
+
+  /// `StressRun syntaxes N reps`: the stress scene of N handles loaded to its AST from YAML
+  /// and from the DSL (converted as `scenec fmt --to dsl` does), alternately; the fastest
+  /// of `reps` each. `StressRun syntaxes N 1 dsl` loads only the DSL, for callgrind.
+  static func syntaxes(_ numbers: [Int]) throws {
+    let count = numbers.first ?? 40_000
+    let repetitions = max(numbers.dropFirst().first ?? 3, 1)
+    let yaml = StressScene(handles: count).yaml
+    guard let spec = SceneLoader.load(SourceFile(name: "stress.yaml", text: yaml), syntax: .yaml).spec
+    else { fatalError("the stress scene does not load") }
+    let dsl = DSLEmitter.emit(SceneEncoder.encode(spec, comments: SceneComments(text: yaml)))
+    let fromDSL = SceneLoader.load(SourceFile(name: "stress.scene", text: dsl), syntax: .dsl)
+    guard fromDSL.spec == spec else { fatalError("the DSL does not load to the same scene") }
+    let onlyDSL = CommandLine.arguments.last == "dsl"
+    var fastest: [SceneLoader.Syntax: Duration] = [.yaml: .seconds(1_000), .dsl: .seconds(1_000)]
+    for _ in 0..<repetitions {
+      for (syntax, text) in [(SceneLoader.Syntax.yaml, yaml), (.dsl, dsl)] {
+        if onlyDSL && syntax == .yaml { continue }
+        let start = ContinuousClock.now
+        let loaded = SceneLoader.load(SourceFile(name: "stress", text: text), syntax: syntax)
+        let elapsed = ContinuousClock.now - start
+        guard loaded.spec != nil else { fatalError("the scene does not load") }
+        fastest[syntax] = min(fastest[syntax]!, elapsed)
+      }
+    }
+    print(
+      "\(count) handles to AST, fastest of \(repetitions): YAML (\(yaml.utf8.count) bytes) \(fastest[.yaml]!), DSL (\(dsl.utf8.count) bytes) \(fastest[.dsl]!)"
     )
   }
 

@@ -34,6 +34,7 @@ enum DSLLexer {
   /// Lines end at `\n`, `\r\n` and a lone `\r`, as ``SourceFile`` splits them, so line
   /// numbers agree; a final line break starts an empty last line.
   static func lines(of text: String) -> [[Unicode.Scalar]] {
+    if let lines = text.utf8.withContiguousStorageIfAvailable(asciiLines) ?? nil { return lines }
     var lines: [[Unicode.Scalar]] = []
     var current: [Unicode.Scalar] = []
     var afterCarriageReturn = false
@@ -55,12 +56,49 @@ enum DSLLexer {
     return lines
   }
 
+  /// ``lines(of:)`` of ASCII text, read from its bytes without decoding; `nil` when a byte
+  /// is not ASCII.
+  private static func asciiLines(_ bytes: UnsafeBufferPointer<UInt8>) -> [[Unicode.Scalar]]? {
+    var lines: [[Unicode.Scalar]] = []
+    func line(_ range: Range<Int>) -> [Unicode.Scalar] {
+      [Unicode.Scalar](unsafeUninitializedCapacity: range.count) { buffer, count in
+        for k in 0..<range.count {
+          buffer.initializeElement(at: k, to: Unicode.Scalar(bytes[range.lowerBound + k]))
+        }
+        count = range.count
+      }
+    }
+    var start = 0
+    var index = 0
+    while index < bytes.count {
+      let byte = bytes[index]
+      guard byte < 0x80 else { return nil }
+      if byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") {
+        lines.append(line(start..<index))
+        // A \r\n is one break.
+        if byte == UInt8(ascii: "\r") && index + 1 < bytes.count
+          && bytes[index + 1] == UInt8(ascii: "\n")
+        {
+          index += 1
+        }
+        start = index + 1
+      }
+      index += 1
+    }
+    lines.append(line(start..<bytes.count))
+    return lines
+  }
+
   /// Whether `scalar` separates tokens (outside brackets and strings).
   static func isSpace(_ scalar: Unicode.Scalar) -> Bool { scalar == " " || scalar == "\t" }
 
   /// Whether `scalar` may start an identifier: a letter or `_`.
   static func isIdentifierStart(_ scalar: Unicode.Scalar) -> Bool {
-    scalar == "_" || scalar.properties.isAlphabetic
+    // ASCII first: asking Unicode's properties costs a table lookup for every scalar.
+    if scalar.isASCII {
+      return scalar == "_" || ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar)
+    }
+    return scalar.properties.isAlphabetic
   }
 
   /// Whether `scalar` may continue an identifier: a letter, an ASCII digit, `_`, `-` or `.`.
@@ -261,8 +299,28 @@ enum DSLLexer {
 
   /// The scalars `start..<end` of `line` as a `String`.
   static func string(_ line: [Unicode.Scalar], _ start: Int, _ end: Int) -> String {
-    var view = String.UnicodeScalarView()
-    view.append(contentsOf: line[start..<end])
-    return String(view)
+    String(scalars: line[start..<end])
+  }
+}
+
+extension String {
+  /// The string of `scalars`.
+  ///
+  /// ASCII, nearly all scene text, is written straight into the string's storage:
+  /// appending to a `UnicodeScalarView` cost thousands of instructions for a short name,
+  /// most of loading a DSL scene.
+  init(scalars: ArraySlice<Unicode.Scalar>) {
+    if scalars.allSatisfy(\.isASCII) {
+      self.init(unsafeUninitializedCapacity: scalars.count) { buffer in
+        for (i, scalar) in zip(buffer.indices, scalars) {
+          buffer[i] = UInt8(truncatingIfNeeded: scalar.value)
+        }
+        return scalars.count
+      }
+    } else {
+      var view = String.UnicodeScalarView()
+      view.append(contentsOf: scalars)
+      self = String(view)
+    }
   }
 }

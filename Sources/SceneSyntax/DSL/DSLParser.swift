@@ -111,10 +111,12 @@ private struct Line {
   /// The text `start..<end` for messages: long runs are cut, so that a huge token does not
   /// make a huge message.
   func clipped(_ start: Int, _ end: Int) -> String {
-    let limit = 40
-    if end - start <= limit { return text(start, end) }
-    return text(start, start + limit) + "…"
+    if end - start <= Self.clipLimit { return text(start, end) }
+    return text(start, start + Self.clipLimit) + "…"
   }
+
+  /// How many scalars ``clipped(_:_:)`` keeps.
+  static let clipLimit = 40
 
   /// The token's text in quotes, for messages; see ``clipped(_:_:)``.
   func quoted(_ token: DSLToken) -> String { "'\(clipped(token.start, token.end))'" }
@@ -157,13 +159,33 @@ private final class AttributeTable {
     var prefixSpan: SourceSpan
   }
 
-  private var order: [String] = []
-  private var items: [String: Item] = [:]
+  /// The keys in the order first written, with their items.
+  private var keyed: [(name: String, item: Item)] = []
+  /// The position of each key, once there are more than ``directlyCompared``: a statement
+  /// has a handful of attributes, and comparing them directly costs less than hashing.
+  private var positions: [String: Int]?
+  private static let directlyCompared = 8
+
+  private func position(of name: String) -> Int? {
+    if let positions { return positions[name] }
+    return keyed.firstIndex { $0.name == name }
+  }
+
+  private func append(_ name: String, _ item: Item) {
+    // Room for a statement's usual attributes at once, rather than growing 1, 2, 4, 8.
+    if keyed.isEmpty { keyed.reserveCapacity(Self.directlyCompared) }
+    keyed.append((name, item))
+    if positions != nil {
+      positions?[name] = keyed.count - 1
+    } else if keyed.count > Self.directlyCompared {
+      positions = Dictionary(uniqueKeysWithValues: keyed.enumerated().map { ($1.name, $0) })
+    }
+  }
 
   /// Sets the key `parts` to `value`, or reports the part that was already set.
   func insert(_ parts: ArraySlice<KeyPart>, _ value: DocumentNode) throws(LineError) {
     guard let part = parts.first else { return }
-    if let existing = items[part.name] {
+    if let existing = position(of: part.name).map({ keyed[$0].item }) {
       guard parts.count > 1, case .table(let table) = existing.value else {
         throw LineError(
           diagnostic: .error(
@@ -181,8 +203,7 @@ private final class AttributeTable {
     } else {
       item = .leaf(value)
     }
-    order.append(part.name)
-    items[part.name] = Item(keySpan: part.span, firstSpan: part.prefixSpan, value: item)
+    append(part.name, Item(keySpan: part.span, firstSpan: part.prefixSpan, value: item))
   }
 
   /// Sets a key with no dots, such as a statement's value (`handle`, `name`, `at`).
@@ -190,12 +211,11 @@ private final class AttributeTable {
     try insert([KeyPart(name: key, span: span, prefix: key, prefixSpan: span)][...], value)
   }
 
-  var isEmpty: Bool { order.isEmpty }
+  var isEmpty: Bool { keyed.isEmpty }
 
   /// The mapping entries, in the order the keys were first written.
   func entries() -> [DocumentNode.Entry] {
-    order.compactMap { key in
-      guard let item = items[key] else { return nil }
+    keyed.map { key, item in
       let node: DocumentNode
       switch item.value {
       case .leaf(let leaf): node = leaf
@@ -810,10 +830,14 @@ private struct DSLStatementParser {
         throw line.error(
           "attribute key has more than \(DSLParser.maximumKeyParts) parts", start, end)
       }
+      let name = line.text(partStart, index)
+      // The first part is its own prefix (the commonest case: keys without dots).
+      let prefix =
+        partStart == start && index - start <= Line.clipLimit ? name : line.clipped(start, index)
       parts.append(
         .init(
-          name: line.text(partStart, index), span: line.span(partStart, index),
-          prefix: line.clipped(start, index), prefixSpan: line.span(start, index)))
+          name: name, span: line.span(partStart, index), prefix: prefix,
+          prefixSpan: line.span(start, index)))
       partStart = index + 1
     }
     return parts

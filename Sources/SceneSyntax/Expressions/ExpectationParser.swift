@@ -169,9 +169,7 @@ public enum ExpectationParser {
         end += 1
       }
       guard end > position else { return nil }
-      var text = String.UnicodeScalarView()
-      text.append(contentsOf: scalars[position..<end])
-      return Word(text: String(text), start: position, end: end)
+      return Word(text: String(scalars: scalars[position..<end]), start: position, end: end)
     }
 
     /// The next word, consumed.

@@ -400,20 +400,7 @@ public enum ExpressionParser {
 
     /// The scalars `start..<end` as a string.
     private func text(_ start: Int, _ end: Int) -> String {
-      let slice = scalars[start..<end]
-      // Names, numbers and units are ASCII: one byte per scalar, written straight into
-      // the string rather than appended scalar by scalar.
-      if slice.allSatisfy(\.isASCII) {
-        return String(unsafeUninitializedCapacity: slice.count) { buffer in
-          for (i, scalar) in zip(buffer.indices, slice) {
-            buffer[i] = UInt8(truncatingIfNeeded: scalar.value)
-          }
-          return slice.count
-        }
-      }
-      var view = String.UnicodeScalarView()
-      view.append(contentsOf: slice)
-      return String(view)
+      String(scalars: scalars[start..<end])
     }
 
     /// The symbol starting with `c` (and `next`, for two-character operators).

@@ -44,14 +44,13 @@ public struct SourceFileName: Hashable, Sendable, Comparable, CustomStringConver
     func number(for name: String) -> UInt32 {
       lock.withLock { table in
         if let number = table.numbers[name] { return number }
-        // More names than this would mean a program reading files without end; it
-        // would run out of memory long before, so share the last number than trap.
-        let number = UInt32(clamping: table.names.count)
-        if number < UInt32.max {
-          table.names.append(name)
-          table.numbers[name] = number
-        }
-        return min(number, UInt32(table.names.count - 1))
+        // Four billion names would exhaust memory first; past them the last is shared
+        // rather than trapping.
+        guard table.names.count < Int(UInt32.max) else { return UInt32.max - 1 }
+        let number = UInt32(table.names.count)
+        table.names.append(name)
+        table.numbers[name] = number
+        return number
       }
     }
 

@@ -28,66 +28,47 @@ func reportRate(_ megabytes: Double, of benchmark: Benchmark, _ work: () -> Void
   benchmark.measurement(megabytesPerSecond, Int((megabytes / seconds).rounded()))
 }
 
+/// A loading benchmark named `name`, running `work` once per iteration and reporting the
+/// rate through `megabytes`.
+func loadingBenchmark(_ name: String, megabytes: Double, _ work: @escaping () -> Void) {
+  Benchmark(
+    name,
+    configuration: .init(
+      metrics: [.wallClock, .throughput, .mallocCountTotal, megabytesPerSecond],
+      maxDuration: .seconds(5))
+  ) { benchmark in
+    for _ in benchmark.scaledIterations { reportRate(megabytes, of: benchmark, work) }
+  }
+}
+
 let benchmarks: @Sendable () -> Void = {
   let bytes = Array(largeScene.utf8)
   let megabytes = Double(bytes.count) / 1e6
-  Benchmark(
-    "Loading/raw libyaml events (\(String(format: "%.1f", megabytes)) MB)",
-    configuration: .init(
-      metrics: [.wallClock, .throughput, .mallocCountTotal, megabytesPerSecond],
-      maxDuration: .seconds(5))
-  ) { benchmark in
-    for _ in benchmark.scaledIterations {
-      reportRate(megabytes, of: benchmark) { blackHole(rawEventCount(bytes)) }
+  func size(_ megabytes: Double) -> String { String(format: "%.1f", megabytes) }
+  loadingBenchmark("Loading/raw libyaml events (\(size(megabytes)) MB)", megabytes: megabytes) {
+    blackHole(rawEventCount(bytes))
+  }
+  loadingBenchmark("Loading/scene load: YAML to AST (\(size(megabytes)) MB)", megabytes: megabytes) {
+    blackHole(SceneLoader.load(SourceFile(name: "large.yaml", text: largeScene), syntax: .yaml).spec)
+  }
+  loadingBenchmark("Loading/scene load and resolve (\(size(megabytes)) MB)", megabytes: megabytes) {
+    if let spec = SceneLoader.load(SourceFile(name: "large.yaml", text: largeScene), syntax: .yaml)
+      .spec
+    {
+      blackHole(SceneResolver.resolve(spec).graph)
     }
   }
-  Benchmark(
-    "Loading/scene load: YAML to AST (\(String(format: "%.1f", megabytes)) MB)",
-    configuration: .init(
-      metrics: [.wallClock, .throughput, .mallocCountTotal, megabytesPerSecond],
-      maxDuration: .seconds(5))
-  ) { benchmark in
-    for _ in benchmark.scaledIterations {
-      reportRate(megabytes, of: benchmark) {
-        blackHole(
-          SceneLoader.load(SourceFile(name: "large.yaml", text: largeScene), syntax: .yaml).spec)
-      }
-    }
-  }
-  Benchmark(
-    "Loading/scene load and resolve (\(String(format: "%.1f", megabytes)) MB)",
-    configuration: .init(
-      metrics: [.wallClock, .throughput, .mallocCountTotal, megabytesPerSecond],
-      maxDuration: .seconds(5))
-  ) { benchmark in
-    for _ in benchmark.scaledIterations {
-      reportRate(megabytes, of: benchmark) {
-        if let spec = SceneLoader.load(
-          SourceFile(name: "large.yaml", text: largeScene), syntax: .yaml
-        ).spec {
-          blackHole(SceneResolver.resolve(spec).graph)
-        }
-      }
-    }
-  }
-
   // The same scene in the DSL, converted as `scenec fmt --to dsl` converts it. Its rate is
   // over the YAML's megabytes, so the two rates compare the same scene.
   if let spec = SceneLoader.load(SourceFile(name: "large.yaml", text: largeScene), syntax: .yaml)
     .spec
   {
     let dsl = DSLEmitter.emit(SceneEncoder.encode(spec, comments: SceneComments(text: largeScene)))
-    Benchmark(
-      "Loading/scene load: DSL to AST (the same scene, \(String(format: "%.1f", Double(dsl.utf8.count) / 1e6)) MB)",
-      configuration: .init(
-        metrics: [.wallClock, .throughput, .mallocCountTotal, megabytesPerSecond],
-        maxDuration: .seconds(5))
-    ) { benchmark in
-      for _ in benchmark.scaledIterations {
-        reportRate(megabytes, of: benchmark) {
-          blackHole(SceneLoader.load(SourceFile(name: "large.scene", text: dsl), syntax: .dsl).spec)
-        }
-      }
+    loadingBenchmark(
+      "Loading/scene load: DSL to AST (the same scene, \(size(Double(dsl.utf8.count) / 1e6)) MB)",
+      megabytes: megabytes
+    ) {
+      blackHole(SceneLoader.load(SourceFile(name: "large.scene", text: dsl), syntax: .dsl).spec)
     }
   }
 

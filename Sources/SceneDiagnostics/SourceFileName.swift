@@ -29,33 +29,50 @@ public struct SourceFileName: Hashable, Sendable, Comparable, CustomStringConver
   private static let table = Table()
 
   /// Names and their numbers, behind a lock: files are read on any thread.
-  private final class Table: Sendable {
-    private struct Names {
-      var names: [String] = []
-      var numbers: [String: UInt32] = [:]
-    }
+  ///
+  /// Unchecked because the compiler cannot see the lock: every read and write of `names`
+  /// and `numbers` is inside ``locked(_:)``.
+  private final class Table: @unchecked Sendable {
+    private var names: [String] = []
+    private var numbers: [String: UInt32] = [:]
 
-    #if canImport(os)
-    private let lock = OSAllocatedUnfairLock(initialState: Names())
+    #if canImport(Darwin)
+    // `os_unfair_lock` at an address that never moves; `OSAllocatedUnfairLock` and
+    // `Mutex` would need iOS 16 and macOS 15. The table lives as long as the process.
+    private let lock: UnsafeMutablePointer<os_unfair_lock> = {
+      let lock = UnsafeMutablePointer<os_unfair_lock>.allocate(capacity: 1)
+      lock.initialize(to: os_unfair_lock())
+      return lock
+    }()
+
+    private func locked<Result: Sendable>(_ body: () -> Result) -> Result {
+      os_unfair_lock_lock(lock)
+      defer { os_unfair_lock_unlock(lock) }
+      return body()
+    }
     #else
-    private let lock = Mutex(Names())
+    private let lock = Mutex(())
+
+    private func locked<Result: Sendable>(_ body: () -> Result) -> Result {
+      lock.withLock { _ in body() }
+    }
     #endif
 
     func number(for name: String) -> UInt32 {
-      lock.withLock { table in
-        if let number = table.numbers[name] { return number }
+      locked {
+        if let number = numbers[name] { return number }
         // Four billion names would exhaust memory first; past them the last is shared
         // rather than trapping.
-        guard table.names.count < Int(UInt32.max) else { return UInt32.max - 1 }
-        let number = UInt32(table.names.count)
-        table.names.append(name)
-        table.numbers[name] = number
+        guard names.count < Int(UInt32.max) else { return UInt32.max - 1 }
+        let number = UInt32(names.count)
+        names.append(name)
+        numbers[name] = number
         return number
       }
     }
 
     func name(_ number: UInt32) -> String {
-      lock.withLock { $0.names[Int(number)] }
+      locked { names[Int(number)] }
     }
   }
 }

@@ -14,6 +14,26 @@ import Testing
     #expect(SourceFileName("a.yaml") != SourceFileName("b.yaml"))
   }
 
+  @Test func namesStoredFromManyTasksAtOnceAgree() async {
+    let names = (0..<500).map { "concurrent-\($0 % 250).yaml" }
+    let numbers = await withTaskGroup(of: [UInt32].self) { group in
+      for task in 0..<8 {
+        // Each task in its own order, so they race to store the same names.
+        let order = task.isMultiple(of: 2) ? names : names.reversed()
+        group.addTask { order.map { SourceFileName($0).number } }
+      }
+      var all: [[UInt32]] = []
+      for await numbers in group { all.append(numbers) }
+      return all
+    }
+    let expected = names.map { SourceFileName($0).number }
+    for list in numbers {
+      #expect(list == expected || list == expected.reversed())
+    }
+    #expect(Set(expected).count == 250)
+    #expect(names.allSatisfy { SourceFileName($0).description == $0 })
+  }
+
   @Test func locationsOrderByFileNameThenLineThenColumn() {
     // Stored in the opposite order to their names, so ordering by number would fail.
     let later = SourceLocation(file: "order-test-z.yaml", line: 1, column: 1)

@@ -20,6 +20,7 @@ import SceneSyntax
 ///     swift run -c release StressRun syntaxes 40000 3  # the same scene as YAML and as DSL
 ///     swift run -c release StressRun measure 1000      # measure the 64-segment wavy path
 ///     swift run -c release StressRun resolve follow 10000 5  # load once, resolve 5 times
+///     swift run -c release StressRun resolve animate 10000 5 # the same, animated handles
 ///     valgrind --tool=callgrind .build/release/StressRun 1000 1
 @main
 enum StressRun {

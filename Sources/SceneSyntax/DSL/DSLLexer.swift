@@ -61,12 +61,7 @@ enum DSLLexer {
   private static func asciiLines(_ bytes: UnsafeBufferPointer<UInt8>) -> [[Unicode.Scalar]]? {
     var lines: [[Unicode.Scalar]] = []
     func line(_ range: Range<Int>) -> [Unicode.Scalar] {
-      [Unicode.Scalar](unsafeUninitializedCapacity: range.count) { buffer, count in
-        for k in 0..<range.count {
-          buffer.initializeElement(at: k, to: Unicode.Scalar(bytes[range.lowerBound + k]))
-        }
-        count = range.count
-      }
+      [Unicode.Scalar](ascii: UnsafeBufferPointer(rebasing: bytes[range]))
     }
     var start = 0
     var index = 0
@@ -300,27 +295,5 @@ enum DSLLexer {
   /// The scalars `start..<end` of `line` as a `String`.
   static func string(_ line: [Unicode.Scalar], _ start: Int, _ end: Int) -> String {
     String(scalars: line[start..<end])
-  }
-}
-
-extension String {
-  /// The string of `scalars`.
-  ///
-  /// ASCII, nearly all scene text, is written straight into the string's storage:
-  /// appending to a `UnicodeScalarView` cost thousands of instructions for a short name,
-  /// most of loading a DSL scene.
-  init(scalars: ArraySlice<Unicode.Scalar>) {
-    if scalars.allSatisfy(\.isASCII) {
-      self.init(unsafeUninitializedCapacity: scalars.count) { buffer in
-        for (i, scalar) in zip(buffer.indices, scalars) {
-          buffer[i] = UInt8(truncatingIfNeeded: scalar.value)
-        }
-        return scalars.count
-      }
-    } else {
-      var view = String.UnicodeScalarView()
-      view.append(contentsOf: scalars)
-      self = String(view)
-    }
   }
 }

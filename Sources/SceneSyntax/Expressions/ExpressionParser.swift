@@ -60,11 +60,7 @@ public enum ExpressionParser {
     // Expressions are nearly always ASCII, where each byte is a scalar: copied straight
     // from the bytes, without decoding the text twice (to count, then to copy).
     let ascii = text.utf8.withContiguousStorageIfAvailable { bytes -> [Unicode.Scalar]? in
-      guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
-      return [Unicode.Scalar](unsafeUninitializedCapacity: bytes.count) { buffer, count in
-        for i in bytes.indices { buffer.initializeElement(at: i, to: Unicode.Scalar(bytes[i])) }
-        count = bytes.count
-      }
+      bytes.allSatisfy { $0 < 0x80 } ? [Unicode.Scalar](ascii: bytes) : nil
     }
     let scalars = (ascii ?? nil) ?? Array(text.unicodeScalars)
     if scalars.allSatisfy(isSpace) { throw ExpressionError("empty expression", at: origin) }

@@ -22,6 +22,7 @@ let package = Package(
     .library(name: "SceneStress", targets: ["SceneStress"]),
     .library(name: "ScenePreview", targets: ["ScenePreview"]),
     .executable(name: "scenec", targets: ["scenec"]),
+    .executable(name: "scenec-preview", targets: ["ScenecPreview"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -94,7 +95,7 @@ let package = Package(
     .target(
       name: "ScenePipeline",
       dependencies: [
-        "SceneSyntax", "SceneYAML", "SceneResolve", "SceneGraph", "SceneDiagnostics",
+        "SceneSyntax", "SceneYAML", "SceneResolve", "SceneGraph", "SceneDiagnostics", "SceneFiles",
       ]),
 
     /// Stage 4: frames to bytes — JSON lines, SVG, HTML, CSV — as registered values.
@@ -158,10 +159,28 @@ let package = Package(
         "SceneTesting",
         "SceneStress",
         "SceneFiles",
-        "ScenePreview",
+        "SceneCommandLine",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
+
+    // The command-line pieces both executables share: help, options, exit codes.
+    .target(
+      name: "SceneCommandLine",
+      dependencies: [
+        "SceneFiles", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]),
+
+    // `scenec-preview`, the preview's web server, which `scenec preview` runs. Its own
+    // executable, so that the other commands do not load SwiftNIO and Hummingbird. Not a
+    // dependency of `scenec`: SwiftPM would link everything it uses into `scenec` too.
+    .executableTarget(
+      name: "ScenecPreview",
+      dependencies: [
+        "ScenePreview", "ScenePipeline", "SceneCommandLine",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ],
+      path: "Sources/scenec-preview"),
 
     // MARK: - Tests
 
@@ -246,6 +265,12 @@ let package = Package(
         .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
         .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
         .product(name: "HummingbirdTesting", package: "hummingbird"),
+      ]),
+    .testTarget(
+      name: "SceneCommandLineTests",
+      dependencies: [
+        "SceneCommandLine", "SceneFiles",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
     .testTarget(
       name: "ScenecEndToEndTests",

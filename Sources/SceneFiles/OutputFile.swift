@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 #if canImport(Glibc)
 import Glibc
@@ -83,8 +87,8 @@ public struct OutputFile {
         return
       }
     }
-    let directory = (resolved as NSString).deletingLastPathComponent
-    let name = (resolved as NSString).lastPathComponent
+    let directory = PathName.deletingLastComponent(resolved)
+    let name = PathName.lastComponent(resolved)
     Self.removeStaleTemporaries(of: name, in: directory.isEmpty ? "." : directory)
     let temporary =
       (directory.isEmpty ? "" : directory + "/") + Self.temporaryName(for: name, pid: getpid())
@@ -183,8 +187,7 @@ public struct OutputFile {
       current =
         destination.hasPrefix("/")
         ? destination
-        : ((current as NSString).deletingLastPathComponent as NSString).appendingPathComponent(
-          destination)
+        : PathName.appending(destination, to: PathName.deletingLastComponent(current))
     }
     throw WriteError(description: "cannot write '\(path)': too many levels of symbolic links")
   }
@@ -203,6 +206,16 @@ public struct OutputFile {
   }
 
   static func reason() -> String { String(cString: strerror(errno)) }
+
+  /// Makes the folder `path` and any missing folders above it (`mkdir -p`).
+  public static func createFolders(atPath path: String) throws(WriteError) {
+    guard !path.isEmpty, InputFile.kind(atPath: path) != .directory else { return }
+    let parent = PathName.deletingLastComponent(path)
+    if parent != path { try createFolders(atPath: parent) }
+    if mkdir(path, 0o755) != 0 && errno != EEXIST {
+      throw WriteError(description: "cannot create the folder '\(path)': \(reason())")
+    }
+  }
 
   /// A closed pipe is then an error to report (EPIPE), not a silent death by SIGPIPE.
   public static func ignoreBrokenPipes() { signal(SIGPIPE, SIG_IGN) }

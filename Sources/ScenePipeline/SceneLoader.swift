@@ -1,7 +1,13 @@
-import Foundation
 import SceneDiagnostics
+import SceneFiles
 import SceneSyntax
 import SceneYAML
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 #if canImport(Glibc)
 import Glibc
@@ -55,30 +61,21 @@ public enum SceneLoader {
   public static func load(
     path: String, syntax: Syntax? = nil, limits: YAMLReader.Limits = YAMLReader.Limits()
   ) throws(ReadError) -> Result {
-    let url = URL(fileURLWithPath: path)
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-      throw ReadError(path: path, reason: "no such file")
-    }
-    guard !isDirectory.boolValue else { throw ReadError(path: path, reason: "it is a directory") }
+    switch InputFile.kind(atPath: path) {
+    case nil: throw ReadError(path: path, reason: "no such file")
+    case .directory: throw ReadError(path: path, reason: "it is a directory")
     // A FIFO or device would block in `open` or never end: only regular files are read.
-    var status = stat()
-    guard stat(path, &status) == 0 else {
-      throw ReadError(path: path, reason: String(cString: strerror(errno)))
-    }
-    guard status.st_mode & S_IFMT == S_IFREG else {
+    case .other:
       throw ReadError(path: path, reason: "not a regular file (a FIFO, socket or device)")
+    case .regularFile: break
     }
     // Read at most one byte past the limit, so a huge file is refused without reading it all.
-    guard let handle = try? FileHandle(forReadingFrom: url) else {
-      throw ReadError(path: path, reason: "permission denied or unreadable")
-    }
-    defer { try? handle.close() }
     let data: Data
     do {
-      data = try handle.read(upToCount: limits.maxBytes + 1) ?? Data()
+      data = Data(try InputFile.read(path: path, upTo: limits.maxBytes + 1))
     } catch {
-      throw ReadError(path: path, reason: "read failed")
+      throw ReadError(
+        path: path, reason: error.whileOpening ? "permission denied or unreadable" : "read failed")
     }
     guard let syntax = syntax ?? Syntax(fileName: path) else {
       return Result(

@@ -1,8 +1,13 @@
-import Foundation
 import SceneDiagnostics
 import SceneGraph
 import SceneResolve
 import SceneSyntax
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 #if canImport(Glibc)
 import Glibc

@@ -1,7 +1,13 @@
-import Foundation
 import SceneDiagnostics
+import SceneFiles
 import SceneGraph
 import SceneSyntax
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 #if canImport(Glibc)
 import Glibc
@@ -29,7 +35,7 @@ public enum TraceLoader {
     for gesture: [GestureTrack], sceneFile: String, folders: [String] = []
   ) -> (traces: [String: TraceFile], files: [SourceFile], diagnostics: [Diagnostic]) {
     // Paths stay as the scene's was given (relative stays relative), for messages.
-    let folder = (sceneFile as NSString).deletingLastPathComponent
+    let folder = PathName.deletingLastComponent(sceneFile)
     let directory = folder.isEmpty ? "." : folder
     let allowed = ([directory] + folders).compactMap(realPath)
     var traces: [String: TraceFile] = [:]
@@ -86,7 +92,7 @@ public enum TraceLoader {
           traces[name.value] = try TraceFile.parse(text, name: path)
         } catch {
           let looksLikeTrace = ["csv", "jsonl", "ndjson"].contains(
-            (path as NSString).pathExtension.lowercased())
+            PathName.pathExtension(path).lowercased())
           if looksLikeTrace || error.span.start.line > 1 {
             files.append(file)
             diagnostics.append(error.diagnostic)

@@ -169,7 +169,7 @@ public actor PreviewHub {
   public func save(
     _ trace: TraceFile, traceName: String, sceneName: String?, overwrite: Bool
   ) throws(SaveError) -> [String] {
-    let folder = (sceneFile as NSString).deletingLastPathComponent
+    let folder = PathName.deletingLastComponent(sceneFile)
     func path(_ name: String) -> String { folder.isEmpty ? name : folder + "/" + name }
     try Self.check(name: traceName, extensions: ["csv", "jsonl"], what: "a trace")
     var files: [(String, String)] = [
@@ -177,7 +177,7 @@ public actor PreviewHub {
     ]
     if let sceneName {
       try Self.check(name: sceneName, extensions: ["yaml", "yml", "scene"], what: "a scene")
-      guard path(sceneName) != sceneFile, sceneName != (sceneFile as NSString).lastPathComponent
+      guard path(sceneName) != sceneFile, sceneName != PathName.lastComponent(sceneFile)
       else {
         throw SaveError(message: "the copy cannot replace the scene being previewed")
       }

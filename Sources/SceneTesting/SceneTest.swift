@@ -1,4 +1,3 @@
-import Foundation
 import SceneDiagnostics
 import SceneFiles
 import SceneGeometry
@@ -6,6 +5,18 @@ import SceneGraph
 import SceneOutputs
 import ScenePipeline
 import SceneRuntime
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// One scene checked against its golden frames: the unit `scenec test` runs.
 ///
@@ -36,9 +47,9 @@ public struct SceneTest: Sendable {
   /// Where this scene's golden frames live.
   public var snapshotPath: String {
     // Path arithmetic on the text, so a relative scene path gives a relative snapshot path.
-    let stem = ((scene as NSString).lastPathComponent as NSString).deletingPathExtension
-    return ((scene as NSString).deletingLastPathComponent as NSString)
-      .appendingPathComponent("__snapshots__/" + stem + ".jsonl")
+    let stem = PathName.deletingPathExtension(PathName.lastComponent(scene))
+    return PathName.appending(
+      "__snapshots__/" + stem + ".jsonl", to: PathName.deletingLastComponent(scene))
   }
 
   /// The frames of a run as JSON lines, and the rendered failures of its `expect:` lines
@@ -174,11 +185,9 @@ public struct SceneTest: Sendable {
   func compare(_ actual: String, record: Bool) -> Outcome {
     if record {
       do {
-        try FileManager.default.createDirectory(
-          atPath: (snapshotPath as NSString).deletingLastPathComponent,
-          withIntermediateDirectories: true)
+        try OutputFile.createFolders(atPath: PathName.deletingLastComponent(snapshotPath))
       } catch {
-        return .invalid("error: cannot write '\(snapshotPath)': \(error.localizedDescription)\n")
+        return .invalid("error: \(error.description)\n")
       }
       do {
         // Whole or not at all, through the same writer as `scenec run -o`.
@@ -202,22 +211,19 @@ public struct SceneTest: Sendable {
   public static func discover(_ paths: [String]) -> [String] {
     var found: [String] = []
     for path in paths {
-      var isDirectory: ObjCBool = false
-      guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-        found.append(path)  // Reported as unreadable when run.
-        continue
-      }
-      guard isDirectory.boolValue else {
+      // A missing file is reported as unreadable when run.
+      guard InputFile.kind(atPath: path) == .directory else {
         found.append(path)
         continue
       }
-      // Enumerated through its real path: a folder reached by a symbolic link is searched too.
-      let enumerator = FileManager.default.enumerator(
-        atPath: URL(fileURLWithPath: path).resolvingSymlinksInPath().path)
-      while let relative = enumerator?.nextObject() as? String {
+      // Listed through its real path: a folder reached by a symbolic link is searched too.
+      let real = realpath(path, nil)
+      defer { free(real) }
+      let listed = real.map { String(cString: $0) } ?? path
+      for relative in (try? FileManager.default.subpathsOfDirectory(atPath: listed)) ?? [] {
         guard !relative.contains("__snapshots__"), SceneLoader.Syntax(fileName: relative) != nil
         else { continue }
-        found.append((path as NSString).appendingPathComponent(relative))
+        found.append(PathName.appending(relative, to: path))
       }
     }
     return found.sorted()

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Where two JSON-lines frame streams first differ, said the way a person fixes it: the
 /// frame, the field, the expected and actual values, and a short unified diff.
@@ -43,22 +47,24 @@ public struct SnapshotDiff: Equatable, Sendable {
       line: line, field: field, expected: expectedValue, actual: actualValue, unifiedDiff: diff)
   }
 
-  static func object(_ line: String) -> Any? {
-    try? JSONSerialization.jsonObject(with: Data(line.utf8))
+  static func object(_ line: String) -> JSONValue? {
+    try? JSONDecoder().decode(JSONValue.self, from: Data(line.utf8))
   }
 
   /// The first differing leaf, in key order, with both values as text.
-  static func firstDifference(_ a: Any, _ b: Any, path: String) -> (String, String, String)? {
+  static func firstDifference(_ a: JSONValue, _ b: JSONValue, path: String) -> (
+    String, String, String
+  )? {
     switch (a, b) {
-    case (let x as [String: Any], let y as [String: Any]):
+    case (.object(let x), .object(let y)):
       for key in Set(x.keys).union(y.keys).sorted() {
         let sub = path.isEmpty ? key : path + "." + key
-        guard let xv = x[key] else { return (sub, "<missing>", text(y[key] as Any)) }
+        guard let xv = x[key] else { return (sub, "<missing>", text(y[key] ?? .null)) }
         guard let yv = y[key] else { return (sub, text(xv), "<missing>") }
         if let found = firstDifference(xv, yv, path: sub) { return found }
       }
       return nil
-    case (let x as [Any], let y as [Any]):
+    case (.array(let x), .array(let y)):
       for index in 0..<max(x.count, y.count) {
         let sub = "\(path)[\(index)]"
         guard index < x.count else { return (sub, "<missing>", text(y[index])) }
@@ -72,14 +78,12 @@ public struct SnapshotDiff: Equatable, Sendable {
     }
   }
 
-  static func text(_ value: Any) -> String {
-    if let data = try? JSONSerialization.data(
-      withJSONObject: value, options: [.fragmentsAllowed, .sortedKeys]),
-      let text = String(data: data, encoding: .utf8)
-    {
-      return text
-    }
-    return "\(value)"
+  /// A value as compact JSON, keys sorted.
+  static func text(_ value: JSONValue) -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    guard let data = try? encoder.encode(value) else { return "?" }
+    return String(decoding: data, as: UTF8.self)
   }
 
   /// The report a test failure prints.
@@ -88,5 +92,44 @@ public struct SnapshotDiff: Equatable, Sendable {
     if let field { text += ", \(field)" }
     text += ": expected \(expected), got \(actual)\n" + unifiedDiff
     return text
+  }
+}
+
+/// A JSON value, decoded by FoundationEssentials' `JSONDecoder`.
+enum JSONValue: Codable, Equatable, Sendable {
+  case null
+  case bool(Bool)
+  case number(Double)
+  case string(String)
+  case array([JSONValue])
+  case object([String: JSONValue])
+
+  init(from decoder: any Decoder) throws {
+    let container = try decoder.singleValueContainer()
+    if container.decodeNil() {
+      self = .null
+    } else if let value = try? container.decode(Bool.self) {
+      self = .bool(value)
+    } else if let value = try? container.decode(Double.self) {
+      self = .number(value)
+    } else if let value = try? container.decode(String.self) {
+      self = .string(value)
+    } else if let value = try? container.decode([JSONValue].self) {
+      self = .array(value)
+    } else {
+      self = .object(try container.decode([String: JSONValue].self))
+    }
+  }
+
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    switch self {
+    case .null: try container.encodeNil()
+    case .bool(let value): try container.encode(value)
+    case .number(let value): try container.encode(value)
+    case .string(let value): try container.encode(value)
+    case .array(let value): try container.encode(value)
+    case .object(let value): try container.encode(value)
+    }
   }
 }

@@ -1,9 +1,15 @@
 import ArgumentParser
-import Foundation
+import SceneCommandLine
 import SceneDiagnostics
 import SceneFiles
 import ScenePipeline
 import SceneSyntax
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// `scenec fmt`: canonical formatting, and conversion between YAML and the DSL.
 struct FormatCommand: ParsableCommand {
@@ -78,7 +84,7 @@ struct FormatCommand: ParsableCommand {
     }
     var destination = file
     if syntax != source {
-      let base = (file as NSString).deletingPathExtension
+      let base = PathName.deletingPathExtension(file)
       destination = base + (syntax == .yaml ? ".yaml" : ".scene")
       if !force && FileManager.default.fileExists(atPath: destination) {
         printError(

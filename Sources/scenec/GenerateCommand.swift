@@ -1,8 +1,14 @@
 import ArgumentParser
-import Foundation
+import SceneCommandLine
 import SceneFiles
 import SceneGraph
 import SceneStress
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// `scenec generate`: writes the stress scene the benchmarks use, at any size.
 struct GenerateCommand: ParsableCommand {

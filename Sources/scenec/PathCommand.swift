@@ -1,6 +1,13 @@
 import ArgumentParser
-import Foundation
+import SceneCommandLine
+import SceneFiles
 import SceneGeometry
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// `scenec path`: measures SVG path data exactly and prints the answers as JSON.
 struct PathCommand: ParsableCommand {
@@ -145,18 +152,18 @@ extension PathCommand {
   /// Reads path data from standard input, refusing more than ``maximumInputBytes``
   /// and text that is not UTF-8.
   static func readStandardInput() throws -> String {
-    var data = Data()
-    let input = FileHandle.standardInput
-    while true {
-      let chunk = input.readData(ofLength: 1 << 16)
-      if chunk.isEmpty { break }
-      data.append(chunk)
-      if data.count > maximumInputBytes {
-        printError("error: path data on standard input is larger than 8 MiB")
-        throw Sysexits.dataError
-      }
+    let bytes: [UInt8]
+    do {
+      bytes = try InputFile.read(descriptor: 0, upTo: maximumInputBytes + 1)
+    } catch {
+      printError("error: cannot read standard input: \(error.reason)")
+      throw Sysexits.noInput
     }
-    guard let text = String(data: data, encoding: .utf8) else {
+    if bytes.count > maximumInputBytes {
+      printError("error: path data on standard input is larger than 8 MiB")
+      throw Sysexits.dataError
+    }
+    guard let text = String(validating: bytes, as: UTF8.self) else {
       printError("error: path data on standard input is not valid UTF-8")
       throw Sysexits.dataError
     }

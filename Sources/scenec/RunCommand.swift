@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import SceneCommandLine
 import SceneDiagnostics
 import SceneFiles
 import SceneGeometry
@@ -8,6 +8,12 @@ import SceneOutputs
 import ScenePipeline
 import SceneRuntime
 import SceneSyntax
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 #if canImport(Glibc)
 import Glibc
@@ -104,7 +110,7 @@ struct RunCommand: ParsableCommand {
   /// Whether the file name has an extension; one without (`/dev/null`, `frames`) gets
   /// JSON lines.
   static func hasExtension(_ path: String) -> Bool {
-    !((path as NSString).lastPathComponent as NSString).pathExtension.isEmpty
+    !PathName.pathExtension(path).isEmpty
   }
 
   static func seconds(_ text: String) -> Double? { TimeText.seconds(text) }
@@ -126,7 +132,7 @@ struct RunCommand: ParsableCommand {
     let format =
       format.flatMap { OutputRegistry.named($0) } ?? output.flatMap { OutputRegistry.forFile($0) }
       ?? .jsonl
-    let started = DispatchTime.now()
+    let started = ContinuousClock.now
     var runner: SceneRunner
     do {
       runner = try SceneRunner(
@@ -213,10 +219,12 @@ struct RunCommand: ParsableCommand {
             : "; still moving: \(moving.joined(separator: ", "))"))
     }
     if let output, !quiet, sink.isRegularFile {
-      let seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+      let elapsed = ContinuousClock.now - started
+      let seconds =
+        Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
       let count = wanted == nil ? frames : 1
       printError(
-        "wrote \(output): \(format.name), \(count) frame\(count == 1 ? "" : "s"), \(String(format: "%.2f", lastTime)) s of scene, in \(String(format: "%.2f", seconds)) s"
+        "wrote \(output): \(format.name), \(count) frame\(count == 1 ? "" : "s"), \(FixedDecimals.text(lastTime, decimals: 2)) s of scene, in \(FixedDecimals.text(seconds, decimals: 2)) s"
       )
     }
   }
@@ -243,8 +251,8 @@ struct ProgressBar {
     let done = min(width, Int(frame.time / max(limit, 1e-9) * Double(width)))
     let label =
       untilRest
-      ? "t = \(String(format: "%.1f", frame.time)) s of at most \(limit.shortestDescription) s (until rest), frame \(frame.index)"
-      : "t = \(String(format: "%.1f", frame.time)) of \(limit.shortestDescription) s, frame \(frame.index)"
+      ? "t = \(FixedDecimals.text(frame.time, decimals: 1)) s of at most \(limit.shortestDescription) s (until rest), frame \(frame.index)"
+      : "t = \(FixedDecimals.text(frame.time, decimals: 1)) of \(limit.shortestDescription) s, frame \(frame.index)"
     printError(
       "\r[" + String(repeating: "#", count: done) + String(repeating: " ", count: width - done)
         + "] " + label, terminator: "")

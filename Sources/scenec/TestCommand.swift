@@ -1,8 +1,14 @@
 import ArgumentParser
 import Dispatch
-import Foundation
+import SceneCommandLine
 import SceneGraph
 import SceneTesting
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// `scenec test`: scene-level snapshot tests.
 struct TestCommand: ParsableCommand {
@@ -126,23 +132,26 @@ struct TestCommand: ParsableCommand {
 }
 
 /// One slot per test, each written by exactly one worker, read after all have finished.
+///
+/// No lock: the slots are separate memory, no two workers write the same one, and
+/// `concurrentPerform` returns only after every worker has (which orders their writes
+/// before the read).
 final class ResultSlots: @unchecked Sendable {
-  private var storage: [SceneTest.Report?]
-  private let lock = NSLock()
+  private let storage: UnsafeMutableBufferPointer<SceneTest.Report?>
 
-  init(count: Int) { storage = Array(repeating: nil, count: count) }
-
-  func set(_ index: Int, _ outcome: SceneTest.Report) {
-    lock.lock()
-    storage[index] = outcome
-    lock.unlock()
+  init(count: Int) {
+    storage = .allocate(capacity: count)
+    storage.initialize(repeating: nil)
   }
 
+  deinit {
+    storage.deinitialize()
+    storage.deallocate()
+  }
+
+  func set(_ index: Int, _ outcome: SceneTest.Report) { storage[index] = outcome }
+
   var values: [SceneTest.Report] {
-    lock.lock()
-    defer { lock.unlock() }
-    return storage.map {
-      $0 ?? SceneTest.Report(outcome: .invalid("error: the test did not run\n"))
-    }
+    storage.map { $0 ?? SceneTest.Report(outcome: .invalid("error: the test did not run\n")) }
   }
 }

@@ -22,14 +22,20 @@ struct ScenecProcess {
     return FileManager.default.isExecutableFile(atPath: bundle.path) ? bundle : nil
   }()
 
+  /// Runs `executable` (this build's `scenec` unless given) with `arguments`, in
+  /// `directory`, with `environment` added to this process's.
   static func run(
-    _ arguments: [String], input: String? = nil, directory: URL? = nil
+    _ arguments: [String], input: String? = nil, directory: URL? = nil,
+    executable given: URL? = nil, environment: [String: String] = [:]
   ) throws -> Result {
-    guard let executable else { throw MissingExecutable() }
+    guard let executable = given ?? executable else { throw MissingExecutable() }
     let process = Process()
     process.executableURL = executable
     process.arguments = arguments
     if let directory { process.currentDirectoryURL = directory }
+    if !environment.isEmpty {
+      process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    }
     let out = Pipe()
     let err = Pipe()
     process.standardOutput = out

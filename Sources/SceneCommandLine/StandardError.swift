@@ -2,7 +2,7 @@ import SceneFiles
 
 /// Writes `message` and a terminator to standard error, unbuffered; a closed or full
 /// standard error loses the message but never stops the command.
-func printError(_ message: String, terminator: String = "\n") {
+public func printError(_ message: String, terminator: String = "\n") {
   var bytes = Array((message + terminator).utf8)
   var offset = 0
   while offset < bytes.count {

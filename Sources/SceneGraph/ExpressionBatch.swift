@@ -29,6 +29,10 @@ public struct ExpressionBatch: Sendable {
     case load(x: Int, y: Int)
     /// One constant (a number, `y` 0) or two (a point).
     case constant(x: Double, y: Double)
+    /// A point of a constant x and a loaded y (`(40, restY + …)`, once the y is shared).
+    case constantAndLoad(x: Double, y: Int)
+    /// A point of a loaded x and a constant y.
+    case loadAndConstant(x: Int, y: Double)
 
     init(_ code: [CompiledExpression.Instruction]) {
       switch (code.count, code.first, code.last) {
@@ -37,6 +41,10 @@ public struct ExpressionBatch: Sendable {
       case (1, .constant(let x)?, _): self = .constant(x: Double(bitPattern: x), y: 0)
       case (2, .constant(let x)?, .constant(let y)?):
         self = .constant(x: Double(bitPattern: x), y: Double(bitPattern: y))
+      case (2, .constant(let x)?, .load(let y)?):
+        self = .constantAndLoad(x: Double(bitPattern: x), y: y)
+      case (2, .load(let x)?, .constant(let y)?):
+        self = .loadAndConstant(x: x, y: Double(bitPattern: y))
       default: self = .run
       }
     }
@@ -44,6 +52,25 @@ public struct ExpressionBatch: Sendable {
 
   /// Links `expressions`; ``evaluate(_:state:)`` takes their indices in this array.
   public init(_ expressions: [CompiledExpression]) {
+    self.init(expressions, frameConstantSlots: 0..<0, firstFreeSlot: 0)
+  }
+
+  /// Links `expressions`, computing once what several of them compute alike from the
+  /// slots in `frameConstantSlots` alone.
+  ///
+  /// Such a part (`sin(time * 6)` in every handle of a generated scene) has the same value
+  /// in every program, for as long as those slots keep theirs: it becomes a program of its
+  /// own whose value goes to a slot from `firstFreeSlot` on, and the programs load it
+  /// from there. Only parts that call a function (`sin`, `cos`, `sqrt`, `atan2`, `hypot`,
+  /// `%`, `distance`) are worth it. The caller writes the shared values with
+  /// ``evaluateShared(_:)`` whenever it has written those slots, before evaluating any
+  /// program; the state must then hold ``slotCount`` slots. Every program gives the bits it
+  /// gives alone: a shared part runs the same instructions in the same order.
+  public init(
+    _ expressions: [CompiledExpression], frameConstantSlots: Range<Int>, firstFreeSlot: Int
+  ) {
+    let sharing = SharedParts(
+      expressions, frameConstantSlots: frameConstantSlots, firstFreeSlot: firstFreeSlot)
     var code: [CompiledExpression.Instruction] = []
     code.reserveCapacity(expressions.reduce(0) { $0 + $1.code.count })
     var starts = [0]
@@ -51,16 +78,66 @@ public struct ExpressionBatch: Sendable {
     var required = 0
     var shortcuts: [Shortcut] = []
     shortcuts.reserveCapacity(expressions.count)
-    for expression in expressions {
-      shortcuts.append(Shortcut(expression.code))
-      code += expression.code
+    for (index, expression) in expressions.enumerated() {
+      if !sharing.rewrites.isEmpty, let rewrites = sharing.rewrites[index] {
+        let program = SharedParts.rewrite(expression.code, rewrites)
+        shortcuts.append(Shortcut(program))
+        code += program
+      } else {
+        shortcuts.append(Shortcut(expression.code))
+        code += expression.code
+      }
       starts.append(code.count)
       if let last = expression.dependencies.last { required = max(required, last + 1) }
     }
     self.code = code
     self.starts = starts
-    self.requiredSlots = required
     self.shortcuts = shortcuts
+    sharedCode = sharing.parts.flatMap { $0 }
+    var sharedStarts = [0]
+    for part in sharing.parts {
+      sharedStarts.append(sharedStarts[sharedStarts.count - 1] + part.count)
+    }
+    self.sharedStarts = sharedStarts
+    self.firstSharedSlot = firstFreeSlot
+    for part in sharing.parts {
+      for instruction in part {
+        if let slot = instruction.slot { required = max(required, slot + 1) }
+      }
+    }
+    if !sharing.parts.isEmpty { required = max(required, firstFreeSlot + sharing.parts.count) }
+    self.requiredSlots = required
+  }
+
+  /// The parts computed once for several programs, one after another (see
+  /// ``init(_:frameConstantSlots:firstFreeSlot:)``).
+  let sharedCode: [CompiledExpression.Instruction]
+  /// Where each shared part starts in `sharedCode`; `sharedStarts[k + 1]` is where it ends.
+  let sharedStarts: [Int]
+  /// The slot shared part `k` is written to is `firstSharedSlot + k`.
+  let firstSharedSlot: Int
+
+  /// How many parts are computed once for several programs.
+  public var sharedCount: Int { sharedStarts.count - 1 }
+
+  /// How many slots the state must hold: at least ``requiredSlots``.
+  public var slotCount: Int { requiredSlots }
+
+  /// Writes every shared part's value to its slot, from the frame-constant slots of
+  /// `state`; a state shorter than ``requiredSlots`` is left as it is.
+  public func evaluateShared(_ state: UnsafeMutableBufferPointer<Double>) {
+    guard sharedCount > 0, state.count >= requiredSlots else { return }
+    let readable = UnsafeBufferPointer(state)
+    sharedCode.withUnsafeBufferPointer { code in
+      withUnsafeTemporaryAllocation(of: Double.self, capacity: CompiledExpression.maximumStackDepth)
+      { stack in
+        for k in 0..<sharedCount {
+          let part = UnsafeBufferPointer(rebasing: code[sharedStarts[k]..<sharedStarts[k + 1]])
+          let value = CompiledExpression.run(part, state: readable, stack: stack)
+          state[firstSharedSlot + k] = value.x
+        }
+      }
+    }
   }
 
   /// How many expressions the batch holds.
@@ -81,6 +158,8 @@ public struct ExpressionBatch: Sendable {
     case .run: return run(index, state: state)
     case .load(let x, let y): return (state[x], y >= 0 ? state[y] : 0)
     case .constant(let x, let y): return (x, y)
+    case .constantAndLoad(let x, let y): return (x, state[y])
+    case .loadAndConstant(let x, let y): return (state[x], y)
     }
   }
 
@@ -94,6 +173,136 @@ public struct ExpressionBatch: Sendable {
         CompiledExpression.run(
           UnsafeBufferPointer(rebasing: code[range]), state: state, stack: stack)
       }
+    }
+  }
+}
+
+/// The parts of programs worth computing once for all (see
+/// ``ExpressionBatch/init(_:frameConstantSlots:firstFreeSlot:)``): which ones, and where
+/// each program uses them.
+struct SharedParts {
+  typealias Instruction = CompiledExpression.Instruction
+
+  /// Each shared part's code.
+  var parts: [[Instruction]] = []
+  /// For each program that uses a shared part: the ranges of its code to replace, in
+  /// order, each with the slot to load instead.
+  var rewrites: [Int: [(range: ClosedRange<Int>, slot: Int)]] = [:]
+
+  init(_ expressions: [CompiledExpression], frameConstantSlots: Range<Int>, firstFreeSlot: Int) {
+    guard !frameConstantSlots.isEmpty else { return }
+    // Every candidate of every program, and how many programs hold each.
+    var candidates: [(program: Int, ranges: [ClosedRange<Int>])] = []
+    var holders: [ArraySlice<Instruction>: Int] = [:]
+    for (index, expression) in expressions.enumerated() {
+      let code = expression.code
+      guard code.contains(where: \.callsAFunction) else { continue }
+      let ranges = Self.candidates(in: code, frameConstantSlots: frameConstantSlots)
+      guard !ranges.isEmpty else { continue }
+      candidates.append((index, ranges))
+      var seen: Set<ArraySlice<Instruction>> = []
+      for range in ranges where seen.insert(code[range]).inserted {
+        holders[code[range], default: 0] += 1
+      }
+    }
+    // Each program takes its largest parts that another program holds too, none inside
+    // another it took.
+    var chosen: [(program: Int, ranges: [ClosedRange<Int>])] = []
+    var uses: [ArraySlice<Instruction>: Int] = [:]
+    for (program, ranges) in candidates {
+      var taken: [ClosedRange<Int>] = []
+      let code = expressions[program].code
+      for range in ranges.sorted(by: { $0.count > $1.count })
+      where holders[code[range], default: 0] >= 2 && !taken.contains(where: { $0.overlaps(range) })
+      {
+        taken.append(range)
+        uses[code[range], default: 0] += 1
+      }
+      if !taken.isEmpty { chosen.append((program, taken)) }
+    }
+    // A part left with one user stays where it is.
+    var slots: [ArraySlice<Instruction>: Int] = [:]
+    for (program, ranges) in chosen {
+      let code = expressions[program].code
+      var rewrites: [(range: ClosedRange<Int>, slot: Int)] = []
+      for range in ranges.sorted(by: { $0.lowerBound < $1.lowerBound })
+      where uses[code[range], default: 0] >= 2 {
+        let part = code[range]
+        let slot =
+          slots[part]
+          ?? {
+            parts.append(Array(part))
+            slots[part] = firstFreeSlot + parts.count - 1
+            return firstFreeSlot + parts.count - 1
+          }()
+        rewrites.append((range, slot))
+      }
+      if !rewrites.isEmpty { self.rewrites[program] = rewrites }
+    }
+  }
+
+  /// The ranges of `code` that compute one number from constants and `frameConstantSlots`
+  /// alone and call a function: in the postfix code, a value's instructions run from the
+  /// start of its first operand's to the one that pushes it.
+  static func candidates(in code: [Instruction], frameConstantSlots: Range<Int>)
+    -> [ClosedRange<Int>]
+  {
+    // For each entry on the stack: where the instructions computing it start, whether
+    // they read only frame constants, and whether they call a function.
+    var stack: [(start: Int, isFrameConstant: Bool, callsAFunction: Bool)] = []
+    var found: [ClosedRange<Int>] = []
+    for (index, instruction) in code.enumerated() {
+      let (pops, pushes) = instruction.effect
+      guard stack.count >= pops else { return [] }
+      var start = index
+      var isFrameConstant = instruction.slot.map(frameConstantSlots.contains) ?? true
+      var callsAFunction = instruction.callsAFunction
+      for _ in 0..<pops {
+        let operand = stack.removeLast()
+        start = min(start, operand.start)
+        isFrameConstant = isFrameConstant && operand.isFrameConstant
+        callsAFunction = callsAFunction || operand.callsAFunction
+      }
+      if pushes == 1 && isFrameConstant && callsAFunction { found.append(start...index) }
+      for _ in 0..<pushes { stack.append((start, isFrameConstant, callsAFunction)) }
+    }
+    return found
+  }
+
+  /// `code` with each range replaced by a load of its slot, then fused again (a load
+  /// before `+` becomes one step, as the compiler makes it).
+  static func rewrite(_ code: [Instruction], _ rewrites: [(range: ClosedRange<Int>, slot: Int)])
+    -> [Instruction]
+  {
+    var result: [Instruction] = []
+    result.reserveCapacity(code.count)
+    var index = 0
+    for (range, slot) in rewrites {
+      result += code[index..<range.lowerBound]
+      result.append(.load(slot: slot))
+      index = range.upperBound + 1
+    }
+    result += code[index...]
+    return CompiledExpression.fused(result)
+  }
+}
+
+extension CompiledExpression.Instruction {
+  /// The state slot the instruction reads, if any.
+  var slot: Int? {
+    switch self {
+    case .load(let slot), .addSlot(let slot), .subtractSlot(let slot), .multiplySlot(let slot),
+      .divideSlot(let slot):
+      return slot
+    default: return nil
+    }
+  }
+
+  /// Whether the instruction calls a mathematical function: the steps a shared part saves.
+  var callsAFunction: Bool {
+    switch self {
+    case .sine, .cosine, .squareRoot, .arcTangent2, .hypotenuse, .remainder, .distance: true
+    default: false
     }
   }
 }

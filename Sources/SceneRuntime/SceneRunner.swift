@@ -38,7 +38,18 @@ public struct SceneRunner: Sendable {
     graph: SceneGraph, fps: Double? = nil, duration: Double? = nil,
     maxFrames: Int = SceneRunner.defaultMaxFrames
   ) throws(RuntimeError) {
-    simulation = try Simulation(graph: graph)
+    try self.init(
+      graph: graph, fps: fps, duration: duration, maxFrames: maxFrames,
+      sharingFrameConstantParts: true)
+  }
+
+  /// A run whose simulation shares its programs' frame-constant parts or not, for tests
+  /// (see ``Simulation/init(graph:sharingFrameConstantParts:)``).
+  init(
+    graph: SceneGraph, fps: Double? = nil, duration: Double? = nil, maxFrames: Int,
+    sharingFrameConstantParts: Bool
+  ) throws(RuntimeError) {
+    simulation = try Simulation(graph: graph, sharingFrameConstantParts: sharingFrameConstantParts)
     player = GesturePlayer(tracks: graph.gesture)
     self.fps = fps ?? graph.fps
     guard FrameClock.fpsRange.contains(self.fps) else {

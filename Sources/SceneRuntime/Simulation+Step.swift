@@ -20,6 +20,15 @@ extension Simulation {
       slots[SlotLayout.velocityX] = velocity.x
       slots[SlotLayout.velocityY] = velocity.y
     }
+    refreshSharedValues()
+  }
+
+  /// Recomputes the parts of programs that read only the built-in slots (see
+  /// ``ExpressionBatch/evaluateShared(_:)``): after every write of those slots.
+  mutating func refreshSharedValues() {
+    guard programs.sharedCount > 0 else { return }
+    let programs = self.programs
+    slots.withUnsafeMutableBufferPointer { programs.evaluateShared($0) }
   }
 
   /// Writes the slots of the handles the frame's expressions read (``slotReadHandles``).

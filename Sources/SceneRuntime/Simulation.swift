@@ -164,6 +164,13 @@ public struct Simulation: Sendable {
   let segmentPointPrograms: [Range<Int>]
 
   public init(graph: SceneGraph) throws(RuntimeError) {
+    try self.init(graph: graph, sharingFrameConstantParts: true)
+  }
+
+  /// Makes the simulation; tests turn `sharingFrameConstantParts` off to check, to the bit,
+  /// the programs that share parts against the same programs whole (see
+  /// ``ExpressionBatch/init(_:frameConstantSlots:firstFreeSlot:)``).
+  init(graph: SceneGraph, sharingFrameConstantParts: Bool) throws(RuntimeError) {
     self.graph = graph
     slots = Array(repeating: 0, count: graph.layout.count)
     slots[SlotLayout.width] = graph.width
@@ -292,7 +299,17 @@ public struct Simulation: Sendable {
     self.pathSegmentStarts = pathSegmentStarts
     self.segmentKinds = segmentKinds
     self.segmentPointPrograms = segmentPointPrograms
-    programs = ExpressionBatch(expressions)
+    // Parts that read only the built-in slots (`sin(time * 6)`) are computed once per
+    // frame for every program that has them, into slots after the layout's.
+    programs = ExpressionBatch(
+      expressions,
+      frameConstantSlots: sharingFrameConstantParts ? 0..<SlotLayout.builtinCount : 0..<0,
+      firstFreeSlot: graph.layout.count)
+    if programs.slotCount > slots.count {
+      slots += repeatElement(0, count: programs.slotCount - slots.count)
+    }
+    let linked = programs
+    slots.withUnsafeMutableBufferPointer { linked.evaluateShared($0) }
     // The handles whose slots are read every frame: by the programs above, and by the
     // drag constraints' bounds, snap points and grids.
     var slotIsRead = [Bool](repeating: false, count: graph.handles.count)
@@ -344,7 +361,7 @@ public struct Simulation: Sendable {
   public func value(of expression: CompiledExpression) -> Vector { evaluate(expression) }
 
   /// Every value expressions read, as laid out by ``SlotLayout``, every handle's current.
-  public var slotValues: [Double] { currentSlots() }
+  public var slotValues: [Double] { Array(currentSlots().prefix(graph.layout.count)) }
 
   /// Handle `i`'s velocity in points per second where the engine integrates it: springing
   /// back or held by a pointer (the finger's step); zero at rest; `nil` for motion it

@@ -500,17 +500,19 @@ private func literal(_ value: Double) -> String { value < 0 ? "(-\(-value))" : "
   @Test func batchMatchesEachProgram() throws {
     let texts = [
       "ball", "a", "p", "time", "ball.y", "q", "a + 0", "-a", "(a, b)", "(b, a)", "p * 2",
-      "sin(time * 6) + a", "(1, 2)", "3", "drag.dx", "(-0.0, 1 / 0)", "-(0.0)",
+      "sin(time * 6) + a", "(1, 2)", "3", "drag.dx", "(-0.0, 1 / 0)", "-(0.0)", "(1, a)",
+      "(a, -2)", "(a + 1, 2)",
     ]
     let programs = try texts.map(compile)
     let batch = ExpressionBatch(programs)
     #expect(batch.count == texts.count)
-    // Programs that only load, or only push constants, are answered directly; the rest run.
+    // Programs that only load or push constants, one or two, are answered directly; the
+    // rest run.
     let direct = batch.shortcuts.map { if case .run = $0 { false } else { true } }
     #expect(
       direct == [
         true, true, true, true, true, true, false, false, true, true, false, false, true,
-        true, true, true, true,
+        true, true, true, true, true, true, false,
       ])
     var withNaN = state
     withNaN[9] = .nan
@@ -946,6 +948,69 @@ extension Expression {
     case .member(let a, _), .unary(_, let a): return 1 + a.nodeCount
     case .conditional(let a, let b, let c): return 1 + a.nodeCount + b.nodeCount + c.nodeCount
     case .call(_, let arguments): return 1 + arguments.map(\.nodeCount).reduce(0, +)
+    }
+  }
+}
+
+/// ``ExpressionBatch``'s shared parts: what reads only frame-constant slots and calls a
+/// function, held by two programs or more, is computed once.
+@Suite struct SharedPartTests {
+  static let texts = [
+    "a + 2 * sin(time * 6)", "b - 2 * sin(time * 6)", "(a, 3 * sin(time * 4 + 0.5))",
+    "p * cos(time) + (sin(time * 6), 1)", "2 * sin(time * 6)", "sin(time * 6) + a",
+    "sqrt(width * width + height) + a", "sqrt(width * width + height)", "sin(a * time)",
+    "sin(a * time) + 1", "cos(time) * b", "a + b", "time * 2 + sin(time * 2)",
+    "3 * sin(time * 4 + 0.5) - a", "hypot(width, height) / 2",
+  ]
+
+  /// Five parts are shared, and one pass over every program calls 9 functions, not 15.
+  ///
+  /// The parts: `2 * sin(time * 6)`, `sin(time * 6)`, `3 * sin(time * 4 + 0.5)`,
+  /// `cos(time)` and `sqrt(…)`. Programs reading `a`, or holding a part alone, keep it.
+  @Test func eachPartHeldTwiceIsComputedOnce() throws {
+    let programs = try Self.texts.map(compile)
+    let whole = ExpressionBatch(programs)
+    let shared = ExpressionBatch(
+      programs, frameConstantSlots: 0..<3, firstFreeSlot: state.count)
+    func calls(_ code: [CompiledExpression.Instruction]) -> Int {
+      code.filter(\.callsAFunction).count
+    }
+    #expect(whole.sharedCount == 0 && calls(whole.code) == 15)
+    #expect(shared.sharedCount == 5)
+    #expect(calls(shared.code) + calls(shared.sharedCode) == 9)
+    #expect(shared.slotCount == state.count + 5)
+    // `2 * sin(time * 6)` alone is now one load, answered without the machine.
+    if case .load(let x, -1) = shared.shortcuts[4] {
+      #expect(x >= state.count)
+    } else {
+      Issue.record("program 4 is not one load: \(shared.shortcuts[4])")
+    }
+  }
+
+  /// Every program gives the bits it gives alone, on seeded states (NaNs and infinities
+  /// among them) whose shared slots are written first.
+  @Test func sharedPartsGiveTheBitsOfTheWholePrograms() throws {
+    let programs = try Self.texts.map(compile)
+    let shared = ExpressionBatch(
+      programs, frameConstantSlots: 0..<3, firstFreeSlot: state.count)
+    var random = SeededGenerator(seed: 2026)
+    let specials: [Double] = [.nan, .infinity, -.infinity, -0.0, 0, 1e300]
+    for _ in 0..<500 {
+      var values = state.map { _ in
+        random.next() % 8 == 0
+          ? specials[Int(random.next() % UInt64(specials.count))]
+          : Double(Int64(bitPattern: random.next() % 2_000_001) - 1_000_000) / 1_000
+      }
+      values += Array(repeating: -1, count: shared.slotCount - values.count)
+      values.withUnsafeMutableBufferPointer { shared.evaluateShared($0) }
+      values.withUnsafeBufferPointer { buffer in
+        for (k, program) in programs.enumerated() {
+          let alone = program.evaluate(buffer)
+          let batched = shared.evaluate(k, state: buffer)
+          #expect(
+            identical(alone.x, batched.x) && identical(alone.y, batched.y), "\(Self.texts[k])")
+        }
+      }
     }
   }
 }

@@ -61,8 +61,9 @@ public struct ExpressionBatch: Sendable {
   /// Such a part (`sin(time * 6)` in every handle of a generated scene) has the same value
   /// in every program, for as long as those slots keep theirs: it becomes a program of its
   /// own whose value goes to a slot from `firstFreeSlot` on, and the programs load it
-  /// from there. Only parts that call a function (`sin`, `cos`, `sqrt`, `atan2`, `hypot`,
-  /// `%`, `distance`) are worth it. The caller writes the shared values with
+  /// from there. The parts are calls of a function (`sin`, `cos`, `sqrt`, `atan2`,
+  /// `hypot`, `%`, `distance`) with their arguments: the arithmetic around them is
+  /// cheaper to redo than to share. The caller writes the shared values with
   /// ``evaluateShared(_:)`` whenever it has written those slots, before evaluating any
   /// program; the state must then hold ``slotCount`` slots. Every program gives the bits it
   /// gives alone: a shared part runs the same instructions in the same order.
@@ -206,7 +207,7 @@ struct SharedParts {
       }
     }
     // Each program takes its largest parts that another program holds too, none inside
-    // another it took.
+    // another it took: `sqrt(sin(time))` whole where two programs have it.
     var chosen: [(program: Int, ranges: [ClosedRange<Int>])] = []
     var uses: [ArraySlice<Instruction>: Int] = [:]
     for (program, ranges) in candidates {
@@ -241,30 +242,33 @@ struct SharedParts {
     }
   }
 
-  /// The ranges of `code` that compute one number from constants and `frameConstantSlots`
-  /// alone and call a function: in the postfix code, a value's instructions run from the
-  /// start of its first operand's to the one that pushes it.
+  /// The ranges of `code` that call a function on arguments computed from constants and
+  /// `frameConstantSlots` alone: in the postfix code, a value's instructions run from the
+  /// start of its first operand's to the one that pushes it, here the call.
   static func candidates(in code: [Instruction], frameConstantSlots: Range<Int>)
     -> [ClosedRange<Int>]
   {
-    // For each entry on the stack: where the instructions computing it start, whether
-    // they read only frame constants, and whether they call a function.
-    var stack: [(start: Int, isFrameConstant: Bool, callsAFunction: Bool)] = []
+    // For each entry on the stack: where the instructions computing it start, and whether
+    // they read only frame constants.
+    var stack: [(start: Int, isFrameConstant: Bool)] = []
     var found: [ClosedRange<Int>] = []
     for (index, instruction) in code.enumerated() {
       let (pops, pushes) = instruction.effect
       guard stack.count >= pops else { return [] }
       var start = index
       var isFrameConstant = instruction.slot.map(frameConstantSlots.contains) ?? true
-      var callsAFunction = instruction.callsAFunction
       for _ in 0..<pops {
         let operand = stack.removeLast()
         start = min(start, operand.start)
         isFrameConstant = isFrameConstant && operand.isFrameConstant
-        callsAFunction = callsAFunction || operand.callsAFunction
       }
-      if pushes == 1 && isFrameConstant && callsAFunction { found.append(start...index) }
-      for _ in 0..<pushes { stack.append((start, isFrameConstant, callsAFunction)) }
+      // Only calls are parts: `restY + 3 * sin(time * 4 + c)` shares `sin(time * 4 + c)`,
+      // whose copies are many, not the whole, whose copies are few; the cheap arithmetic
+      // around a call costs less than calling it.
+      if pushes == 1 && isFrameConstant && instruction.callsAFunction {
+        found.append(start...index)
+      }
+      for _ in 0..<pushes { stack.append((start, isFrameConstant)) }
     }
     return found
   }

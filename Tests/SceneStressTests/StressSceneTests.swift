@@ -70,19 +70,24 @@ import Testing
       graph: graph, maxFrames: SceneRunner.defaultMaxFrames, sharingFrameConstantParts: true)
     var whole = try SceneRunner(
       graph: graph, maxFrames: SceneRunner.defaultMaxFrames, sharingFrameConstantParts: false)
-    // Counted: the 100 bound points of 25 cells call `sin` once each per frame. Shared,
-    // 27 calls are left, 24 of them in shared parts: `2 * sin(time * 6 + j)` of points 0
-    // and 1 is the same in every cell, and points 2 and 3 repeat their
-    // `restY + 3 * sin(time * 4 + c)` along a row and their `c` every 16 cells; 3 points
-    // hold a part no other point has. Pinned: a change in what is shared shows here.
+    // Counted: the 100 bound points of 25 cells call `sin` once each per frame. Points 0
+    // and 1 of every cell call `sin(time * 6 + j)`, j = 0, 1: two parts. Points 2 and 3 of
+    // cell k call `sin(time * 4 + c)`, c = (k % 16) / 2 + j, j = 2, 3: a part for each c
+    // that two points or more have; a point whose c no other has keeps its call.
+    var holders: [Double: Int] = [:]
+    for k in 0..<25 {
+      for j in 2...3 { holders[Double(k % 16) / 2 + Double(j), default: 0] += 1 }
+    }
+    let parts = 2 + holders.values.filter { $0 >= 2 }.count
+    let alone = holders.values.filter { $0 == 1 }.count
     func sines(_ code: [CompiledExpression.Instruction]) -> Int {
       code.filter { $0 == .sine }.count
     }
     let programs = shared.simulation.programs
     #expect(sines(whole.simulation.programs.code) == 100)
     #expect(whole.simulation.programs.sharedCount == 0)
-    #expect(sines(programs.sharedCode) == 24 && sines(programs.code) == 3)
-    #expect(programs.sharedCount == 24)
+    #expect(programs.sharedCount == parts && parts == 18)
+    #expect(sines(programs.sharedCode) == parts && sines(programs.code) == alone && alone == 2)
     var frames = 0
     while let a = try shared.nextFrame() {
       let b = try #require(try whole.nextFrame())

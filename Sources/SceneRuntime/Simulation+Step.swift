@@ -315,7 +315,11 @@ extension Simulation {
   /// handle order, so events come out as they did from one loop.
   mutating func moveAll(dt: Double) {
     guard dt > 0 else {
-      for i in handles.indices { move(i, dt: dt) }
+      // Without time passing only a tween moves (to where it is at this time): a spring
+      // needs a step. Checked here, so the handles at rest cost no call.
+      for i in handles.indices {
+        if case .tweening = handles[i].mode { move(i, dt: dt) }
+      }
       return
     }
     var pending = pendingMoves

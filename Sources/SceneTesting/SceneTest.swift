@@ -220,13 +220,41 @@ public struct SceneTest: Sendable {
       let real = realpath(path, nil)
       defer { free(real) }
       let listed = real.map { String(cString: $0) } ?? path
-      for relative in (try? FileManager.default.subpathsOfDirectory(atPath: listed)) ?? [] {
+      for relative in Self.files(under: listed) {
         guard !relative.contains("__snapshots__"), SceneLoader.Syntax(fileName: relative) != nil
         else { continue }
         found.append(PathName.appending(relative, to: path))
       }
     }
     return found.sorted()
+  }
+}
+
+extension SceneTest {
+  /// Every file below `folder`, as paths relative to it: a folder that cannot be read is
+  /// passed over, not the end of the search, and symbolic links to folders are not
+  /// followed (no loops).
+  static func files(under folder: String) -> [String] {
+    var found: [String] = []
+    var pending = [""]
+    while let relative = pending.popLast() {
+      let directory = relative.isEmpty ? folder : PathName.appending(relative, to: folder)
+      guard let entries = try? FileManager.default.contentsOfDirectory(atPath: directory) else {
+        continue
+      }
+      for entry in entries {
+        let path = relative.isEmpty ? entry : relative + "/" + entry
+        var status = stat()
+        if lstat(PathName.appending(entry, to: directory), &status) == 0
+          && status.st_mode & S_IFMT == S_IFDIR
+        {
+          pending.append(path)
+        } else {
+          found.append(path)
+        }
+      }
+    }
+    return found
   }
 }
 

@@ -48,24 +48,21 @@ enum PreviewServerExecutable {
       """
   }
 
-  /// The folder of the running executable, symbolic links resolved.
+  /// The folder of the running executable, symbolic links resolved: from the kernel on
+  /// Linux, elsewhere from the path it was started by (none when found on `PATH`, where
+  /// `execvp` then looks for the server too).
   static func executableDirectory() -> String? {
     #if os(Linux)
     var buffer = [CChar](repeating: 0, count: 4_097)
     let count = readlink("/proc/self/exe", &buffer, 4_096)
     guard count > 0 else { return nil }
     let path = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    #elseif canImport(Darwin)
-    var size: UInt32 = 0
-    _ = _NSGetExecutablePath(nil, &size)
-    var buffer = [CChar](repeating: 0, count: Int(size) + 1)
-    guard _NSGetExecutablePath(&buffer, &size) == 0, let real = realpath(buffer, nil) else {
-      return nil
-    }
+    #else
+    guard let invoked = CommandLine.arguments.first, invoked.contains("/"),
+      let real = realpath(invoked, nil)
+    else { return nil }
     let path = String(cString: real)
     free(real)
-    #else
-    return nil
     #endif
     guard let slash = path.lastIndex(of: "/") else { return nil }
     return slash == path.startIndex ? "/" : String(path[..<slash])

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import SceneTesting
@@ -47,5 +48,31 @@ import Testing
   @Test func snapshotsLiveBesideTheScene() {
     #expect(SceneTest(scene: "Scenes/wave.yaml").snapshotPath == "Scenes/__snapshots__/wave.jsonl")
     #expect(SceneTest(scene: "Scenes/wave.scene").snapshotPath == "Scenes/__snapshots__/wave.jsonl")
+  }
+}
+
+/// `SceneTest.discover`: the scene files below a folder, by POSIX walk.
+@Suite struct DiscoverTests {
+  /// Scene files in nested folders are found, snapshot folders and other files left out,
+  /// and a symbolic link that loops back to its own folder ends the walk, not the process.
+  @Test func findsSceneFilesBelowAFolderAndSurvivesALinkLoop() throws {
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("scenec-discover-\(getpid())")
+    let fileManager = FileManager.default
+    try fileManager.createDirectory(
+      at: folder.appendingPathComponent("a/b/__snapshots__"), withIntermediateDirectories: true)
+    defer { try? fileManager.removeItem(at: folder) }
+    for name in [
+      "top.yaml", "a/one.scene", "a/b/two.yml", "a/b/notes.txt", "a/b/__snapshots__/two.yaml",
+    ] {
+      try Data("x".utf8).write(to: folder.appendingPathComponent(name))
+    }
+    try fileManager.createSymbolicLink(
+      atPath: folder.appendingPathComponent("a/b/loop").path, withDestinationPath: "..")
+    let root = folder.path
+    #expect(
+      SceneTest.discover([root]) == [
+        root + "/a/b/two.yml", root + "/a/one.scene", root + "/top.yaml",
+      ])
   }
 }

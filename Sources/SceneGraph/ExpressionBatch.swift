@@ -80,8 +80,8 @@ public struct ExpressionBatch: Sendable {
     var shortcuts: [Shortcut] = []
     shortcuts.reserveCapacity(expressions.count)
     for (index, expression) in expressions.enumerated() {
-      if !sharing.rewrites.isEmpty, let rewrites = sharing.rewrites[index] {
-        let program = SharedParts.rewrite(expression.code, rewrites)
+      if !sharing.rewrites.isEmpty, let rewrites = sharing.rewritesOfProgram[index] {
+        let program = SharedParts.rewrite(expression.code, sharing.rewrites[rewrites])
         shortcuts.append(Shortcut(program))
         code += program
       } else {
@@ -181,80 +181,109 @@ public struct ExpressionBatch: Sendable {
 /// The parts of programs worth computing once for all (see
 /// ``ExpressionBatch/init(_:frameConstantSlots:firstFreeSlot:)``): which ones, and where
 /// each program uses them.
+///
+/// Kept in flat arrays, not an array per program: a scene of 10,000 handles has thousands
+/// of programs with a part, and an allocation for each of them cost more than the search.
 struct SharedParts {
   typealias Instruction = CompiledExpression.Instruction
+  typealias Rewrite = (range: ClosedRange<Int>, slot: Int)
 
   /// Each shared part's code.
   var parts: [[Instruction]] = []
-  /// For each program that uses a shared part: the ranges of its code to replace, in
-  /// order, each with the slot to load instead.
-  var rewrites: [Int: [(range: ClosedRange<Int>, slot: Int)]] = [:]
+  /// The ranges to replace, program after program, each with the slot to load instead.
+  var rewrites: [Rewrite] = []
+  /// For each program that uses a shared part, where its rewrites are in ``rewrites``.
+  var rewritesOfProgram: [Int: Range<Int>] = [:]
 
   init(_ expressions: [CompiledExpression], frameConstantSlots: Range<Int>, firstFreeSlot: Int) {
     guard !frameConstantSlots.isEmpty else { return }
-    // Every candidate of every program, and how many programs hold each.
-    var candidates: [(program: Int, ranges: [ClosedRange<Int>])] = []
-    var holders: [ArraySlice<Instruction>: Int] = [:]
+    // Every candidate of every program, numbered by its code (one hash per candidate), and
+    // how many programs hold each.
+    var numbers: [ArraySlice<Instruction>: Int] = [:]
+    var holders: [Int] = []
+    var lastHolder: [Int] = []
+    var ranges: [ClosedRange<Int>] = []
+    var partOfRange: [Int] = []
+    var programs: [(program: Int, ranges: Range<Int>)] = []
+    var stack: [(start: Int, isFrameConstant: Bool)] = []
     for (index, expression) in expressions.enumerated() {
       let code = expression.code
       guard code.contains(where: \.callsAFunction) else { continue }
-      let ranges = Self.candidates(in: code, frameConstantSlots: frameConstantSlots)
-      guard !ranges.isEmpty else { continue }
-      candidates.append((index, ranges))
-      var seen: Set<ArraySlice<Instruction>> = []
-      for range in ranges where seen.insert(code[range]).inserted {
-        holders[code[range], default: 0] += 1
+      let first = ranges.count
+      Self.candidates(
+        in: code, frameConstantSlots: frameConstantSlots, stack: &stack, into: &ranges)
+      guard ranges.count > first else { continue }
+      for range in ranges[first...] {
+        let part: Int
+        if let known = numbers[code[range]] {
+          part = known
+        } else {
+          part = holders.count
+          numbers[code[range]] = part
+          holders.append(0)
+          lastHolder.append(-1)
+        }
+        if lastHolder[part] != index {
+          holders[part] += 1
+          lastHolder[part] = index
+        }
+        partOfRange.append(part)
       }
+      programs.append((index, first..<ranges.count))
     }
     // Each program takes its largest parts that another program holds too, none inside
-    // another it took: `sqrt(sin(time))` whole where two programs have it.
-    var chosen: [(program: Int, ranges: [ClosedRange<Int>])] = []
-    var uses: [ArraySlice<Instruction>: Int] = [:]
-    for (program, ranges) in candidates {
-      var taken: [ClosedRange<Int>] = []
-      let code = expressions[program].code
-      for range in ranges.sorted(by: { $0.count > $1.count })
-      where holders[code[range], default: 0] >= 2 && !taken.contains(where: { $0.overlaps(range) })
-      {
-        taken.append(range)
-        uses[code[range], default: 0] += 1
+    // another it took: `sqrt(sin(time))` whole where two programs have it. The candidates
+    // of a program come inner first, so the largest is the last.
+    var taken: [(range: ClosedRange<Int>, part: Int)] = []
+    var takenOfProgram: [(program: Int, taken: Range<Int>)] = []
+    var uses = [Int](repeating: 0, count: holders.count)
+    for (program, candidates) in programs {
+      let first = taken.count
+      for k in candidates.reversed() where holders[partOfRange[k]] >= 2 {
+        guard !taken[first...].contains(where: { $0.range.overlaps(ranges[k]) }) else { continue }
+        taken.append((ranges[k], partOfRange[k]))
+        uses[partOfRange[k]] += 1
       }
-      if !taken.isEmpty { chosen.append((program, taken)) }
+      if taken.count > first { takenOfProgram.append((program, first..<taken.count)) }
     }
     // A part left with one user stays where it is.
-    var slots: [ArraySlice<Instruction>: Int] = [:]
-    for (program, ranges) in chosen {
+    var slotOfPart = [Int](repeating: -1, count: holders.count)
+    for (program, its) in takenOfProgram {
       let code = expressions[program].code
-      var rewrites: [(range: ClosedRange<Int>, slot: Int)] = []
-      for range in ranges.sorted(by: { $0.lowerBound < $1.lowerBound })
-      where uses[code[range], default: 0] >= 2 {
-        let part = code[range]
-        let slot =
-          slots[part]
-          ?? {
-            parts.append(Array(part))
-            slots[part] = firstFreeSlot + parts.count - 1
-            return firstFreeSlot + parts.count - 1
-          }()
-        rewrites.append((range, slot))
+      let first = rewrites.count
+      for (range, part) in taken[its] where uses[part] >= 2 {
+        if slotOfPart[part] < 0 {
+          slotOfPart[part] = firstFreeSlot + parts.count
+          parts.append(Array(code[range]))
+        }
+        rewrites.append((range, slotOfPart[part]))
       }
-      if !rewrites.isEmpty { self.rewrites[program] = rewrites }
+      guard rewrites.count > first else { continue }
+      rewrites[first...].sort { $0.range.lowerBound < $1.range.lowerBound }
+      rewritesOfProgram[program] = first..<rewrites.count
     }
   }
 
-  /// The ranges of `code` that call a function on arguments computed from constants and
-  /// `frameConstantSlots` alone: in the postfix code, a value's instructions run from the
-  /// start of its first operand's to the one that pushes it, here the call.
-  static func candidates(in code: [Instruction], frameConstantSlots: Range<Int>)
-    -> [ClosedRange<Int>]
-  {
+  /// Appends to `found` the calls of `code` whose arguments read only constants and
+  /// `frameConstantSlots`, inner ones first.
+  ///
+  /// In the postfix code, a value's instructions run from the start of its first operand's
+  /// to the one that pushes it, here the call. `stack` is scratch space, kept by the
+  /// caller.
+  static func candidates(
+    in code: [Instruction], frameConstantSlots: Range<Int>,
+    stack: inout [(start: Int, isFrameConstant: Bool)], into found: inout [ClosedRange<Int>]
+  ) {
     // For each entry on the stack: where the instructions computing it start, and whether
     // they read only frame constants.
-    var stack: [(start: Int, isFrameConstant: Bool)] = []
-    var found: [ClosedRange<Int>] = []
+    stack.removeAll(keepingCapacity: true)
+    let first = found.count
     for (index, instruction) in code.enumerated() {
       let (pops, pushes) = instruction.effect
-      guard stack.count >= pops else { return [] }
+      guard stack.count >= pops else {
+        found.removeSubrange(first...)
+        return
+      }
       var start = index
       var isFrameConstant = instruction.slot.map(frameConstantSlots.contains) ?? true
       for _ in 0..<pops {
@@ -270,14 +299,11 @@ struct SharedParts {
       }
       for _ in 0..<pushes { stack.append((start, isFrameConstant)) }
     }
-    return found
   }
 
   /// `code` with each range replaced by a load of its slot, then fused again (a load
   /// before `+` becomes one step, as the compiler makes it).
-  static func rewrite(_ code: [Instruction], _ rewrites: [(range: ClosedRange<Int>, slot: Int)])
-    -> [Instruction]
-  {
+  static func rewrite(_ code: [Instruction], _ rewrites: ArraySlice<Rewrite>) -> [Instruction] {
     var result: [Instruction] = []
     result.reserveCapacity(code.count)
     var index = 0

@@ -178,6 +178,72 @@ public struct ExpressionBatch: Sendable {
   }
 }
 
+extension ExpressionBatch {
+  /// The batch's arrays, borrowed for a loop that evaluates many programs in a row.
+  ///
+  /// ``ExpressionBatch/evaluate(_:state:)`` reaches each array through the batch, with
+  /// its bounds checks and a copy of the batch's references, on every call; a frame makes
+  /// thousands of calls. The evaluator holds the arrays' storage directly, and is valid
+  /// only inside ``ExpressionBatch/withEvaluator(_:)``.
+  public struct Evaluator {
+    let code: UnsafeBufferPointer<CompiledExpression.Instruction>
+    let starts: UnsafeBufferPointer<Int>
+    @usableFromInline let shortcuts: UnsafeBufferPointer<Shortcut>
+    @usableFromInline let requiredSlots: Int
+
+    init(
+      code: UnsafeBufferPointer<CompiledExpression.Instruction>,
+      starts: UnsafeBufferPointer<Int>, shortcuts: UnsafeBufferPointer<Shortcut>,
+      requiredSlots: Int
+    ) {
+      self.code = code
+      self.starts = starts
+      self.shortcuts = shortcuts
+      self.requiredSlots = requiredSlots
+    }
+
+    /// The value of program `index` on `state`, with the bits
+    /// ``ExpressionBatch/evaluate(_:state:)`` gives; `index` must be one of the batch's.
+    @inlinable
+    public func evaluate(_ index: Int, state: UnsafeBufferPointer<Double>) -> (
+      x: Double, y: Double
+    ) {
+      guard state.count >= requiredSlots else { return (.nan, .nan) }
+      switch shortcuts[index] {
+      case .run: return run(index, state: state)
+      case .load(let x, let y): return (state[x], y >= 0 ? state[y] : 0)
+      case .constant(let x, let y): return (x, y)
+      case .constantAndLoad(let x, let y): return (x, state[y])
+      case .loadAndConstant(let x, let y): return (state[x], y)
+      }
+    }
+
+    @usableFromInline
+    func run(_ index: Int, state: UnsafeBufferPointer<Double>) -> (x: Double, y: Double) {
+      let range = starts[index]..<starts[index + 1]
+      return withUnsafeTemporaryAllocation(
+        of: Double.self, capacity: CompiledExpression.maximumStackDepth
+      ) { stack in
+        CompiledExpression.run(
+          UnsafeBufferPointer(rebasing: code[range]), state: state, stack: stack)
+      }
+    }
+  }
+
+  /// `body` given an ``Evaluator`` for this batch's programs.
+  public func withEvaluator<R>(_ body: (Evaluator) throws -> R) rethrows -> R {
+    try code.withUnsafeBufferPointer { code in
+      try starts.withUnsafeBufferPointer { starts in
+        try shortcuts.withUnsafeBufferPointer { shortcuts in
+          try body(
+            Evaluator(
+              code: code, starts: starts, shortcuts: shortcuts, requiredSlots: requiredSlots))
+        }
+      }
+    }
+  }
+}
+
 /// The parts of programs worth computing once for all (see
 /// ``ExpressionBatch/init(_:frameConstantSlots:firstFreeSlot:)``): which ones, and where
 /// each program uses them.

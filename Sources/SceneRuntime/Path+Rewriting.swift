@@ -28,3 +28,43 @@ extension Path {
     if subpaths.count > count { subpaths.removeSubrange(count...) }
   }
 }
+
+/// A subpath as a segment path's points make it, before it is written into a `Path`:
+/// where it starts, whether it closes, and how many of the segments that follow it in the
+/// writer's list are its own.
+struct SubpathHead {
+  var start: Point
+  var isClosed: Bool
+  var segmentCount: Int
+}
+
+extension Path {
+  /// Makes the path the subpaths `heads` describe, each with its `segmentCount` segments
+  /// taken in turn from `segments`, writing over the storage that is there.
+  ///
+  /// A segment path keeps its shape from frame to frame (the same subpaths with the same
+  /// number of segments), so after the first frame this only overwrites points: one
+  /// uniqueness check for the subpaths and one per subpath, nothing allocated or freed.
+  mutating func overwrite(
+    heads: UnsafeBufferPointer<SubpathHead>, segments: UnsafeBufferPointer<Segment>
+  ) {
+    if subpaths.count > heads.count { subpaths.removeSubrange(heads.count...) }
+    while subpaths.count < heads.count { subpaths.append(Subpath(start: .zero)) }
+    subpaths.withUnsafeMutableBufferPointer { mine in
+      var first = 0
+      for s in heads.indices {
+        let head = heads[s]
+        let own = UnsafeBufferPointer(rebasing: segments[first..<first + head.segmentCount])
+        first += head.segmentCount
+        mine[s].start = head.start
+        mine[s].isClosed = head.isClosed
+        if mine[s].segments.count == own.count {
+          mine[s].segments.withUnsafeMutableBufferPointer { _ = $0.update(fromContentsOf: own) }
+        } else {
+          mine[s].segments.removeAll(keepingCapacity: true)
+          mine[s].segments.append(contentsOf: own)
+        }
+      }
+    }
+  }
+}

@@ -2,6 +2,71 @@ import SceneGeometry
 import SceneGraph
 import SceneVocabulary
 
+/// The segments of every segment path, path after path, as the simulation evaluates them.
+struct SegmentProgram {
+  /// Where path `i`'s segments begin; `starts[i + 1]` is where they end.
+  let starts: [Int]
+  let kinds: [SceneGraph.Segment.Kind]
+  /// Each segment's points' programs, which are consecutive.
+  let points: [Range<Int>]
+
+  /// Evaluates path `path`'s points on `state` into `heads` and `segments`, which hold
+  /// at least as many entries as the path has segments, and returns how many of each it
+  /// wrote; adds x − x of every point to `residue`.
+  ///
+  /// The resolver gives each kind its number of points; a segment with a short list is
+  /// skipped, and so are segments before the first move, which have no subpath.
+  @inline(__always)
+  func write(
+    path: Int, machine: ExpressionBatch.Evaluator, state: UnsafeBufferPointer<Double>,
+    heads: UnsafeMutableBufferPointer<SubpathHead>, segments: UnsafeMutableBufferPointer<Segment>,
+    residue: inout Double
+  ) -> (subpaths: Int, segments: Int) {
+    @inline(__always)
+    func evaluated(_ program: Int) -> Vector {
+      let value = machine.evaluate(program, state: state)
+      residue += (value.x - value.x) + (value.y - value.y)
+      return Vector(value.x, value.y)
+    }
+    var current = -1
+    var count = 0
+    var point = Vector.zero
+    for segment in starts[path]..<starts[path + 1] {
+      let programs = points[segment]
+      let first = programs.lowerBound
+      let drawn: Segment
+      switch kinds[segment] {
+      case .move:
+        if !programs.isEmpty { point = evaluated(first) }
+        current += 1
+        heads[current] = SubpathHead(start: point, isClosed: false, segmentCount: 0)
+        continue
+      case .close:
+        guard current >= 0 else { continue }
+        heads[current].isClosed = true
+        point = heads[current].start
+        continue
+      case .line:
+        guard programs.count == 1 else { continue }
+        drawn = .line(point, evaluated(first))
+      case .quadratic:
+        guard programs.count == 2 else { continue }
+        drawn = .quadratic(point, evaluated(first), evaluated(first + 1))
+      case .cubic:
+        guard programs.count == 3 else { continue }
+        drawn = .cubic(
+          point, evaluated(first), evaluated(first + 1), evaluated(first + 2))
+      }
+      point = drawn.end
+      guard current >= 0 else { continue }
+      segments[count] = drawn
+      count += 1
+      heads[current].segmentCount += 1
+    }
+    return (current + 1, count)
+  }
+}
+
 extension Simulation {
   // MARK: - Slots and expressions
 
@@ -114,105 +179,74 @@ extension Simulation {
   ///
   /// Every pass visits every let and every segment path (``liveNodes`` holds them all),
   /// so ``nodeResidue`` afterwards covers all of them.
+  ///
+  /// The pass borrows every array it touches once, for all its nodes: through the arrays
+  /// themselves, each node paid for their bounds, uniqueness checks and references, more
+  /// than for its own work (a segment path of one cubic cost about 450 instructions).
   mutating func evaluateNodes(initial: Bool) {
+    let nodes = initial ? graph.evaluationOrder : liveNodes
+    let letPrograms = self.letPrograms
+    let positionPrograms = self.positionPrograms
+    let handleIsBound = self.handleIsBound
+    let mover = self.mover
+    let pathIsDynamic = self.pathIsDynamic
+    let segments = self.segments
+    let firstLet = graph.layout.letSlot(0)
+    let firstHandle = graph.layout.handleSlot(0)
     var residue = 0.0
-    for node in initial ? graph.evaluationOrder : liveNodes {
-      switch node {
-      case .letValue(let i):
-        let value = evaluate(program: letPrograms[i])
-        residue += (value.x - value.x) + (value.y - value.y)
-        let slot = graph.layout.letSlot(i)
-        slots[slot] = value.x
-        slots[slot + 1] = value.y
-      case .handle(let i):
-        guard initial || (handleIsBound[i] && handles[i].mode == .following && mover[i] == nil),
-          let position = positionPrograms[i]
-        else { continue }
-        if initial {
-          handles[i].position = evaluate(program: position)
-          if handleIsBound[i] && mover[i] == nil { handles[i].mode = .following }
-        } else if handles[i].mode == .following && mover[i] == nil {
-          let next = evaluate(program: position)
-          handles[i].position = next
-        }
-        writeHandleSlot(i)
-      case .path(let i):
-        guard pathIsDynamic[i] else { continue }
-        // Taken out while rewritten, so that reading `self` meanwhile is allowed and the
-        // path's storage stays unshared (see `Path+Rewriting.swift`).
-        var path = Path()
-        swap(&path, &publishedPaths[i].path)
-        residue += writeSegmentPath(i, into: &path)
-        swap(&path, &publishedPaths[i].path)
-        if pathIsMeasured[i] {
-          measuredPaths[i] = MeasuredPath(publishedPaths[i].path)
-          hasMeasurement[i] = true
+    programs.withEvaluator { machine in
+      withUnsafeTemporaryAllocation(of: SubpathHead.self, capacity: longestSegmentPath) { heads in
+        withUnsafeTemporaryAllocation(of: Segment.self, capacity: longestSegmentPath) { drawn in
+          slots.withUnsafeMutableBufferPointer { slots in
+            handles.withUnsafeMutableBufferPointer { handles in
+              publishedPaths.withUnsafeMutableBufferPointer { paths in
+                let state = UnsafeBufferPointer(slots)
+                for node in nodes {
+                  switch node {
+                  case .letValue(let i):
+                    let value = machine.evaluate(letPrograms[i], state: state)
+                    residue += (value.x - value.x) + (value.y - value.y)
+                    slots[firstLet + 2 * i] = value.x
+                    slots[firstLet + 2 * i + 1] = value.y
+                  case .handle(let i):
+                    guard let program = positionPrograms[i] else { continue }
+                    if initial {
+                      let value = machine.evaluate(program, state: state)
+                      handles[i].position = Vector(value.x, value.y)
+                      if handleIsBound[i] && mover[i] == nil { handles[i].mode = .following }
+                    } else {
+                      // ``liveNodes`` holds only bound handles without a constraint.
+                      guard case .following = handles[i].mode else { continue }
+                      let value = machine.evaluate(program, state: state)
+                      handles[i].position = Vector(value.x, value.y)
+                    }
+                    let slot = firstHandle + 3 * i
+                    slots[slot] = handles[i].position.x
+                    slots[slot + 1] = handles[i].position.y
+                    slots[slot + 2] = handles[i].angle
+                  case .path(let i):
+                    guard pathIsDynamic[i] else { continue }
+                    let shape = segments.write(
+                      path: i, machine: machine, state: state, heads: heads, segments: drawn,
+                      residue: &residue)
+                    paths[i].path.overwrite(
+                      heads: UnsafeBufferPointer(rebasing: heads[..<shape.subpaths]),
+                      segments: UnsafeBufferPointer(rebasing: drawn[..<shape.segments]))
+                  }
+                }
+              }
+            }
+          }
         }
       }
+    }
+    // Nothing an expression reads depends on a measurement, so the dynamic paths are
+    // measured after the pass rather than where they come in it.
+    for i in dynamicPaths where pathIsMeasured[i] {
+      measuredPaths[i] = MeasuredPath(publishedPaths[i].path)
+      hasMeasurement[i] = true
     }
     nodeResidue = residue
-  }
-
-  /// Rewrites `path` as segment path `index` is now, from its compiled points, reusing
-  /// its storage.
-  ///
-  /// Mutating though it changes nothing: called from ``evaluateNodes(initial:)``, a
-  /// non-mutating method gets a copy of the whole simulation (700 bytes) on every call.
-  ///
-  /// - Returns: x − x summed over every point evaluated: 0 when all are finite, NaN
-  ///   otherwise (see ``Simulation/nodeResidue``).
-  mutating func writeSegmentPath(_ index: Int, into path: inout Path) -> Double {
-    var residue = 0.0
-    // The subpath being written, and how many have been started; segments before the
-    // first move have no subpath and are dropped.
-    var current = -1
-    var point = Vector.zero
-    for segment in pathSegmentStarts[index]..<pathSegmentStarts[index + 1] {
-      // The resolver gives each kind its number of points; a short list is skipped.
-      let points = segmentPointPrograms[segment]
-      switch segmentKinds[segment] {
-      case .move:
-        if !points.isEmpty { point = evaluatePoint(points.lowerBound, residue: &residue) }
-        current += 1
-        path.rewriteSubpath(current, start: point)
-      case .line:
-        guard points.count == 1 else { continue }
-        let end = evaluatePoint(points.lowerBound, residue: &residue)
-        if current >= 0 { path.subpaths[current].segments.append(.line(point, end)) }
-        point = end
-      case .quadratic:
-        guard points.count == 2 else { continue }
-        let control = evaluatePoint(points.lowerBound, residue: &residue)
-        let end = evaluatePoint(points.lowerBound + 1, residue: &residue)
-        if current >= 0 {
-          path.subpaths[current].segments.append(.quadratic(point, control, end))
-        }
-        point = end
-      case .cubic:
-        guard points.count == 3 else { continue }
-        let first = evaluatePoint(points.lowerBound, residue: &residue)
-        let second = evaluatePoint(points.lowerBound + 1, residue: &residue)
-        let end = evaluatePoint(points.lowerBound + 2, residue: &residue)
-        if current >= 0 {
-          path.subpaths[current].segments.append(.cubic(point, first, second, end))
-        }
-        point = end
-      case .close:
-        guard current >= 0 else { continue }
-        path.subpaths[current].isClosed = true
-        point = path.subpaths[current].start
-      }
-    }
-    path.finishRewrite(subpathCount: current + 1)
-    return residue
-  }
-
-  /// The value of program `index`, adding x − x of it to `residue`.
-  @inline(__always)
-  func evaluatePoint(_ index: Int, residue: inout Double) -> Vector {
-    let point = evaluate(program: index)
-    residue += (point.x - point.x) + (point.y - point.y)
-    return point
   }
 
   func restPosition(of i: Int) -> Vector? {

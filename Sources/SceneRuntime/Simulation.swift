@@ -157,11 +157,11 @@ public struct Simulation: Sendable {
   let letPrograms: [Int]
   let positionPrograms: [Int?]
   let restPrograms: [Int?]
-  /// The segments of every segment path, path after path (`pathSegmentStarts[i]` is
-  /// where path `i`'s begin): each kind, and its points' programs, which are consecutive.
-  let pathSegmentStarts: [Int]
-  let segmentKinds: [SceneGraph.Segment.Kind]
-  let segmentPointPrograms: [Range<Int>]
+  /// The segments of every segment path, with their points' programs.
+  let segments: SegmentProgram
+  /// The most segments a path has (at least 1): the scratch space a pass over the
+  /// segment paths needs.
+  let longestSegmentPath: Int
 
   public init(graph: SceneGraph) throws(RuntimeError) {
     try self.init(graph: graph, sharingFrameConstantParts: true)
@@ -296,9 +296,9 @@ public struct Simulation: Sendable {
       }
       pathSegmentStarts.append(segmentKinds.count)
     }
-    self.pathSegmentStarts = pathSegmentStarts
-    self.segmentKinds = segmentKinds
-    self.segmentPointPrograms = segmentPointPrograms
+    segments = SegmentProgram(
+      starts: pathSegmentStarts, kinds: segmentKinds, points: segmentPointPrograms)
+    longestSegmentPath = max(graph.paths.map(\.segments.count).max() ?? 0, 1)
     // Parts that read only the built-in slots (`sin(time * 6)`) are computed once per
     // frame for every program that has them, into slots after the layout's.
     programs = ExpressionBatch(

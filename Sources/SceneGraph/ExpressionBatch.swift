@@ -191,17 +191,6 @@ extension ExpressionBatch {
     @usableFromInline let shortcuts: UnsafeBufferPointer<Shortcut>
     @usableFromInline let requiredSlots: Int
 
-    init(
-      code: UnsafeBufferPointer<CompiledExpression.Instruction>,
-      starts: UnsafeBufferPointer<Int>, shortcuts: UnsafeBufferPointer<Shortcut>,
-      requiredSlots: Int
-    ) {
-      self.code = code
-      self.starts = starts
-      self.shortcuts = shortcuts
-      self.requiredSlots = requiredSlots
-    }
-
     /// The value of program `index` on `state`, with the bits
     /// ``ExpressionBatch/evaluate(_:state:)`` gives; `index` must be one of the batch's.
     @inlinable

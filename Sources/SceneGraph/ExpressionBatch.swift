@@ -379,6 +379,7 @@ extension CompiledExpression.Instruction {
     case .load(let slot), .addSlot(let slot), .subtractSlot(let slot), .multiplySlot(let slot),
       .divideSlot(let slot):
       return slot
+    case .loadTimesConstant(_, let slot), .addSlotTimesConstant(_, let slot): return Int(slot)
     default: return nil
     }
   }

@@ -210,8 +210,10 @@ extension CompiledExpression {
   }
 
   /// `code` with each load or constant that is the second operand of `+`, `-`, `*` or `/`
-  /// fused into that operation. An operand pushed right before a binary operation is
-  /// always its second operand, so the pairs are found by looking at neighbours alone.
+  /// fused into that operation.
+  ///
+  /// An operand pushed right before a binary operation is always its second operand, so
+  /// the pairs are found by looking at neighbours alone.
   static func fusedOperands(_ code: [Instruction]) -> [Instruction] {
     var result: [Instruction] = []
     result.reserveCapacity(code.count)

@@ -200,125 +200,151 @@ extension CompiledExpression {
   /// + b` runs as three steps instead of five, `restY + pull * 0.3 + 2 * s` as three
   /// instead of seven.
   /// 1. A load or a constant that is the second operand of `+`, `-`, `*` or `/` rides in
-  ///    that operation (``fusedOperands(_:)``).
-  /// 2. A constant first operand of `+` or `*` becomes the second (``commuted(_:)``):
+  ///    that operation (``fuseOperands(_:)``).
+  /// 2. A constant first operand of `+` or `*` becomes the second (``commute(_:)``):
   ///    IEEE addition and multiplication are commutative to the bit, NaN payloads aside,
   ///    and a NaN constant is left where it is.
-  /// 3. A load times a constant is one step, and so is adding it (``fusedProducts(_:)``).
-  package static func fused(_ code: [Instruction]) -> [Instruction] {
-    fusedProducts(commuted(fusedOperands(code)))
+  /// 3. A load times a constant is one step, and so is adding it (``fuseProducts(_:)``).
+  ///
+  /// Every step rewrites one copy of the code in place, so fusing costs one allocation
+  /// whatever it finds.
+  package static func fused(_ code: consuming [Instruction]) -> [Instruction] {
+    var code = code
+    fuseOperands(&code)
+    commute(&code)
+    fuseProducts(&code)
+    return code
   }
 
-  /// `code` with each load or constant that is the second operand of `+`, `-`, `*` or `/`
-  /// fused into that operation.
+  /// Fuses each load or constant that is the second operand of `+`, `-`, `*` or `/` into
+  /// that operation.
   ///
   /// An operand pushed right before a binary operation is always its second operand, so
   /// the pairs are found by looking at neighbours alone.
-  static func fusedOperands(_ code: [Instruction]) -> [Instruction] {
-    var result: [Instruction] = []
-    result.reserveCapacity(code.count)
-    var index = 0
-    while index < code.count {
-      let next = index + 1 < code.count ? code[index + 1] : nil
-      let fusion: Instruction?
-      switch (code[index], next) {
-      case (.load(let slot), .add?): fusion = .addSlot(slot)
-      case (.load(let slot), .subtract?): fusion = .subtractSlot(slot)
-      case (.load(let slot), .multiply?): fusion = .multiplySlot(slot)
-      case (.load(let slot), .divide?): fusion = .divideSlot(slot)
-      case (.constant(let bits), .add?): fusion = .addConstant(bits: bits)
-      case (.constant(let bits), .subtract?): fusion = .subtractConstant(bits: bits)
-      case (.constant(let bits), .multiply?): fusion = .multiplyConstant(bits: bits)
-      case (.constant(let bits), .divide?): fusion = .divideConstant(bits: bits)
-      default: fusion = nil
+  static func fuseOperands(_ code: inout [Instruction]) {
+    // Written over the code itself: the step written never gets ahead of the one read.
+    let kept = code.withUnsafeMutableBufferPointer { code in
+      var kept = 0
+      var index = 0
+      let count = code.count
+      while index < count {
+        var fusion: Instruction?
+        if index + 1 < count {
+          switch (code[index], code[index + 1]) {
+          case (.load(let slot), .add): fusion = .addSlot(slot)
+          case (.load(let slot), .subtract): fusion = .subtractSlot(slot)
+          case (.load(let slot), .multiply): fusion = .multiplySlot(slot)
+          case (.load(let slot), .divide): fusion = .divideSlot(slot)
+          case (.constant(let bits), .add): fusion = .addConstant(bits: bits)
+          case (.constant(let bits), .subtract): fusion = .subtractConstant(bits: bits)
+          case (.constant(let bits), .multiply): fusion = .multiplyConstant(bits: bits)
+          case (.constant(let bits), .divide): fusion = .divideConstant(bits: bits)
+          default: fusion = nil
+          }
+        }
+        if let fusion {
+          code[kept] = fusion
+          index += 2
+        } else {
+          code[kept] = code[index]
+          index += 1
+        }
+        kept += 1
       }
-      result.append(fusion ?? code[index])
-      index += fusion == nil ? 1 : 2
+      return kept
     }
-    return result
+    if kept < code.count { code.removeLast(code.count - kept) }
   }
 
-  /// `code` with every constant that is the first operand of `+` or `*` moved after the
-  /// other operand, into the operation: `c S +` becomes `S +c` and `c x *` becomes
-  /// `x *c`, one step shorter each (two steps for `c * x` become two, but
-  /// ``fusedProducts(_:)`` makes them one).
+  /// Moves every constant that is the first operand of `+` or `*` after the other
+  /// operand, into the operation: `c S +` becomes `S +c` and `c x *` becomes `x *c`, one
+  /// step shorter each (two steps for `c * x` stay two, but ``fuseProducts(_:)`` makes
+  /// them one).
   ///
   /// Each move deletes the constant and changes the operation, so the stack is the same
   /// for every other instruction: every move is found on the code as it stands, and all
   /// are made in one pass (a scene's expressions are untrusted, and a move at a time
   /// would shift the array once per move).
-  static func commuted(_ code: [Instruction]) -> [Instruction] {
-    // Made at the first move: most programs have none, and are returned as they are.
-    var replacement: [Instruction?] = []
-    var dropped: [Bool] = []
-    func move(_ index: Int, to instruction: Instruction) {
-      if replacement.isEmpty {
-        replacement = Array(repeating: nil, count: code.count)
-        dropped = Array(repeating: false, count: code.count)
-      }
-      replacement[index] = instruction
-    }
-    for index in code.indices {
-      guard case .constant(let bits) = code[index], !Double(bitPattern: bits).isNaN else {
-        continue
-      }
-      if index + 1 < code.count, case .multiplySlot(let slot) = code[index + 1] {
-        move(index, to: .load(slot: slot))
-        move(index + 1, to: .multiplyConstant(bits: bits))
-        continue
-      }
-      // The other operand: the instructions after the constant that leave one value on
-      // top of it; the operation that takes both comes right after them. The scan is as
-      // long as the operand, at most the program's nesting deep per instruction.
-      var height = 0
-      for k in (index + 1)..<code.count {
-        let (pops, pushes) = code[k].effect
-        if pops > height {
-          if height == 1 && k > index + 1 && (code[k] == .add || code[k] == .multiply) {
-            move(k, to: code[k] == .add ? .addConstant(bits: bits) : .multiplyConstant(bits: bits))
-            dropped[index] = true
+  static func commute(_ code: inout [Instruction]) {
+    let kept = code.withUnsafeMutableBufferPointer { code in
+      let count = code.count
+      return withUnsafeTemporaryAllocation(of: Bool.self, capacity: count) { dropped in
+        dropped.initialize(repeating: false)
+        var anyDropped = false
+        for index in 0..<count {
+          guard case .constant(let bits) = code[index], !Double(bitPattern: bits).isNaN else {
+            continue
           }
-          break
+          if index + 1 < count, case .multiplySlot(let slot) = code[index + 1] {
+            code[index] = .load(slot: slot)
+            code[index + 1] = .multiplyConstant(bits: bits)
+            continue
+          }
+          // The other operand: the instructions after the constant that leave one value
+          // on top of it; the operation that takes both comes right after them. The scan
+          // is as long as the operand, and never reaches an instruction an earlier move
+          // changed: those come before the constant, or after the operation.
+          var height = 0
+          for k in (index + 1)..<count {
+            let (pops, pushes) = code[k].effect
+            if pops > height {
+              guard height == 1 && k > index + 1 else { break }
+              switch code[k] {
+              case .add:
+                code[k] = .addConstant(bits: bits)
+                dropped[index] = true
+                anyDropped = true
+              case .multiply:
+                code[k] = .multiplyConstant(bits: bits)
+                dropped[index] = true
+                anyDropped = true
+              default: break
+              }
+              break
+            }
+            height += pushes - pops
+          }
         }
-        height += pushes - pops
+        guard anyDropped else { return count }
+        var kept = 0
+        for index in 0..<count where !dropped[index] {
+          code[kept] = code[index]
+          kept += 1
+        }
+        return kept
       }
     }
-    guard !replacement.isEmpty else { return code }
-    var result: [Instruction] = []
-    result.reserveCapacity(code.count)
-    for index in code.indices where !dropped[index] {
-      result.append(replacement[index] ?? code[index])
-    }
-    return result
+    if kept < code.count { code.removeLast(code.count - kept) }
   }
 
-  /// `code` with each load followed by a multiplication by a constant made one step,
-  /// and that step followed by `+` made one more.
-  static func fusedProducts(_ code: [Instruction]) -> [Instruction] {
-    guard
-      code.indices.dropLast().contains(where: {
-        if case .multiplyConstant = code[$0 + 1], case .load = code[$0] { true } else { false }
-      })
-    else { return code }
-    var result: [Instruction] = []
-    result.reserveCapacity(code.count)
-    var index = 0
-    while index < code.count {
-      if index + 1 < code.count, case .load(let slot) = code[index],
-        case .multiplyConstant(let bits) = code[index + 1], let narrow = Int32(exactly: slot)
-      {
-        let followedByAdd = index + 2 < code.count && code[index + 2] == .add
-        result.append(
-          followedByAdd
+  /// Rewrites each load followed by a multiplication by a constant as one step, and that
+  /// step followed by `+` as one more.
+  static func fuseProducts(_ code: inout [Instruction]) {
+    // Written over the code itself: the step written never gets ahead of the one read.
+    let kept = code.withUnsafeMutableBufferPointer { code in
+      var kept = 0
+      var index = 0
+      let count = code.count
+      while index < count {
+        if index + 1 < count, case .load(let slot) = code[index],
+          case .multiplyConstant(let bits) = code[index + 1], let narrow = Int32(exactly: slot)
+        {
+          var followedByAdd = false
+          if index + 2 < count, case .add = code[index + 2] { followedByAdd = true }
+          code[kept] =
+            followedByAdd
             ? .addSlotTimesConstant(bits: bits, slot: narrow)
-            : .loadTimesConstant(bits: bits, slot: narrow))
-        index += followedByAdd ? 3 : 2
-        continue
+            : .loadTimesConstant(bits: bits, slot: narrow)
+          index += followedByAdd ? 3 : 2
+        } else {
+          code[kept] = code[index]
+          index += 1
+        }
+        kept += 1
       }
-      result.append(code[index])
-      index += 1
+      return kept
     }
-    return result
+    if kept < code.count { code.removeLast(code.count - kept) }
   }
 
   /// The most entries `code` holds at once, provided it is well formed: never pops what

@@ -47,17 +47,19 @@ public enum ExpressionCompiler {
   {
     let compiler = Compiler(symbols: symbols)
     let fragment = try compiler.compile(expression)
-    let code = CompiledExpression.fused(fragment.code)
+    let type = fragment.type
+    // Handed over, so that fusing rewrites the fragment's own array rather than a copy.
+    let code = CompiledExpression.fused((consume fragment).code)
     // The evaluator indexes its stack unchecked, so the finished program's depth is
     // measured afresh rather than taken from the compiler's bookkeeping.
-    guard let depth = CompiledExpression.validated(code, type: fragment.type),
+    guard let depth = CompiledExpression.validated(code, type: type),
       depth <= CompiledExpression.maximumStackDepth
     else {
       throw ResolveError(
         "internal error: the expression compiled to an invalid program", at: expression.source.span)
     }
     return CompiledExpression(
-      code: code, resultType: fragment.type, stackDepth: depth, source: expression.source)
+      code: code, resultType: type, stackDepth: depth, source: expression.source)
   }
 }
 

@@ -185,6 +185,11 @@ extension Simulation {
   /// than for its own work (a segment path of one cubic cost about 450 instructions).
   mutating func evaluateNodes(initial: Bool) {
     let nodes = initial ? graph.evaluationOrder : liveNodes
+    // A scene without lets, bound handles or segment paths (springs alone) pays nothing.
+    guard !nodes.isEmpty else {
+      nodeResidue = 0
+      return
+    }
     let letPrograms = self.letPrograms
     let positionPrograms = self.positionPrograms
     let handleIsBound = self.handleIsBound

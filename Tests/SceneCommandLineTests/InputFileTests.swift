@@ -30,4 +30,15 @@ import Testing
       return error?.whileOpening == true && error?.reason == "No such file or directory"
     }
   }
+
+  /// Linux opens a folder for reading and refuses at the first read: the error after
+  /// opening, which `SceneLoader` reports as "read failed" (it refuses folders before).
+  @Test func aFolderFailsWhileReading() {
+    #expect {
+      try InputFile.read(path: FileManager.default.temporaryDirectory.path, upTo: 10)
+    } throws: { error in
+      let error = error as? InputFile.ReadError
+      return error?.whileOpening == false && error?.reason == "Is a directory"
+    }
+  }
 }

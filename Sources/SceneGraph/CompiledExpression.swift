@@ -222,29 +222,39 @@ extension CompiledExpression {
   /// An operand pushed right before a binary operation is always its second operand, so
   /// the pairs are found by looking at neighbours alone.
   static func fuseOperands(_ code: inout [Instruction]) {
-    // Written over the code itself: the step written never gets ahead of the one read.
+    rewrite(&code) { code, index in
+      guard index + 1 < code.count else { return nil }
+      switch (code[index], code[index + 1]) {
+      case (.load(let slot), .add): return (.addSlot(slot), 2)
+      case (.load(let slot), .subtract): return (.subtractSlot(slot), 2)
+      case (.load(let slot), .multiply): return (.multiplySlot(slot), 2)
+      case (.load(let slot), .divide): return (.divideSlot(slot), 2)
+      case (.constant(let bits), .add): return (.addConstant(bits: bits), 2)
+      case (.constant(let bits), .subtract): return (.subtractConstant(bits: bits), 2)
+      case (.constant(let bits), .multiply): return (.multiplyConstant(bits: bits), 2)
+      case (.constant(let bits), .divide): return (.divideConstant(bits: bits), 2)
+      default: return nil
+      }
+    }
+  }
+
+  /// Rewrites `code` in place, left to right, by `rule`.
+  ///
+  /// At each instruction the rule may replace it and the ones after it with one
+  /// instruction, saying how many it took; otherwise the instruction stays. The rule reads
+  /// the code as it was: what is written never gets ahead of what is read.
+  @inline(__always)
+  static func rewrite(
+    _ code: inout [Instruction],
+    _ rule: (UnsafeMutableBufferPointer<Instruction>, Int) -> (Instruction, taken: Int)?
+  ) {
     let kept = code.withUnsafeMutableBufferPointer { code in
       var kept = 0
       var index = 0
-      let count = code.count
-      while index < count {
-        var fusion: Instruction?
-        if index + 1 < count {
-          switch (code[index], code[index + 1]) {
-          case (.load(let slot), .add): fusion = .addSlot(slot)
-          case (.load(let slot), .subtract): fusion = .subtractSlot(slot)
-          case (.load(let slot), .multiply): fusion = .multiplySlot(slot)
-          case (.load(let slot), .divide): fusion = .divideSlot(slot)
-          case (.constant(let bits), .add): fusion = .addConstant(bits: bits)
-          case (.constant(let bits), .subtract): fusion = .subtractConstant(bits: bits)
-          case (.constant(let bits), .multiply): fusion = .multiplyConstant(bits: bits)
-          case (.constant(let bits), .divide): fusion = .divideConstant(bits: bits)
-          default: fusion = nil
-          }
-        }
-        if let fusion {
-          code[kept] = fusion
-          index += 2
+      while index < code.count {
+        if let (replacement, taken) = rule(code, index) {
+          code[kept] = replacement
+          index += taken
         } else {
           code[kept] = code[index]
           index += 1
@@ -320,31 +330,15 @@ extension CompiledExpression {
   /// Rewrites each load followed by a multiplication by a constant as one step, and that
   /// step followed by `+` as one more.
   static func fuseProducts(_ code: inout [Instruction]) {
-    // Written over the code itself: the step written never gets ahead of the one read.
-    let kept = code.withUnsafeMutableBufferPointer { code in
-      var kept = 0
-      var index = 0
-      let count = code.count
-      while index < count {
-        if index + 1 < count, case .load(let slot) = code[index],
-          case .multiplyConstant(let bits) = code[index + 1], let narrow = Int32(exactly: slot)
-        {
-          var followedByAdd = false
-          if index + 2 < count, case .add = code[index + 2] { followedByAdd = true }
-          code[kept] =
-            followedByAdd
-            ? .addSlotTimesConstant(bits: bits, slot: narrow)
-            : .loadTimesConstant(bits: bits, slot: narrow)
-          index += followedByAdd ? 3 : 2
-        } else {
-          code[kept] = code[index]
-          index += 1
-        }
-        kept += 1
+    rewrite(&code) { code, index in
+      guard index + 1 < code.count, case .load(let slot) = code[index],
+        case .multiplyConstant(let bits) = code[index + 1], let narrow = Int32(exactly: slot)
+      else { return nil }
+      if index + 2 < code.count, case .add = code[index + 2] {
+        return (.addSlotTimesConstant(bits: bits, slot: narrow), 3)
       }
-      return kept
+      return (.loadTimesConstant(bits: bits, slot: narrow), 2)
     }
-    if kept < code.count { code.removeLast(code.count - kept) }
   }
 
   /// The most entries `code` holds at once, provided it is well formed: never pops what

@@ -48,6 +48,20 @@ public struct ExpressionBatch: Sendable {
       default: self = .run
       }
     }
+
+    /// The program's value on `state`, from `machine` when it has real work to do.
+    @inlinable @inline(__always)
+    func value(
+      _ state: UnsafeBufferPointer<Double>, machine: () -> (x: Double, y: Double)
+    ) -> (x: Double, y: Double) {
+      switch self {
+      case .run: return machine()
+      case .load(let x, let y): return (state[x], y >= 0 ? state[y] : 0)
+      case .constant(let x, let y): return (x, y)
+      case .constantAndLoad(let x, let y): return (x, state[y])
+      case .loadAndConstant(let x, let y): return (state[x], y)
+      }
+    }
   }
 
   /// Links `expressions`; ``evaluate(_:state:)`` takes their indices in this array.
@@ -155,13 +169,7 @@ public struct ExpressionBatch: Sendable {
   @inlinable
   public func evaluate(_ index: Int, state: UnsafeBufferPointer<Double>) -> (x: Double, y: Double) {
     guard state.count >= requiredSlots else { return (.nan, .nan) }
-    switch shortcuts[index] {
-    case .run: return run(index, state: state)
-    case .load(let x, let y): return (state[x], y >= 0 ? state[y] : 0)
-    case .constant(let x, let y): return (x, y)
-    case .constantAndLoad(let x, let y): return (x, state[y])
-    case .loadAndConstant(let x, let y): return (state[x], y)
-    }
+    return shortcuts[index].value(state) { run(index, state: state) }
   }
 
   /// Runs program `index` on the machine; the state has been checked.
@@ -198,13 +206,7 @@ extension ExpressionBatch {
       x: Double, y: Double
     ) {
       guard state.count >= requiredSlots else { return (.nan, .nan) }
-      switch shortcuts[index] {
-      case .run: return run(index, state: state)
-      case .load(let x, let y): return (state[x], y >= 0 ? state[y] : 0)
-      case .constant(let x, let y): return (x, y)
-      case .constantAndLoad(let x, let y): return (x, state[y])
-      case .loadAndConstant(let x, let y): return (state[x], y)
-      }
+      return shortcuts[index].value(state) { run(index, state: state) }
     }
 
     @usableFromInline

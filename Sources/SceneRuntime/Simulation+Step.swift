@@ -214,17 +214,19 @@ extension Simulation {
                     slots[firstLet + 2 * i] = value.x
                     slots[firstLet + 2 * i + 1] = value.y
                   case .handle(let i):
-                    guard let program = positionPrograms[i] else { continue }
-                    if initial {
-                      let value = machine.evaluate(program, state: state)
-                      handles[i].position = Vector(value.x, value.y)
-                      if handleIsBound[i] && mover[i] == nil { handles[i].mode = .following }
-                    } else {
-                      // ``liveNodes`` holds only bound handles without a constraint.
-                      guard case .following = handles[i].mode else { continue }
-                      let value = machine.evaluate(program, state: state)
-                      handles[i].position = Vector(value.x, value.y)
+                    if let program = positionPrograms[i] {
+                      if initial {
+                        let value = machine.evaluate(program, state: state)
+                        handles[i].position = Vector(value.x, value.y)
+                        if handleIsBound[i] && mover[i] == nil { handles[i].mode = .following }
+                      } else if case .following = handles[i].mode {
+                        // ``liveNodes`` holds only bound handles without a constraint.
+                        let value = machine.evaluate(program, state: state)
+                        handles[i].position = Vector(value.x, value.y)
+                      }
                     }
+                    // Written whether or not the handle follows: ``writeHandleSlots()``
+                    // leaves the bound handles of ``liveNodes`` to their nodes.
                     let slot = firstHandle + 3 * i
                     slots[slot] = handles[i].position.x
                     slots[slot + 1] = handles[i].position.y
@@ -309,7 +311,7 @@ extension Simulation {
     moveAll(dt: dt)
     stepConstraints(dt: dt)
     writeHandleSlots()
-    // Writes the slots of the bound handles it moves; the others were written just above.
+    // Writes the slots of its bound handles; the other handles read were written just above.
     evaluateNodes(initial: false)
   }
 

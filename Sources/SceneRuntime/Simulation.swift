@@ -137,7 +137,8 @@ public struct Simulation: Sendable {
   /// every handle (a release would otherwise cost the scene's size).
   let boundHandles: [Int]
   /// The handles whose slots ``writeHandleSlots()`` keeps current every frame: those the
-  /// frame's own expressions read (see ``handleSlotIsCurrent``).
+  /// frame's own expressions read (see ``handleSlotIsCurrent``), except the bound handles
+  /// of ``liveNodes``, whose nodes write their slots.
   let slotReadHandles: [Int]
   /// Whether each handle's slots are kept current every frame.
   ///
@@ -329,7 +330,11 @@ public struct Simulation: Sendable {
       markReads(p.grid)
     }
     handleSlotIsCurrent = slotIsRead
-    slotReadHandles = slotIsRead.indices.filter { slotIsRead[$0] }
+    // Bound handles without a constraint write their own slots in the node pass, before
+    // anything there reads them.
+    slotReadHandles = slotIsRead.indices.filter {
+      slotIsRead[$0] && !(graph.handles[$0].isBound && mover[$0] == nil)
+    }
     // Fixed paths come measured from the resolver (with the dense inverse table where a
     // constraint reads them every frame); segment paths are measured as they are evaluated.
     let placeholder = MeasuredPath(Path())

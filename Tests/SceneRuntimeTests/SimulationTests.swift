@@ -289,6 +289,36 @@ func handle(_ frame: Frame, _ name: String) -> HandleFrame? {
       - release
     """
 
+  /// A bound handle's node writes its own slots, whether it follows or springs back to
+  /// rest: the pass over read handles leaves it out, and what reads it still sees it
+  /// where it is.
+  @Test func aBoundHandleWritesItsOwnSlots() throws {
+    let g = try graph(
+      """
+      scene: { fps: 60, duration: 1s }
+      springs:
+        soft: { dampingRatio: 0.7, duration: 0.3s }
+      handles:
+        lead: { position: "(100 + drag.dx, 100)", rest: [100, 100], spring: soft }
+        tail: { position: "(lead.x + 10, lead.y)" }
+      gesture:
+        - press: [300, 300]
+        - drag: { by: [60, 0], over: 0.2s }
+        - release
+      """)
+    let sim = try Simulation(graph: g)
+    #expect(sim.handleSlotIsCurrent == [true, false])
+    #expect(sim.slotReadHandles.isEmpty)
+    let frames = try SceneRunner.frames(of: g)
+    let springing = frames.filter { handle($0, "lead")?.state == .settling }
+    #expect(springing.count > 10)
+    for frame in frames {
+      let lead = try #require(handle(frame, "lead"))
+      let tail = try #require(handle(frame, "tail"))
+      #expect(tail.x == lead.x + 10 && tail.y == lead.y, "frame \(frame.index)")
+    }
+  }
+
   @Test func onlyTheHandlesExpressionsReadAreKeptCurrent() throws {
     let g = try graph(Self.scene)
     let sim = try Simulation(graph: g)

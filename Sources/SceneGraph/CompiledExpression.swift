@@ -51,20 +51,11 @@ public struct CompiledExpression: Sendable, Hashable {
     self.resultType = resultType
     self.stackDepth = stackDepth
     self.source = source
-    func slot(_ instruction: Instruction) -> Int? {
-      switch instruction {
-      case .load(let slot), .addSlot(let slot), .subtractSlot(let slot), .multiplySlot(let slot),
-        .divideSlot(let slot):
-        return slot
-      case .loadTimesConstant(_, let slot), .addSlotTimesConstant(_, let slot): return Int(slot)
-      default: return nil
-      }
-    }
     // Counted first, so the array is allocated once, and not at all for a constant.
     var slots: [Int] = []
-    slots.reserveCapacity(code.reduce(0) { $0 + (slot($1) == nil ? 0 : 1) })
+    slots.reserveCapacity(code.reduce(0) { $0 + ($1.slot == nil ? 0 : 1) })
     for instruction in code {
-      if let slot = slot(instruction) { slots.append(slot) }
+      if let slot = instruction.slot { slots.append(slot) }
     }
     // Sorted without duplicates; most programs read no slot, or one or two.
     slots.sort()
@@ -166,6 +157,17 @@ extension CompiledExpression {
     case selectPoint
     /// Point, point → number.
     case distance
+
+    /// The state slot the instruction reads, if any.
+    var slot: Int? {
+      switch self {
+      case .load(let slot), .addSlot(let slot), .subtractSlot(let slot), .multiplySlot(let slot),
+        .divideSlot(let slot):
+        return slot
+      case .loadTimesConstant(_, let slot), .addSlotTimesConstant(_, let slot): return Int(slot)
+      default: return nil
+      }
+    }
 
     /// A number pushed as its bits.
     package static func constant(_ value: Double) -> Instruction {

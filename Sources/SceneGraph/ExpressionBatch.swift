@@ -375,17 +375,6 @@ struct SharedParts {
 }
 
 extension CompiledExpression.Instruction {
-  /// The state slot the instruction reads, if any.
-  var slot: Int? {
-    switch self {
-    case .load(let slot), .addSlot(let slot), .subtractSlot(let slot), .multiplySlot(let slot),
-      .divideSlot(let slot):
-      return slot
-    case .loadTimesConstant(_, let slot), .addSlotTimesConstant(_, let slot): return Int(slot)
-    default: return nil
-    }
-  }
-
   /// Whether the instruction calls a mathematical function: the steps a shared part saves.
   var callsAFunction: Bool {
     switch self {

@@ -51,4 +51,12 @@ struct SpeedIntegrand: Integrand {
     let dy = (a.y * t + b.y) * t + c.y
     return (dx * dx + dy * dy).squareRoot()
   }
+
+  /// The speed at two parameters, one square root instruction for both.
+  @inline(__always)
+  func callAsFunction(_ t: SIMD2<Double>) -> SIMD2<Double> {
+    let dx = (a.x * t + b.x) * t + c.x
+    let dy = (a.y * t + b.y) * t + c.y
+    return (dx * dx + dy * dy).squareRoot()
+  }
 }

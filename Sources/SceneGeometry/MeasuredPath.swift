@@ -90,7 +90,7 @@ public struct MeasuredPath: Sendable {
   /// point, so that every query has an answer. An empty path measures as a single
   /// point at the origin.
   ///
-  /// - Complexity: per curved segment, the speed at 32 or 64 points
+  /// - Complexity: per curved segment, the speed at 32 points, or 32 and then 40, 48 or 64
   ///   (``CumulativeArcLengthRule``), or eight adaptive integrations where those are not
   ///   accurate enough.
   public init(_ path: Path) {

@@ -2,6 +2,13 @@
 /// quadrature is specialised for it and nothing is allocated per call.
 protocol Integrand {
   func callAsFunction(_ t: Double) -> Double
+  /// The values at two points at once.
+  func callAsFunction(_ t: SIMD2<Double>) -> SIMD2<Double>
+}
+
+extension Integrand {
+  @inline(__always)
+  func callAsFunction(_ t: SIMD2<Double>) -> SIMD2<Double> { SIMD2(self(t[0]), self(t[1])) }
 }
 
 /// Adaptive Gauss–Kronrod quadrature (7-point Gauss, 15-point Kronrod), QUADPACK's QK15.

@@ -82,6 +82,19 @@ struct CumulativeArcLengthRule: Sendable {
     default: order64
     }
   }
+  /// ``integrate(_:)`` by the rule of `orders[index]`, each rule read where it is kept:
+  /// through ``rule(_:)``, the copy would retain and release its nodes every time.
+  @inline(__always)
+  static func integrate(_ f: SpeedIntegrand, rule index: Int) -> (
+    lengths: SIMD8<Double>, tail: Double
+  ) {
+    switch index {
+    case 0: order32.integrate(f)
+    case 1: order40.integrate(f)
+    case 2: order48.integrate(f)
+    default: order64.integrate(f)
+    }
+  }
   private static let order32 = CumulativeArcLengthRule(order: 32)
   private static let order40 = CumulativeArcLengthRule(order: 40)
   private static let order48 = CumulativeArcLengthRule(order: 48)
@@ -175,13 +188,15 @@ struct CumulativeArcLengthRule: Sendable {
   /// The lengths at t = k / 8, k = 0…8, by this rule, or `nil` if its tail is too large.
   func samples(of f: SpeedIntegrand, tolerance: Double) -> InlineArray<9, Double>? {
     let (lengths, tail) = integrate(f)
-    return samples(lengths: lengths, tail: tail, tolerance: tolerance)
+    return Self.samples(lengths: lengths, tail: tail, tolerance: tolerance)
   }
 
   /// The lengths at t = k / 8, k = 0…8, from what ``integrate(_:)`` gave, or `nil` if its
   /// tail is too large.
-  func samples(lengths: SIMD8<Double>, tail: Double, tolerance: Double) -> InlineArray<9, Double>? {
-    guard tail.isFinite, tail <= Self.margin * tolerance else { return nil }
+  static func samples(lengths: SIMD8<Double>, tail: Double, tolerance: Double)
+    -> InlineArray<9, Double>?
+  {
+    guard tail.isFinite, tail <= margin * tolerance else { return nil }
     var result = InlineArray<9, Double>(repeating: 0)
     for k in 0..<8 {
       // The speed is never negative, so neither is any eighth: an interpolant that says
@@ -219,9 +234,8 @@ struct CumulativeArcLengthRule: Sendable {
     guard endsAreClear(f) else { return nil }
     var index = 0
     while true {
-      let rule = rule(index)
-      let (lengths, tail) = rule.integrate(f)
-      if let accepted = rule.samples(lengths: lengths, tail: tail, tolerance: tolerance) {
+      let (lengths, tail) = integrate(f, rule: index)
+      if let accepted = samples(lengths: lengths, tail: tail, tolerance: tolerance) {
         return accepted
       }
       guard index < orders.count - 1,

@@ -157,7 +157,8 @@ enum StressRun {
   }
 
   /// `StressRun measure N`: `GeometryBenchmarks`' wavy 64-segment path measured N times,
-  /// beside the arc lengths of its segments alone (the measuring workload, for callgrind).
+  /// beside the arc lengths of its segments alone (the measuring workload, for callgrind),
+  /// and a path of 64 random cubics.
   static func measure(_ repetitions: Int) {
     let path = WavyPath.makePath()
     let cubics = path.subpaths[0].drawnSegments.map(\.cubic)
@@ -174,9 +175,32 @@ enum StressRun {
       for cubic in cubics { sink += cubic.arcLength }
       fastestLengths = min(fastestLengths, ContinuousClock.now - start)
     }
+    // 64 cubics of seeded random points in −200…200, end to end: loops, sharp turns and
+    // near cusps, which the wavy path has none of.
+    var state: UInt64 = 2026
+    func coordinate() -> Double {
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return Double(state >> 11) / Double(1 << 53) * 400 - 200
+    }
+    var segments: [Segment] = []
+    var end = Point(x: coordinate(), y: coordinate())
+    let start = end
+    for _ in 0..<64 {
+      let points = (0..<3).map { _ in Point(x: coordinate(), y: coordinate()) }
+      segments.append(.cubic(end, points[0], points[1], points[2]))
+      end = points[2]
+    }
+    let random = Path(start: start, segments: segments)
+    var fastestRandom = Duration.seconds(1_000)
+    for _ in 0..<max(repetitions, 1) {
+      let start = ContinuousClock.now
+      sink += MeasuredPath(random).length
+      fastestRandom = min(fastestRandom, ContinuousClock.now - start)
+    }
     print(
       "measure the wavy path: \(nanoseconds(fastest) / 1_000) µs (fastest of \(repetitions)); "
-        + "its \(cubics.count) arc lengths alone: \(nanoseconds(fastestLengths) / 1_000) µs "
+        + "its \(cubics.count) arc lengths alone: \(nanoseconds(fastestLengths) / 1_000) µs; "
+        + "a path of 64 random cubics: \(nanoseconds(fastestRandom) / 1_000) µs "
         + "(\(sink > 0 ? "ok" : "?"))")
   }
 

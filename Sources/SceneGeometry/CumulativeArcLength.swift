@@ -44,8 +44,9 @@ struct CumulativeArcLengthRule: Sendable {
   /// of weighting every node for every length.
   ///
   /// Two pairs at a time keep every number in the lane of its pair, so nothing is
-  /// shuffled: the speed is taken at the four nodes at once, s and d are the two halves'
-  /// sum and difference, and each weight vector holds one weight for each pair, per sum.
+  /// shuffled: the speed is taken at both nodes and then at both mirrors, s and d are the
+  /// two results' sum and difference, and each weight vector holds one weight for each
+  /// pair, per sum.
   struct NodeQuad: Sendable {
     /// The two nodes below ½, as parameters in `0...1`.
     var t: SIMD2<Double>
@@ -73,7 +74,8 @@ struct CumulativeArcLengthRule: Sendable {
   @inline(__always) static var orders: InlineArray<4, Int> { [32, 40, 48, 64] }
 
   /// The rule of `orders[index]`, made the first time it is needed: a run whose curves
-  /// are all gentle never makes the larger ones.
+  /// are all gentle never makes the larger ones. (Measuring reads the rules in place,
+  /// through ``integrate(_:rule:)``.)
   static func rule(_ index: Int) -> CumulativeArcLengthRule {
     switch index {
     case 0: order32

@@ -142,8 +142,9 @@ struct CumulativeArcLengthRule: Sendable {
         quad.t[lane] = 0.5 * (x[i] + 1)
         quad.mirrors[lane] = 0.5 * (x[mirror] + 1)
         for j in 0..<4 {
-          quad.sumWeights[2 * j + lane] = 0.5 * (weight(i, j) + weight(mirror, j))
-          quad.differenceWeights[2 * j + lane] = 0.5 * (weight(i, j) - weight(mirror, j))
+          let (own, mirrored) = (weight(i, j), weight(mirror, j))
+          quad.sumWeights[2 * j + lane] = 0.5 * (own + mirrored)
+          quad.differenceWeights[2 * j + lane] = 0.5 * (own - mirrored)
         }
         // The whole length is the Gauss–Legendre rule: wᵢ / 2 on f(t) and on f(1 − t).
         quad.sumWeights[6 + lane] = 0.5 * w[i]

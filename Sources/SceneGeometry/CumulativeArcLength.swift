@@ -27,7 +27,7 @@ import RealModule
 /// the tail alone missed had an end ratio below 2.5e-4, 80 times under the clearance, and
 /// every curve accepted was within 0.001 of the tolerance. `CumulativeArcLengthTests`
 /// checks that bound on another seed. The rules of 40 and 48 nodes came later, with the
-/// same thresholds: on 8 more seeds of 760 cubics, the worst eighth accepted was 8.2e-5
+/// same thresholds: on 8 more seeds of 760 cubics, the worst eighth accepted was 8.7e-5
 /// of the tolerance.
 ///
 /// Which rule: 32 nodes first, then the order predicted from how far its tail was from

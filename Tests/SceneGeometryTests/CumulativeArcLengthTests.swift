@@ -49,7 +49,7 @@ import Testing
 
   /// Every eighth the rule answers is within 0.5% of the tolerance of the reference.
   ///
-  /// The worst seen on seeds 100–107 is 0.008% (0.07% before the rules of 40 and 48
+  /// The worst seen on seeds 100–107 is 0.009% (0.07% before the rules of 40 and 48
   /// nodes, when a curve failing 32 went to 64), which keeps measured lengths and
   /// positions inside the documented 1e-9. Without the check of the ends, curves whose speed vanishes just past an end come
   /// out 1% to 5% of the tolerance off, and some of them 200 times the tolerance.

@@ -45,11 +45,10 @@ public enum ExpressionCompiler {
   static func compileInFull(_ expression: Expression, symbols: SymbolTable) throws(ResolveError)
     -> CompiledExpression
   {
-    let compiler = Compiler(symbols: symbols)
-    let fragment = try compiler.compile(expression)
-    let type = fragment.type
-    // Handed over, so that fusing rewrites the fragment's own array rather than a copy.
-    let code = CompiledExpression.fused((consume fragment).code)
+    var compiler = Compiler(symbols: symbols)
+    let type = try compiler.compile(expression).type
+    // Handed over, so that fusing rewrites the compiler's own array rather than a copy.
+    let code = CompiledExpression.fused((consume compiler).code)
     // The evaluator indexes its stack unchecked, so the finished program's depth is
     // measured afresh rather than taken from the compiler's bookkeeping.
     guard let depth = CompiledExpression.validated(code, type: type),
@@ -65,52 +64,56 @@ public enum ExpressionCompiler {
 
 // MARK: - Fragments
 
-/// The code for one subexpression: it leaves one value of `type` on the stack.
+/// The code for one subexpression, at the end of the compiler's one array of code from
+/// `start` on: run, it leaves one value of `type` on the stack.
+///
+/// Every subexpression's code goes straight into that one array, operands before their
+/// operator, so compiling allocates nothing per node: an array per fragment, joined into
+/// a new array per operator, cost about half of compiling.
 private struct Fragment {
-  typealias Instruction = CompiledExpression.Instruction
-
-  var code: [Instruction]
+  /// Where the code begins.
+  var start: Int
   var type: CompiledExpression.ValueType
   /// The most stack entries the code holds at once, starting from an empty stack.
   var depth: Int
   /// Whether the code reads no state.
   var isConstant: Bool
-
-  /// A constant number.
-  static func constant(_ value: Double) -> Fragment {
-    Fragment(code: [.constant(value)], type: .number, depth: 1, isConstant: true)
-  }
-
-  /// A constant of `type` with every coordinate `value`.
-  static func constant(_ value: Double, type: CompiledExpression.ValueType) -> Fragment {
-    Fragment(
-      code: Array(repeating: .constant(value), count: type.width), type: type, depth: type.width,
-      isConstant: true)
-  }
-
-  /// The number at `slot`.
-  static func load(_ slot: Int) -> Fragment {
-    Fragment(code: [.load(slot: slot)], type: .number, depth: 1, isConstant: false)
-  }
 }
 
-extension Fragment {
-  /// `parts` one after another, then `instruction` to combine their values into one of
-  /// `type`.
-  init(_ parts: [Fragment], _ instruction: Instruction?, type: CompiledExpression.ValueType) {
-    var code: [Instruction] = []
-    // Sized once: growing by appending reallocated several times per operator.
-    code.reserveCapacity(parts.reduce(instruction == nil ? 0 : 1) { $0 + $1.code.count })
-    var below = 0
-    var depth = 0
-    for part in parts {
-      code += part.code
-      // Each part runs on top of the values its predecessors left.
-      depth = max(depth, below + part.depth)
-      below += part.type.width
-    }
-    if let instruction { code.append(instruction) }
-    self.init(code: code, type: type, depth: depth, isConstant: parts.allSatisfy(\.isConstant))
+/// Operands compiled one after another, to be combined by one instruction: how deep the
+/// stack gets under them and whether all are constant.
+private struct Operands {
+  let start: Int
+  /// How many values the operands so far leave.
+  private var below = 0
+  var depth = 0
+  var isConstant = true
+
+  init(startingAt start: Int) { self.start = start }
+
+  /// The operands `parts`, each right after the one before: a fixed count, so that no
+  /// array is made for them.
+  init(_ first: Fragment) {
+    self.init(startingAt: first.start)
+    append(first)
+  }
+
+  init(_ first: Fragment, _ second: Fragment) {
+    self.init(first)
+    append(second)
+  }
+
+  init(_ first: Fragment, _ second: Fragment, _ third: Fragment) {
+    self.init(first, second)
+    append(third)
+  }
+
+  /// Counts `part`, whose code follows the operands before it.
+  mutating func append(_ part: Fragment) {
+    // Each part runs on top of the values its predecessors left.
+    depth = max(depth, below + part.depth)
+    below += part.type.width
+    isConstant = isConstant && part.isConstant
   }
 }
 
@@ -121,20 +124,27 @@ private struct Compiler {
   typealias Instruction = CompiledExpression.Instruction
 
   let symbols: SymbolTable
+  /// The code so far: every fragment's code, each after its operands'.
+  var code: [Instruction] = []
 
-  /// The code for `e`, checked and folded.
-  func compile(_ e: Expression) throws(ResolveError) -> Fragment {
+  init(symbols: SymbolTable) { self.symbols = symbols }
+
+  /// Appends the code for `e`, checked and folded.
+  mutating func compile(_ e: Expression) throws(ResolveError) -> Fragment {
     switch e.kind {
     case .number(let value, let unit):
-      return .constant(Self.baseUnits(value, unit))
+      return constant(Self.baseUnits(value, unit))
     case .point(let x, let y):
+      var operands = Operands(startingAt: code.count)
       let xs = try compile(x)
       try expect(
         xs, .number, "a point's coordinates must be numbers, found \(xs.type.described)", at: x)
+      operands.append(xs)
       let ys = try compile(y)
       try expect(
         ys, .number, "a point's coordinates must be numbers, found \(ys.type.described)", at: y)
-      return try finish(Fragment([xs, ys], nil, type: .point), at: e)
+      operands.append(ys)
+      return try finish(operands, nil, type: .point, at: e)
     case .identifier(let name):
       return try value(of: try lookup(name, at: e), named: e)
     case .member(let base, let name):
@@ -150,7 +160,7 @@ private struct Compiler {
         throw ResolveError(
           "\(Self.quote(base)) has no member '\(name)'; expected x or y", at: e.source.span)
       }
-      return try finish(Fragment([operand], name == "x" ? .pointX : .pointY, type: .number), at: e)
+      return try finish(Operands(operand), name == "x" ? .pointX : .pointY, type: .number, at: e)
     case .unary(let op, let operand):
       return try unary(op, try compile(operand), at: e)
     case .binary(let op, let lhs, let rhs):
@@ -172,9 +182,40 @@ private struct Compiler {
     }
   }
 
+  /// A constant number.
+  mutating func constant(_ value: Double) -> Fragment {
+    code.append(.constant(value))
+    return Fragment(start: code.count - 1, type: .number, depth: 1, isConstant: true)
+  }
+
+  /// A constant of `type` with every coordinate `value`.
+  mutating func constant(_ value: Double, type: ValueType) -> Fragment {
+    let start = code.count
+    for _ in 0..<type.width { code.append(.constant(value)) }
+    return Fragment(start: start, type: type, depth: type.width, isConstant: true)
+  }
+
+  /// The number at `slot`.
+  mutating func load(_ slot: Int) -> Fragment {
+    code.append(.load(slot: slot))
+    return Fragment(start: code.count - 1, type: .number, depth: 1, isConstant: false)
+  }
+
+  /// `operands` combined into one value of `type` by `instruction`, finished.
+  mutating func finish(
+    _ operands: Operands, _ instruction: Instruction?, type: ValueType, at e: Expression
+  ) throws(ResolveError) -> Fragment {
+    if let instruction { code.append(instruction) }
+    return try finish(
+      Fragment(
+        start: operands.start, type: type, depth: operands.depth,
+        isConstant: operands.isConstant),
+      at: e)
+  }
+
   /// `fragment`, refused if its stack would be too deep, and folded to a constant if it
   /// reads no state.
-  func finish(_ fragment: Fragment, at e: Expression) throws(ResolveError) -> Fragment {
+  mutating func finish(_ fragment: Fragment, at e: Expression) throws(ResolveError) -> Fragment {
     guard fragment.depth <= CompiledExpression.maximumStackDepth else {
       throw ResolveError(
         "expression too deeply nested to evaluate (it needs more than "
@@ -182,18 +223,22 @@ private struct Compiler {
           + "move part of it into a let",
         at: e.source.span)
     }
-    guard fragment.isConstant, fragment.code.count > fragment.type.width else { return fragment }
+    guard fragment.isConstant, code.count - fragment.start > fragment.type.width else {
+      return fragment
+    }
     // Folding runs the very code evaluation would, so the constant has the same bits.
-    let value = fragment.code.withUnsafeBufferPointer { code in
+    let value = code[fragment.start...].withUnsafeBufferPointer { code in
       withUnsafeTemporaryAllocation(
         of: Double.self, capacity: CompiledExpression.maximumStackDepth
       ) { stack in
         CompiledExpression.run(code, state: UnsafeBufferPointer(start: nil, count: 0), stack: stack)
       }
     }
-    let code: [Instruction] =
-      fragment.type == .number ? [.constant(value.x)] : [.constant(value.x), .constant(value.y)]
-    return Fragment(code: code, type: fragment.type, depth: fragment.type.width, isConstant: true)
+    code.removeSubrange(fragment.start...)
+    code.append(.constant(value.x))
+    if fragment.type == .point { code.append(.constant(value.y)) }
+    return Fragment(
+      start: fragment.start, type: fragment.type, depth: fragment.type.width, isConstant: true)
   }
 
   /// Throws `message` at `e` unless `fragment` is of `type`.
@@ -280,12 +325,15 @@ private struct Compiler {
   }
 
   /// The code that reads `symbol`, the meaning of the name or member `e`.
-  func value(of symbol: Symbol, named e: Expression) throws(ResolveError) -> Fragment {
+  mutating func value(of symbol: Symbol, named e: Expression) throws(ResolveError) -> Fragment {
     switch symbol {
     case .number(let slot):
-      return .load(try checked(slot, e))
+      return load(try checked(slot, e))
     case .point(let x, let y):
-      return Fragment([.load(try checked(x, e)), .load(try checked(y, e))], nil, type: .point)
+      let (x, y) = (try checked(x, e), try checked(y, e))
+      let start = load(x).start
+      _ = load(y)
+      return Fragment(start: start, type: .point, depth: 2, isConstant: false)
     case .handle(let slot):
       return try value(of: .point(x: slot, y: slot + 1), named: e)
     case .object(let members, let value):
@@ -313,16 +361,15 @@ private struct Compiler {
   // MARK: Operators
 
   /// `-x`, `+x` or `!x` on the compiled operand.
-  func unary(_ op: Expression.UnaryOperator, _ operand: Fragment, at e: Expression)
+  mutating func unary(_ op: Expression.UnaryOperator, _ operand: Fragment, at e: Expression)
     throws(ResolveError) -> Fragment
   {
     switch (op, operand.type) {
-    case (.negate, .number): return try finish(Fragment([operand], .negate, type: .number), at: e)
-    case (.negate, .point):
-      return try finish(Fragment([operand], .negatePoint, type: .point), at: e)
+    case (.negate, .number): return try finish(Operands(operand), .negate, type: .number, at: e)
+    case (.negate, .point): return try finish(Operands(operand), .negatePoint, type: .point, at: e)
     // `+x` is `x`, bit for bit.
     case (.plus, .number): return operand
-    case (.not, .number): return try finish(Fragment([operand], .not, type: .number), at: e)
+    case (.not, .number): return try finish(Operands(operand), .not, type: .number, at: e)
     case (.plus, .point):
       throw ResolveError("unary '+' takes a number, found a point", at: e.source.span)
     case (.not, .point):
@@ -331,9 +378,9 @@ private struct Compiler {
   }
 
   /// A binary operator on compiled operands: on numbers, or the few that points allow.
-  func binary(_ op: Expression.BinaryOperator, _ a: Fragment, _ b: Fragment, at e: Expression)
-    throws(ResolveError) -> Fragment
-  {
+  mutating func binary(
+    _ op: Expression.BinaryOperator, _ a: Fragment, _ b: Fragment, at e: Expression
+  ) throws(ResolveError) -> Fragment {
     if a.type == .number && b.type == .number {
       let instruction: Instruction
       switch op {
@@ -351,21 +398,29 @@ private struct Compiler {
       case .and: instruction = .and
       case .or: instruction = .or
       }
-      return try finish(Fragment([a, b], instruction, type: .number), at: e)
+      return try finish(Operands(a, b), instruction, type: .number, at: e)
     }
     let (x, y) = (a.type.described, b.type.described)
     switch (op, a.type, b.type) {
     case (.add, .point, .point):
-      return try finish(Fragment([a, b], .addPoints, type: .point), at: e)
+      return try finish(Operands(a, b), .addPoints, type: .point, at: e)
     case (.subtract, .point, .point):
-      return try finish(Fragment([a, b], .subtractPoints, type: .point), at: e)
+      return try finish(Operands(a, b), .subtractPoints, type: .point, at: e)
     case (.multiply, .point, .number), (.divide, .point, .number):
       let instruction: Instruction = op == .multiply ? .scalePoint : .dividePoint
-      return try finish(Fragment([a, b], instruction, type: .point), at: e)
+      return try finish(Operands(a, b), instruction, type: .point, at: e)
     case (.multiply, .number, .point):
       // The point goes first, as `scalePoint` wants; IEEE multiplication commutes
-      // exactly, so the bits are those of `s * x` and `s * y`.
-      return try finish(Fragment([b, a], .scalePoint, type: .point), at: e)
+      // exactly, so the bits are those of `s * x` and `s * y`. Its code moves before the
+      // number's.
+      let number = Array(code[a.start..<b.start])
+      code.removeSubrange(a.start..<b.start)
+      code.append(contentsOf: number)
+      var point = b
+      point.start = a.start
+      var scale = a
+      scale.start = a.start + (code.count - a.start - number.count)
+      return try finish(Operands(point, scale), .scalePoint, type: .point, at: e)
     case (.add, _, _):
       throw ResolveError("cannot add \(y) to \(x)", at: e.source.span)
     case (.subtract, _, _):
@@ -384,7 +439,7 @@ private struct Compiler {
 
   /// `condition ? then : otherwise`: both branches are computed and one is selected, as
   /// neither can have effects and a select costs less than a jump in this machine.
-  func conditional(
+  mutating func conditional(
     _ condition: Expression, _ then: Expression, _ otherwise: Expression, at e: Expression
   ) throws(ResolveError) -> Fragment {
     let c = try compile(condition)
@@ -398,20 +453,28 @@ private struct Compiler {
     }
     // A constant condition picks its branch now; the other branch's reads then no longer
     // count as dependencies.
-    if c.isConstant, case .constant(let bits) = c.code.first {
+    if c.isConstant, case .constant(let bits) = code[c.start] {
       let value = Double(bitPattern: bits)
-      if value.isNaN { return .constant(.nan, type: a.type) }
-      return value != 0 ? a : b
+      if value.isNaN {
+        code.removeSubrange(c.start...)
+        return constant(.nan, type: a.type)
+      }
+      // Only the branch taken stays, where the condition began.
+      var kept = value != 0 ? a : b
+      if value != 0 { code.removeSubrange(b.start...) }
+      code.removeSubrange(c.start..<kept.start)
+      kept.start = c.start
+      return kept
     }
     let instruction: Instruction = a.type == .number ? .select : .selectPoint
-    return try finish(Fragment([c, a, b], instruction, type: a.type), at: e)
+    return try finish(Operands(c, a, b), instruction, type: a.type, at: e)
   }
 
   // MARK: Functions
 
   /// A call of a built-in function, with its arguments checked in the order written.
-  func call(_ name: String, _ arguments: [Expression], at e: Expression) throws(ResolveError)
-    -> Fragment
+  mutating func call(_ name: String, _ arguments: [Expression], at e: Expression)
+    throws(ResolveError) -> Fragment
   {
     // The parser checks both, but an expression may also be built in code.
     guard let arity = Expression.functions[name] else {
@@ -432,17 +495,17 @@ private struct Compiler {
       // Pairwise from the left: the stack never holds more than two of the arguments.
       for argument in arguments.dropFirst() {
         let next = try numberArgument(argument, of: name)
-        result = try finish(Fragment([result, next], instruction, type: .number), at: e)
+        result = try finish(Operands(result, next), instruction, type: .number, at: e)
       }
       return result
     case "distance":
-      var points: [Fragment] = []
+      var points = Operands(startingAt: code.count)
       for argument in arguments {
         let fragment = try compile(argument)
         try expect(fragment, .point, "'distance' takes points, found a number", at: argument)
         points.append(fragment)
       }
-      return try finish(Fragment(points, .distance, type: .number), at: e)
+      return try finish(points, .distance, type: .number, at: e)
     case "lerp":
       let a = try compile(arguments[0])
       let b = try compile(arguments[1])
@@ -454,7 +517,7 @@ private struct Compiler {
       try expect(
         t, .number, "'lerp' takes a number as its third argument, found a point", at: arguments[2])
       let instruction: Instruction = a.type == .number ? .lerp : .lerpPoints
-      return try finish(Fragment([a, b, t], instruction, type: a.type), at: e)
+      return try finish(Operands(a, b, t), instruction, type: a.type, at: e)
     default:
       let instruction: Instruction
       switch name {
@@ -469,14 +532,16 @@ private struct Compiler {
       default:
         throw ResolveError("internal error: no code for the function '\(name)'", at: e.source.span)
       }
-      var parts: [Fragment] = []
+      var parts = Operands(startingAt: code.count)
       for argument in arguments { parts.append(try numberArgument(argument, of: name)) }
-      return try finish(Fragment(parts, instruction, type: .number), at: e)
+      return try finish(parts, instruction, type: .number, at: e)
     }
   }
 
   /// An argument of a function that takes only numbers.
-  func numberArgument(_ argument: Expression, of name: String) throws(ResolveError) -> Fragment {
+  mutating func numberArgument(_ argument: Expression, of name: String) throws(ResolveError)
+    -> Fragment
+  {
     let fragment = try compile(argument)
     // The message is worked out only when it is written.
     func what() -> String {

@@ -1057,3 +1057,33 @@ extension Expression {
     }
   }
 }
+
+extension CompiledExpressionTests {
+  /// Where code is not in the order written, the compiler's one array is rearranged.
+  ///
+  /// The compiler writes every subexpression into that array, operands first. The point of
+  /// a number times a point moves before the number, and a constant condition leaves only
+  /// its branch.
+  @Test func compilingRearrangesItsOneArray() throws {
+    #expect(
+      try compile("(a + 1) * p").code == [
+        .load(slot: 11), .load(slot: 12), .load(slot: 9), .addConstant(bits: (1.0).bitPattern),
+        .scalePoint,
+      ])
+    #expect(try compile("b + (1 < 2 ? a : a * 2)").code == [.load(slot: 10), .addSlot(9)])
+    #expect(
+      try compile("b - (1 > 2 ? a : a * 2)").code == [
+        .load(slot: 10), .loadTimesConstant(bits: (2.0).bitPattern, slot: 9), .subtract,
+      ])
+    #expect(
+      try compile("(1 > 2 ? p : q) + (a, b)").code == [
+        .load(slot: 13), .load(slot: 14), .load(slot: 9), .load(slot: 10), .addPoints,
+      ])
+    let nanBranch = try compile("2 * (a, 3) + (0 / 0 ? p : q)")
+    #expect(
+      nanBranch.code.prefix(4) == [.load(slot: 9), .constant(3), .constant(2), .scalePoint])
+    #expect(nanBranch.code.count == 7 && nanBranch.code.last == .addPoints)
+    let value = nanBranch.evaluate(state)
+    #expect(value.x.isNaN && value.y.isNaN)
+  }
+}

@@ -100,6 +100,13 @@ private func cond(_ c: Expression, _ t: Expression, _ e: Expression) -> Expressi
     return "\(e.kind) \(places)"
   }
 
+  /// A symbol advances the lexer by as many scalars as its spelling has.
+  @Test func symbolLengthsAreTheirSpellings() {
+    for symbol in ExpressionParser.Symbol.allCases {
+      #expect(symbol.length == symbol.rawValue.unicodeScalars.count, "\(symbol)")
+    }
+  }
+
   /// Every text of up to three characters from an alphabet of the characters that decide
   /// between a name, a number and something else, and a few longer ones: the shortcut
   /// for single tokens gives exactly what the parser gives, spans included.

@@ -214,7 +214,7 @@ public enum ExpressionParser {
   // MARK: - Tokens
 
   /// An operator or punctuation mark, spelt as written (`−` lexes as `minus` too).
-  enum Symbol: String {
+  enum Symbol: String, CaseIterable {
     case plus = "+"
     case minus = "-"
     case star = "*"
@@ -235,6 +235,15 @@ public enum ExpressionParser {
     case comma = ","
     case open = "("
     case close = ")"
+
+    /// How many scalars the symbol takes: its spelling's, without counting the string
+    /// for every token.
+    var length: Int {
+      switch self {
+      case .lessOrEqual, .greaterOrEqual, .equal, .notEqual, .and, .or: return 2
+      default: return 1
+      }
+    }
 
     /// The binary operator the symbol spells between two operands, if any.
     var binaryOperator: Expression.BinaryOperator? {
@@ -384,7 +393,7 @@ public enum ExpressionParser {
         token = Token(kind: .identifier(text(start, position)), start: start, end: position)
       } else {
         let symbol = try lexSymbol(c, next: next)
-        position += symbol.rawValue.unicodeScalars.count
+        position += symbol.length
         token = Token(kind: .symbol(symbol), start: start, end: position)
       }
       switch token.kind {

@@ -19,29 +19,18 @@ public struct SourceFile: Sendable {
     // bytes cuts exactly where splitting the characters would, without the cost of
     // walking grapheme clusters.
     var lines: [Range<Int>] = []
-    func scan(_ bytes: some Sequence<UInt8>) {
+    func scan(_ bytes: UnsafeBufferPointer<UInt8>) {
       var start = 0
-      var previousWasReturn = false
-      var offset = 0
-      for byte in bytes {
-        if byte == UInt8(ascii: "\n") {
-          if previousWasReturn {
-            start = offset + 1  // The \n of a \r\n: the line was ended at the \r.
-          } else {
-            lines.append(start..<offset)
-            start = offset + 1
-          }
-        } else if byte == UInt8(ascii: "\r") {
-          lines.append(start..<offset)
-          start = offset + 1
-        }
-        previousWasReturn = byte == UInt8(ascii: "\r")
-        offset += 1
+      _ = LineBreaks.scan(bytes) { offset, length in
+        lines.append(start..<offset)
+        start = offset + length
       }
-      lines.append(start..<offset)
+      lines.append(start..<bytes.count)
     }
-    // A native string's bytes are contiguous, and a plain buffer scans fastest.
-    if text.utf8.withContiguousStorageIfAvailable(scan) == nil { scan(text.utf8) }
+    // A native string's bytes are contiguous; any other is copied once.
+    if text.utf8.withContiguousStorageIfAvailable(scan) == nil {
+      Array(text.utf8).withUnsafeBufferPointer(scan)
+    }
     self.lines = lines
   }
 

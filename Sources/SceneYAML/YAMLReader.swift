@@ -127,18 +127,7 @@ private struct YAMLSourceText {
     // ASCII text, nearly every scene: one tight pass over the bytes, where each byte is a
     // scalar and only line breaks matter.
     let isASCII = utf8.withUnsafeBufferPointer { buffer in
-      var high: UInt8 = 0
-      for offset in buffer.indices {
-        let byte = buffer[offset]
-        high |= byte
-        if byte == UInt8(ascii: "\n")
-          || (byte == UInt8(ascii: "\r")
-            && (offset + 1 == buffer.count || buffer[offset + 1] != UInt8(ascii: "\n")))
-        {
-          starts.append(offset + 1)
-        }
-      }
-      return high < 0x80
+      LineBreaks.scan(buffer) { offset, length in starts.append(offset + length) }
     }
     if isASCII {
       count = utf8.count

@@ -7,21 +7,19 @@ import SceneDiagnostics
 /// the unit they were written with, so formatting prints `0.9s` back, not `0.9`; the
 /// resolver converts to base units (seconds, radians).
 public struct Expression: Hashable, Sendable {
-  /// Only the cases that hold expressions are boxed: a number or a name, half the nodes
-  /// of a typical expression, is stored in place, without an allocation of its own.
-  public enum Kind: Hashable, Sendable {
+  public indirect enum Kind: Hashable, Sendable {
     /// A number as written, with its unit if any.
     case number(Double, Unit?)
     /// A point or vector `(x, y)`.
-    indirect case point(Expression, Expression)
+    case point(Expression, Expression)
     /// A name: a `let`, a handle, or a built-in such as `width`, `time`, `pointer`.
     case identifier(String)
     /// A member of a value: `ball.x`, `pointer.down`, `drag.dy`.
-    indirect case member(Expression, String)
-    indirect case unary(UnaryOperator, Expression)
-    indirect case binary(BinaryOperator, Expression, Expression)
+    case member(Expression, String)
+    case unary(UnaryOperator, Expression)
+    case binary(BinaryOperator, Expression, Expression)
     /// `condition ? then : else`.
-    indirect case conditional(Expression, Expression, Expression)
+    case conditional(Expression, Expression, Expression)
     /// A call of a built-in function: `clamp(x, 0, 1)`.
     case call(String, [Expression])
   }

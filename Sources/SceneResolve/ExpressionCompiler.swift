@@ -64,8 +64,9 @@ public enum ExpressionCompiler {
 
 // MARK: - Fragments
 
-/// The code for one subexpression, at the end of the compiler's one array of code from
-/// `start` on: run, it leaves one value of `type` on the stack.
+/// The code for one subexpression: the compiler's one array from `start` to its end.
+///
+/// Run, it leaves one value of `type` on the stack.
 ///
 /// Every subexpression's code goes straight into that one array, operands before their
 /// operator, so compiling allocates nothing per node: an array per fragment, joined into
@@ -91,8 +92,8 @@ private struct Operands {
 
   init(startingAt start: Int) { self.start = start }
 
-  /// The operands `parts`, each right after the one before: a fixed count, so that no
-  /// array is made for them.
+  /// The operands given, each one's code right after the one before's: one initializer
+  /// for each count, so that no array is made for them.
   init(_ first: Fragment) {
     self.init(startingAt: first.start)
     append(first)

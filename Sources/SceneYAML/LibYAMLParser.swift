@@ -12,17 +12,17 @@ final class LibYAMLParser {
   ///
   /// libyaml's line and column are left out: it also breaks lines at U+0085, U+2028
   /// and U+2029, which scene files do not, so positions are mapped from the index.
-  struct Mark: Hashable {
+  struct Mark: Hashable, Sendable {
     var index: Int
   }
 
   /// How a scalar was written.
-  enum ScalarStyle: Hashable {
+  enum ScalarStyle: Hashable, Sendable {
     case plain, singleQuoted, doubleQuoted, literal, folded
   }
 
   /// The node properties and extent shared by scalar and collection events.
-  struct Node: Hashable {
+  struct Node: Hashable, Sendable {
     var anchor: String?
     var tag: String?
     /// The start of the node's properties (`&a !!str`) if it has any, else of the node.
@@ -30,7 +30,7 @@ final class LibYAMLParser {
     var end: Mark
   }
 
-  enum Event: Hashable {
+  enum Event: Hashable, Sendable {
     case streamStart, streamEnd
     case documentStart(start: Mark, end: Mark)
     case documentEnd
@@ -44,8 +44,8 @@ final class LibYAMLParser {
   }
 
   /// What libyaml reported when it stopped.
-  struct Failure: Error, Hashable {
-    enum Kind: Hashable { case reader, scanner, parser, memory, other }
+  struct Failure: Error, Hashable, Sendable {
+    enum Kind: Hashable, Sendable { case reader, scanner, parser, memory, other }
     var kind: Kind
     var problem: String
     var context: String?

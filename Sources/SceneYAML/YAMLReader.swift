@@ -42,6 +42,14 @@ public struct YAMLReader {
   public static func read(_ file: SourceFile, limits: Limits = Limits()) throws(YAMLError)
     -> DocumentNode?
   {
+    try read(file, limits: limits, pipelined: nil)
+  }
+
+  /// Reads `file` with libyaml on a second thread (`pipelined`), on this one, or (`nil`)
+  /// on a second thread when the input is large.
+  static func read(_ file: SourceFile, limits: Limits = Limits(), pipelined: Bool?)
+    throws(YAMLError) -> DocumentNode?
+  {
     let utf8 = file.text.utf8
     guard utf8.count <= limits.maxBytes else {
       throw .tooLarge(bytes: utf8.count, limit: limits.maxBytes)
@@ -49,6 +57,7 @@ public struct YAMLReader {
     let bytes = Array(utf8)
     let text = YAMLSourceText(name: file.name, bytes: bytes, utf8: bytes)
     var builder = Builder(text: text, limits: limits)
+    builder.isPipelined = pipelined
     return try builder.run()
   }
 
@@ -78,13 +87,19 @@ public struct YAMLReader {
     var events = 0
     /// Mapping keys compared or hashed to find duplicates.
     var keyComparisons = 0
+    /// Events libyaml produced, read or not: more than `events` only when it runs ahead
+    /// on a second thread.
+    var parsedEvents = 0
   }
 
   /// Reads `text` like ``read(_:limits:)`` and reports the work it took, whether it
-  /// succeeded or not.
-  static func statistics(reading text: String, limits: Limits = Limits()) -> Statistics {
+  /// succeeded or not; libyaml runs on a second thread when `pipelined`.
+  static func statistics(
+    reading text: String, limits: Limits = Limits(), pipelined: Bool = false
+  ) -> Statistics {
     let bytes = Array(text.utf8)
     var builder = Builder(text: YAMLSourceText(name: "", bytes: bytes, utf8: bytes), limits: limits)
+    builder.isPipelined = pipelined
     _ = try? builder.run()
     return builder.statistics
   }
@@ -457,6 +472,8 @@ private struct Builder {
   var root: DocumentNode?
   /// The reader's work, counted so tests can prove it linear without a clock.
   var statistics = YAMLReader.Statistics()
+  /// Whether libyaml runs on a second thread; `nil` decides by the input's size.
+  var isPipelined: Bool?
 
   init(text: YAMLSourceText, limits: YAMLReader.Limits) {
     self.text = text
@@ -464,11 +481,14 @@ private struct Builder {
   }
 
   mutating func run() throws(YAMLError) -> DocumentNode? {
-    let parser = LibYAMLParser(bytes: text.bytes)
+    var events = YAMLEvents(
+      bytes: text.bytes, maxDepth: limits.maxDepth,
+      pipelined: isPipelined ?? YAMLEvents.isPipelined(byteCount: text.bytes.count))
+    defer { statistics.parsedEvents = events.stop() }
     while true {
       let event: LibYAMLParser.Event
       do {
-        event = try parser.next()
+        event = try events.next()
       } catch {
         throw self.error(for: error)
       }

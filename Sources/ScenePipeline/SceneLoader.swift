@@ -156,7 +156,8 @@ public enum SceneLoader {
       }
       return Result(file: file, spec: nil, diagnostics: diagnostics, header: header(of: file.text))
     }
-    let decoded = SceneDecoder.decode(document, keysAreUnique: syntax == .yaml)
+    let decoded = SceneDecoder.decode(
+      document, keysAreUnique: syntax == .yaml, parallel: .allCores)
     diagnostics += decoded.diagnostics
     let failed = diagnostics.contains { $0.severity == .error }
     return Result(

@@ -7,6 +7,7 @@ import SceneResolve
 import SceneRuntime
 import SceneStress
 import SceneSyntax
+import SceneYAML
 
 /// The runtime workloads stepped by a plain process, outside package-benchmark's harness, so
 /// they can run under `valgrind --tool=callgrind` or `perf` and be compared between commits
@@ -18,6 +19,7 @@ import SceneSyntax
 ///     swift run -c release StressRun spring 10000 1 120  # the same, 120 frames
 ///     swift run -c release StressRun load 40000 3      # the 5.2 MB stress YAML: load + resolve
 ///     swift run -c release StressRun syntaxes 40000 3  # the same scene as YAML and as DSL
+///     swift run -c release StressRun phases 40000 3    # reading, decoding, resolving apart
 ///     swift run -c release StressRun measure 1000      # measure the 64-segment wavy path
 ///     swift run -c release StressRun resolve follow 10000 5  # load once, resolve 5 times
 ///     swift run -c release StressRun resolve animate 10000 5 # the same, animated handles
@@ -30,6 +32,10 @@ enum StressRun {
       try load(arguments.dropFirst().compactMap { Int($0) })
       return
     }
+    if arguments.first == "phases" {
+      try phases(arguments.dropFirst().compactMap { Int($0) })
+      return
+    }
     if arguments.first == "syntaxes" {
       try syntaxes(arguments.dropFirst().compactMap { Int($0) })
       return
@@ -37,7 +43,8 @@ enum StressRun {
     if arguments.first == "resolve" {
       let workload = arguments.dropFirst().first.flatMap(RuntimeWorkload.init(rawValue:)) ?? .follow
       let numbers = arguments.compactMap { Int($0) }
-      try resolve(workload, handles: numbers.first ?? 10_000, repetitions: numbers.dropFirst().first ?? 5)
+      try resolve(
+        workload, handles: numbers.first ?? 10_000, repetitions: numbers.dropFirst().first ?? 5)
       return
     }
     if arguments.first == "measure" {
@@ -110,6 +117,35 @@ enum StressRun {
     )
   }
 
+  /// `StressRun phases N reps`: the stress scene of N handles as YAML, read to its document
+  /// tree, decoded to its AST and resolved, each phase timed apart (fastest of `reps`).
+  static func phases(_ numbers: [Int]) throws {
+    let count = numbers.first ?? 40_000
+    let repetitions = max(numbers.dropFirst().first ?? 3, 1)
+    let file = SourceFile(name: "stress.yaml", text: StressScene(handles: count).yaml)
+    var fastest = [Duration](repeating: .seconds(1_000), count: 3)
+    for _ in 0..<repetitions {
+      var start = ContinuousClock.now
+      func lap(_ phase: Int) {
+        let now = ContinuousClock.now
+        fastest[phase] = min(fastest[phase], now - start)
+        start = now
+      }
+      guard let document = try YAMLReader.read(file) else { fatalError("no document") }
+      lap(0)
+      let decoded = SceneDecoder.decode(document, keysAreUnique: true, parallel: .allCores)
+      lap(1)
+      guard SceneResolver.resolve(decoded.spec).graph != nil else {
+        fatalError("the stress scene does not resolve")
+      }
+      lap(2)
+    }
+    let names = ["read", "decode", "resolve"]
+    print(
+      "\(count) handles, fastest of \(repetitions): "
+        + zip(names, fastest).map { "\($0) \(nanoseconds($1) / 1e6) ms" }.joined(separator: ", "))
+  }
+
   /// `StressRun syntaxes N reps`: the stress scene of N handles loaded to its AST from YAML
   /// and from the DSL (converted as `scenec fmt --to dsl` does), alternately; the fastest
   /// of `reps` each. `StressRun syntaxes N 1 dsl` loads only the DSL, for callgrind.
@@ -117,7 +153,8 @@ enum StressRun {
     let count = numbers.first ?? 40_000
     let repetitions = max(numbers.dropFirst().first ?? 3, 1)
     let yaml = StressScene(handles: count).yaml
-    guard let spec = SceneLoader.load(SourceFile(name: "stress.yaml", text: yaml), syntax: .yaml).spec
+    guard
+      let spec = SceneLoader.load(SourceFile(name: "stress.yaml", text: yaml), syntax: .yaml).spec
     else { fatalError("the stress scene does not load") }
     let dsl = DSLEmitter.emit(SceneEncoder.encode(spec, comments: SceneComments(text: yaml)))
     let fromDSL = SceneLoader.load(SourceFile(name: "stress.scene", text: dsl), syntax: .dsl)
@@ -150,10 +187,14 @@ enum StressRun {
     var fastest = Duration.seconds(1_000)
     for _ in 0..<max(repetitions, 1) {
       let start = ContinuousClock.now
-      guard SceneResolver.resolve(spec).graph != nil else { fatalError("the scene does not resolve") }
+      guard SceneResolver.resolve(spec).graph != nil else {
+        fatalError("the scene does not resolve")
+      }
       fastest = min(fastest, ContinuousClock.now - start)
     }
-    print("\(workload) \(count) handles: load to AST \(loading), resolve \(fastest) (fastest of \(repetitions))")
+    print(
+      "\(workload) \(count) handles: load to AST \(loading), resolve \(fastest) (fastest of \(repetitions))"
+    )
   }
 
   /// `StressRun measure N`: `GeometryBenchmarks`' wavy 64-segment path measured N times,

@@ -23,99 +23,101 @@ extension SceneDecoder {
 
   mutating func decodeConstraints(_ node: DocumentNode) -> [ConstraintSpec] {
     guard let items = sequence(node, what: "'constraints'") else { return [] }
-    var result: [ConstraintSpec] = []
-    for item in items {
-      guard
-        let (kind, keySource, value) = singleEntry(
-          item, what: "a constraint (\(ConstraintKeyword.listed))")
-      else { continue }
-      let what = "\(kind) constraint"
-      switch ConstraintKeyword(rawValue: kind) {
-      case .follow?:
-        guard let f = fields(of: value, what: what, allowed: Self.followKeys),
-          let handle = required(
-            f, "handle", of: what, at: keySource, { $0.reference($1, what: "'handle'") }),
-          let path = required(
-            f, "path", of: what, at: keySource, { $0.reference($1, what: "'path'") })
-        else { continue }
-        let spec = FollowSpec(
-          handle: handle, path: path,
-          orient: f["orient"].flatMap { bool($0, what: "'orient'") },
-          ends: f["ends"].flatMap { choice($0, what: "'ends'", as: FollowSpec.Ends.self) },
-          spring: f["spring"].flatMap { reference($0, what: "'spring'") },
-          rest: f["rest"].flatMap { number($0, what: "'rest' (a fraction of the path, 0 to 1)") },
-          hysteresis: f["hysteresis"].flatMap { number($0, what: "'hysteresis'") },
-          momentum: f["momentum"].flatMap { momentum($0) },
-          snap: f["snap"].map { detents($0) } ?? [])
-        result.append(ConstraintSpec(name: name(f), kind: .follow(spec), at: keySource))
-      case .elastic?:
-        guard let f = fields(of: value, what: what, allowed: Self.elasticKeys),
-          let handle = required(
-            f, "handle", of: what, at: keySource, { $0.reference($1, what: "'handle'") })
-        else { continue }
-        let spec = ElasticSpec(
-          handle: handle, resistance: f["resistance"].flatMap { resistance($0) },
-          returnMotion: f["return"].flatMap { returnMotion($0) })
-        result.append(ConstraintSpec(name: name(f), kind: .elastic(spec), at: keySource))
-      case .gooey?:
-        guard let f = fields(of: value, what: what, allowed: Self.gooeyKeys),
-          let anchor = required(
-            f, "anchor", of: what, at: keySource, { $0.reference($1, what: "'anchor'") }),
-          let ball = required(
-            f, "ball", of: what, at: keySource, { $0.reference($1, what: "'ball'") })
-        else { continue }
-        let spec = GooeySpec(
-          anchor: anchor, ball: ball,
-          viscosity: f["viscosity"].flatMap { number($0, what: "'viscosity'") },
-          maxDistance: f["maxDistance"].flatMap { number($0, what: "'maxDistance'") },
-          minRadius: f["minRadius"].flatMap { number($0, what: "'minRadius'") },
-          spring: f["spring"].flatMap { reference($0, what: "'spring'") },
-          style: f["style"].flatMap { choice($0, what: "'style'", as: GooeySpec.Style.self) },
-          bridgeStyle: style(f))
-        result.append(ConstraintSpec(name: name(f), kind: .gooey(spec), at: keySource))
-      case .animate?:
-        guard let f = fields(of: value, what: what, allowed: Self.animateKeys),
-          let handle = required(
-            f, "handle", of: what, at: keySource, { $0.reference($1, what: "'handle'") }),
-          let path = required(
-            f, "path", of: what, at: keySource, { $0.reference($1, what: "'path'") }),
-          let duration = required(
-            f, "duration", of: what, at: keySource, { $0.time($1, what: "'duration'") })
-        else { continue }
-        let spec = AnimateSpec(
-          handle: handle, path: path, duration: duration,
-          repeatMode: f["repeat"].flatMap {
-            choice($0, what: "'repeat'", as: AnimateSpec.Repeat.self)
-          },
-          easing: f["ease"].flatMap { easing($0, what: "'ease'") },
-          orient: f["orient"].flatMap { bool($0, what: "'orient'") },
-          delay: f["delay"].flatMap { time($0, what: "'delay'") })
-        result.append(ConstraintSpec(name: name(f), kind: .animate(spec), at: keySource))
-      case .drag?:
-        guard let f = fields(of: value, what: what, allowed: Self.dragKeys),
-          let handle = required(
-            f, "handle", of: what, at: keySource, { $0.reference($1, what: "'handle'") })
-        else { continue }
-        let spec = DragSpec(
-          handle: handle, axis: f["axis"].flatMap { choice($0, what: "'axis'", as: DragAxis.self) },
-          lock: f["lock"].flatMap { bool($0, what: "'lock'") },
-          bounds: f["bounds"].flatMap { bounds($0) },
-          overdrag: f["overdrag"].flatMap { resistance($0, what: "'overdrag'") },
-          momentum: f["momentum"].flatMap { momentum($0) },
-          snap: f["snap"].map { snapPoints($0) } ?? [],
-          grid: f["grid"].flatMap { expression($0, what: "'grid'") },
-          spring: f["spring"].flatMap { reference($0, what: "'spring'") },
-          bounce: f["bounce"].flatMap { reference($0, what: "'bounce'") })
-        result.append(ConstraintSpec(name: name(f), kind: .drag(spec), at: keySource))
-      case nil:
-        error(
-          "unknown constraint '\(kind)'"
-            + Self.suggestionOrList(
-              kind, among: Self.constraintKinds, list: ConstraintKeyword.listed),
-          at: keySource)
-      }
+    return decodeEach(items) { $0.decodeConstraint($1) }
+  }
+
+  /// One item of `constraints`: a mapping with the constraint's kind as its one key.
+  mutating func decodeConstraint(_ item: DocumentNode) -> ConstraintSpec? {
+    guard
+      let (kind, keySource, value) = singleEntry(
+        item, what: "a constraint (\(ConstraintKeyword.listed))")
+    else { return nil }
+    let what = "\(kind) constraint"
+    switch ConstraintKeyword(rawValue: kind) {
+    case .follow?:
+      guard let f = fields(of: value, what: what, allowed: Self.followKeys),
+        let handle = required(
+          f, "handle", of: what, at: keySource, { $0.reference($1, what: "'handle'") }),
+        let path = required(
+          f, "path", of: what, at: keySource, { $0.reference($1, what: "'path'") })
+      else { return nil }
+      let spec = FollowSpec(
+        handle: handle, path: path,
+        orient: f["orient"].flatMap { bool($0, what: "'orient'") },
+        ends: f["ends"].flatMap { choice($0, what: "'ends'", as: FollowSpec.Ends.self) },
+        spring: f["spring"].flatMap { reference($0, what: "'spring'") },
+        rest: f["rest"].flatMap { number($0, what: "'rest' (a fraction of the path, 0 to 1)") },
+        hysteresis: f["hysteresis"].flatMap { number($0, what: "'hysteresis'") },
+        momentum: f["momentum"].flatMap { momentum($0) },
+        snap: f["snap"].map { detents($0) } ?? [])
+      return ConstraintSpec(name: name(f), kind: .follow(spec), at: keySource)
+    case .elastic?:
+      guard let f = fields(of: value, what: what, allowed: Self.elasticKeys),
+        let handle = required(
+          f, "handle", of: what, at: keySource, { $0.reference($1, what: "'handle'") })
+      else { return nil }
+      let spec = ElasticSpec(
+        handle: handle, resistance: f["resistance"].flatMap { resistance($0) },
+        returnMotion: f["return"].flatMap { returnMotion($0) })
+      return ConstraintSpec(name: name(f), kind: .elastic(spec), at: keySource)
+    case .gooey?:
+      guard let f = fields(of: value, what: what, allowed: Self.gooeyKeys),
+        let anchor = required(
+          f, "anchor", of: what, at: keySource, { $0.reference($1, what: "'anchor'") }),
+        let ball = required(
+          f, "ball", of: what, at: keySource, { $0.reference($1, what: "'ball'") })
+      else { return nil }
+      let spec = GooeySpec(
+        anchor: anchor, ball: ball,
+        viscosity: f["viscosity"].flatMap { number($0, what: "'viscosity'") },
+        maxDistance: f["maxDistance"].flatMap { number($0, what: "'maxDistance'") },
+        minRadius: f["minRadius"].flatMap { number($0, what: "'minRadius'") },
+        spring: f["spring"].flatMap { reference($0, what: "'spring'") },
+        style: f["style"].flatMap { choice($0, what: "'style'", as: GooeySpec.Style.self) },
+        bridgeStyle: style(f))
+      return ConstraintSpec(name: name(f), kind: .gooey(spec), at: keySource)
+    case .animate?:
+      guard let f = fields(of: value, what: what, allowed: Self.animateKeys),
+        let handle = required(
+          f, "handle", of: what, at: keySource, { $0.reference($1, what: "'handle'") }),
+        let path = required(
+          f, "path", of: what, at: keySource, { $0.reference($1, what: "'path'") }),
+        let duration = required(
+          f, "duration", of: what, at: keySource, { $0.time($1, what: "'duration'") })
+      else { return nil }
+      let spec = AnimateSpec(
+        handle: handle, path: path, duration: duration,
+        repeatMode: f["repeat"].flatMap {
+          choice($0, what: "'repeat'", as: AnimateSpec.Repeat.self)
+        },
+        easing: f["ease"].flatMap { easing($0, what: "'ease'") },
+        orient: f["orient"].flatMap { bool($0, what: "'orient'") },
+        delay: f["delay"].flatMap { time($0, what: "'delay'") })
+      return ConstraintSpec(name: name(f), kind: .animate(spec), at: keySource)
+    case .drag?:
+      guard let f = fields(of: value, what: what, allowed: Self.dragKeys),
+        let handle = required(
+          f, "handle", of: what, at: keySource, { $0.reference($1, what: "'handle'") })
+      else { return nil }
+      let spec = DragSpec(
+        handle: handle, axis: f["axis"].flatMap { choice($0, what: "'axis'", as: DragAxis.self) },
+        lock: f["lock"].flatMap { bool($0, what: "'lock'") },
+        bounds: f["bounds"].flatMap { bounds($0) },
+        overdrag: f["overdrag"].flatMap { resistance($0, what: "'overdrag'") },
+        momentum: f["momentum"].flatMap { momentum($0) },
+        snap: f["snap"].map { snapPoints($0) } ?? [],
+        grid: f["grid"].flatMap { expression($0, what: "'grid'") },
+        spring: f["spring"].flatMap { reference($0, what: "'spring'") },
+        bounce: f["bounce"].flatMap { reference($0, what: "'bounce'") })
+      return ConstraintSpec(name: name(f), kind: .drag(spec), at: keySource)
+    case nil:
+      error(
+        "unknown constraint '\(kind)'"
+          + Self.suggestionOrList(
+            kind, among: Self.constraintKinds, list: ConstraintKeyword.listed),
+        at: keySource)
     }
-    return result
+    return nil
   }
 
   /// A field that must be present: decoded, or an error at the constraint's keyword.

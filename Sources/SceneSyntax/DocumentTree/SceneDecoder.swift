@@ -27,12 +27,21 @@ public struct SceneDecoder {
   ///
   /// The DSL's tree may repeat keys.
   var keysAreUnique = false
+  /// Runs the pieces of a long list of handles, paths or constraints, each decoded on
+  /// its own.
+  var parallel = ParallelWork.serial
 
   /// Decodes a document tree; `keysAreUnique` says its reader has already refused repeated
   /// keys (the YAML reader does; the DSL's tree may repeat them).
-  public static func decode(_ root: DocumentNode, keysAreUnique: Bool = false) -> Result {
+  ///
+  /// Long lists of handles, paths and constraints are cut into pieces that `parallel`
+  /// may decode side by side; the result and its messages are the same either way.
+  public static func decode(
+    _ root: DocumentNode, keysAreUnique: Bool = false, parallel: ParallelWork = .serial
+  ) -> Result {
     var decoder = SceneDecoder()
     decoder.keysAreUnique = keysAreUnique
+    decoder.parallel = parallel
     let spec = decoder.decodeScene(root)
     return Result(spec: spec, diagnostics: decoder.diagnostics)
   }
@@ -107,18 +116,48 @@ public struct SceneDecoder {
   }
 
   /// A mapping from names to definitions, each decoded by `decode`.
-  mutating func decodeNamed<T>(
+  mutating func decodeNamed<T: Sendable>(
     _ node: DocumentNode, what: String,
-    _ decode: (inout SceneDecoder, Located<String>, DocumentNode) -> T?
+    _ decode: @Sendable (inout SceneDecoder, Located<String>, DocumentNode) -> T?
   ) -> [T] {
     guard let entries = mapping(node, what: "'\(what)s' (names and definitions)") else { return [] }
+    return decodeEach(unique(entries, what: what)) { decoder, entry in
+      guard decoder.identifier(entry.key, at: entry.keySource, what: what) else { return nil }
+      return decode(&decoder, Located(entry.key, at: entry.keySource), entry.value)
+    }
+  }
+
+  /// `decode` of every item that decodes, in order.
+  ///
+  /// A long list is cut into pieces that ``parallel`` may run side by side, each with a
+  /// decoder of its own; their messages join this decoder's in the order of the pieces, so
+  /// they come out as if the items had been decoded one by one.
+  mutating func decodeEach<Item: Sendable, T: Sendable>(
+    _ items: [Item], _ decode: @Sendable (inout SceneDecoder, Item) -> T?
+  ) -> [T] {
+    let pieces = parallel.pieces(of: items.count)
     var result: [T] = []
-    result.reserveCapacity(entries.count)
-    for entry in unique(entries, what: what) {
-      guard identifier(entry.key, at: entry.keySource, what: what) else { continue }
-      if let value = decode(&self, Located(entry.key, at: entry.keySource), entry.value) {
-        result.append(value)
+    result.reserveCapacity(items.count)
+    guard pieces.count > 1 else {
+      for item in items {
+        if let value = decode(&self, item) { result.append(value) }
       }
+      return result
+    }
+    let keysAreUnique = keysAreUnique
+    let decoded = parallel.map(pieces.count) { piece in
+      var decoder = SceneDecoder()
+      decoder.keysAreUnique = keysAreUnique
+      var values: [T] = []
+      values.reserveCapacity(pieces[piece].count)
+      for item in items[pieces[piece]] {
+        if let value = decode(&decoder, item) { values.append(value) }
+      }
+      return (values, decoder.diagnostics)
+    }
+    for (values, diagnostics) in decoded {
+      result += values
+      self.diagnostics += diagnostics
     }
     return result
   }

@@ -1,0 +1,78 @@
+/// A way to run independent pieces of work side by side.
+///
+/// The engine's core starts no threads of its own: it also builds for WebAssembly, and an
+/// app embedding it owns its threads. A stage whose work splits into independent pieces
+/// (decoding 40,000 handles, compiling their expressions) hands the pieces to the
+/// `ParallelWork` its caller passed, and the caller decides how they run. ``serial`` runs
+/// them one after another on the calling thread; `ScenePipeline` passes one that spreads
+/// them over every core.
+///
+/// Whatever runs them, the results come back in the order of the pieces, so the output
+/// (the AST, the graph, every message) is the same byte for byte.
+public struct ParallelWork: Sendable {
+  /// Calls `body` once for every index in `0..<count`, perhaps on several threads at
+  /// once, and returns when every call has returned.
+  public let perform: @Sendable (_ count: Int, _ body: @Sendable (Int) -> Void) -> Void
+  /// Whether `perform` may run pieces at once; when not, splitting work gains nothing.
+  public let isConcurrent: Bool
+
+  public init(
+    isConcurrent: Bool = true,
+    perform: @escaping @Sendable (_ count: Int, _ body: @Sendable (Int) -> Void) -> Void
+  ) {
+    self.isConcurrent = isConcurrent
+    self.perform = perform
+  }
+
+  /// One piece after another, in order, on the calling thread.
+  public static let serial = ParallelWork(isConcurrent: false) { count, body in
+    for index in 0..<count { body(index) }
+  }
+
+  /// `transform` of every index in `0..<count`, in order of index, however `perform`
+  /// runs the calls.
+  public func map<T: Sendable>(_ count: Int, _ transform: @Sendable (Int) -> T) -> [T] {
+    let results = Results<T>(count: count)
+    perform(count) { index in results.store(transform(index), at: index) }
+    return results.values()
+  }
+
+  /// How to cut `count` items into pieces worth handing out: one piece when the work is
+  /// serial or small, else up to `maximumPieces` of at least `minimumPiece` items each
+  /// (more pieces than threads, so that a slow piece does not hold the others up).
+  public func pieces(of count: Int, minimumPiece: Int = 256, maximumPieces: Int = 16)
+    -> [Range<Int>]
+  {
+    let pieceCount = isConcurrent ? min(max(count / max(minimumPiece, 1), 1), maximumPieces) : 1
+    return (0..<pieceCount).map { piece in
+      (count * piece / pieceCount)..<(count * (piece + 1) / pieceCount)
+    }
+  }
+}
+
+/// One slot per piece, each written by exactly one call, possibly on another thread.
+///
+/// `@unchecked Sendable`: the calls write distinct slots, and `perform` returns only after
+/// all of them have, which orders their writes before ``values()`` reads.
+private final class Results<T>: @unchecked Sendable {
+  private let slots: UnsafeMutableBufferPointer<T?>
+
+  init(count: Int) {
+    slots = .allocate(capacity: count)
+    slots.initialize(repeating: nil)
+  }
+
+  func store(_ value: T, at index: Int) { slots[index] = value }
+
+  func values() -> [T] {
+    slots.map { value in
+      guard let value else { preconditionFailure("ParallelWork.perform skipped a piece") }
+      return value
+    }
+  }
+
+  deinit {
+    slots.deinitialize()
+    slots.deallocate()
+  }
+}

@@ -15,12 +15,16 @@ public struct ParallelWork: Sendable {
   public let perform: @Sendable (_ count: Int, _ body: @Sendable (Int) -> Void) -> Void
   /// Whether `perform` may run pieces at once; when not, splitting work gains nothing.
   public let isConcurrent: Bool
+  /// The fewest items worth a piece of their own: handing a piece to another thread costs
+  /// about as much as decoding a few items.
+  public let minimumPiece: Int
 
   public init(
-    isConcurrent: Bool = true,
+    isConcurrent: Bool = true, minimumPiece: Int = 256,
     perform: @escaping @Sendable (_ count: Int, _ body: @Sendable (Int) -> Void) -> Void
   ) {
     self.isConcurrent = isConcurrent
+    self.minimumPiece = max(minimumPiece, 1)
     self.perform = perform
   }
 
@@ -38,12 +42,10 @@ public struct ParallelWork: Sendable {
   }
 
   /// How to cut `count` items into pieces worth handing out: one piece when the work is
-  /// serial or small, else up to `maximumPieces` of at least `minimumPiece` items each
+  /// serial or small, else up to `maximumPieces` of at least ``minimumPiece`` items each
   /// (more pieces than threads, so that a slow piece does not hold the others up).
-  public func pieces(of count: Int, minimumPiece: Int = 256, maximumPieces: Int = 16)
-    -> [Range<Int>]
-  {
-    let pieceCount = isConcurrent ? min(max(count / max(minimumPiece, 1), 1), maximumPieces) : 1
+  public func pieces(of count: Int, maximumPieces: Int = 16) -> [Range<Int>] {
+    let pieceCount = isConcurrent ? min(max(count / minimumPiece, 1), maximumPieces) : 1
     return (0..<pieceCount).map { piece in
       (count * piece / pieceCount)..<(count * (piece + 1) / pieceCount)
     }

@@ -76,7 +76,7 @@ public enum ScenePipeline {
     // other errors: `check` reports them all.
     let traces = TraceLoader.load(
       for: spec.gesture, sceneFile: sceneFile, folders: options.traceFolders)
-    let resolved = SceneResolver.resolve(spec, traces: traces.traces)
+    let resolved = SceneResolver.resolve(spec, traces: traces.traces, parallel: .allCores)
     loaded.diagnostics += resolved.errors.map(\.diagnostic)
     loaded.files += traces.files
     loaded.diagnostics += traces.diagnostics

@@ -8,7 +8,7 @@ import SceneVocabulary
 /// against its allowed range, and turns every name into an index, reporting each
 /// independent problem with its place and, for names, a suggestion and a note at what
 /// was meant.
-public struct SceneResolver {
+public struct SceneResolver: Sendable {
   public struct Result: Sendable {
     /// The graph, when there were no errors.
     public var graph: SceneGraph?
@@ -27,17 +27,25 @@ public struct SceneResolver {
   let spec: SceneSpec
   /// The traces the gesture's `replay` steps play, by the file name the scene wrote.
   let traces: [String: TraceFile]
+  /// Runs the pieces of long lists of expressions to compile.
+  let parallel: ParallelWork
 
-  init(spec: SceneSpec, traces: [String: TraceFile]) {
+  init(spec: SceneSpec, traces: [String: TraceFile], parallel: ParallelWork = .serial) {
     self.spec = spec
     self.traces = traces
+    self.parallel = parallel
   }
 
   /// Resolves `spec`, binding its `replay` steps to `traces` (keyed by the file name as
   /// the scene wrote it; a trace missing from it plays as an empty one: nothing, in no
   /// time; the pipeline reports why it is missing).
-  public static func resolve(_ spec: SceneSpec, traces: [String: TraceFile] = [:]) -> Result {
-    var resolver = SceneResolver(spec: spec, traces: traces)
+  ///
+  /// Long lists of expressions are compiled in pieces that `parallel` may run side by
+  /// side; the graph and its errors are the same either way.
+  public static func resolve(
+    _ spec: SceneSpec, traces: [String: TraceFile] = [:], parallel: ParallelWork = .serial
+  ) -> Result {
+    var resolver = SceneResolver(spec: spec, traces: traces, parallel: parallel)
     let graph = resolver.resolveScene()
     // In file order, as the loader reports its own diagnostics.
     let errors = SourceOrder.sorted(resolver.errors, by: \.span)
@@ -135,24 +143,29 @@ public struct SceneResolver {
       lets[i] = SceneGraph.Let(
         name: definition.name.value, value: compiled, source: definition.name.source)
     }
-    // By index: a loop over the specs themselves copied each one.
-    for i in spec.handles.indices {
+    // Every handle's and path's expressions: by index (a loop over the specs themselves
+    // copied each one), in pieces that may be compiled side by side.
+    let positions = inPieces(spec.handles.count) { [symbols] resolver, i in
       let name = spec.handles[i].name.value
-      handles[i].position = compile(
+      let position = resolver.compile(
         spec.handles[i].position, symbols, expect: .point,
         what: "the position of handle '\(name)'")
-      if let rest = spec.handles[i].rest {
-        handles[i].rest = compile(
-          rest, symbols, expect: .point, what: "the rest of handle '\(name)'")
+      let rest = spec.handles[i].rest.flatMap { rest in
+        resolver.compile(rest, symbols, expect: .point, what: "the rest of handle '\(name)'")
       }
+      return (position, rest)
     }
-    for i in spec.paths.indices {
-      guard case .segments(let segments) = spec.paths[i].geometry else { continue }
+    for i in handles.indices {
+      handles[i].position = positions[i].0
+      if spec.handles[i].rest != nil { handles[i].rest = positions[i].1 }
+    }
+    let segments = inPieces(spec.paths.count) { [symbols] resolver, i -> [SceneGraph.Segment]? in
+      guard case .segments(let segments) = spec.paths[i].geometry else { return nil }
       let name = spec.paths[i].name.value
-      paths[i].segments = segments.map { segment in
+      return segments.map { segment in
         func what() -> String { "a point of path '\(name)'" }
         func points(_ expressions: [Expression]) -> [CompiledExpression] {
-          expressions.compactMap { compile($0, symbols, expect: .point, what: what()) }
+          expressions.compactMap { resolver.compile($0, symbols, expect: .point, what: what()) }
         }
         switch segment.kind {
         case .move(let p): return SceneGraph.Segment(kind: .move, points: points([p]))
@@ -164,6 +177,9 @@ public struct SceneResolver {
         case .close: return SceneGraph.Segment(kind: .close, points: [])
         }
       }
+    }
+    for i in paths.indices {
+      if let compiled = segments[i] { paths[i].segments = compiled }
     }
     compileDragExpressions(&constraints, specs: resolvedSpecs, symbols: symbols)
     markBoundHandles(&handles, lets: lets, constraints: constraints, order: order, layout: layout)
@@ -189,6 +205,31 @@ public struct SceneResolver {
       })
     graph.expectationSlots = expectationSlots
     return graph
+  }
+
+  /// `body` of every index in `0..<count`, in order.
+  ///
+  /// A long list is cut into pieces that ``parallel`` may run side by side, each with a
+  /// copy of this resolver whose errors join this one's in the order of the pieces, as if
+  /// the indices had been taken one by one. `body` may record errors and nothing else.
+  mutating func inPieces<T: Sendable>(
+    _ count: Int, _ body: @Sendable (inout SceneResolver, Int) -> T
+  ) -> [T] {
+    let pieces = parallel.pieces(of: count)
+    guard pieces.count > 1 else { return (0..<count).map { body(&self, $0) } }
+    var base = self
+    base.errors = []
+    let results = parallel.map(pieces.count) { [base] piece in
+      var resolver = base
+      return (pieces[piece].map { body(&resolver, $0) }, resolver.errors)
+    }
+    var values: [T] = []
+    values.reserveCapacity(count)
+    for (piece, errors) in results {
+      values += piece
+      self.errors += errors
+    }
+    return values
   }
 
   /// The position of each name in `names`; a name given twice keeps its last position,

@@ -37,10 +37,14 @@ import Testing
     return handles + paths + constraints
   }
 
-  /// Every piece, but the last first: a deterministic order unlike the serial one.
-  static let backwards = ParallelWork { count, body in
+  /// Every piece, but the last first (a deterministic order unlike the serial one), and
+  /// small pieces, so that a small scene is cut into many.
+  static let backwards = ParallelWork(minimumPiece: 7) { count, body in
     for index in (0..<count).reversed() { body(index) }
   }
+
+  /// Every core, in small pieces.
+  static let allCores = ParallelWork(minimumPiece: 7, perform: ParallelWork.allCores.perform)
 
   static func decode(_ text: String, _ parallel: ParallelWork, keysAreUnique: Bool = true)
     throws -> (spec: String, diagnostics: [Diagnostic])
@@ -53,12 +57,12 @@ import Testing
   }
 
   @Test func piecesInAnyOrderDecodeAsOneByOne() throws {
-    let text = Self.scene(cells: 1_200)
+    let text = Self.scene(cells: 150)
     let serial = try Self.decode(text, .serial)
     // Every kind of mistake is in there, many times over.
-    #expect(serial.diagnostics.count > 900)
+    #expect(serial.diagnostics.count > 100)
     #expect(serial.spec.contains("cells.yaml:"))
-    for (name, work) in [("backwards", Self.backwards), ("all cores", ParallelWork.allCores)] {
+    for (name, work) in [("backwards", Self.backwards), ("all cores", Self.allCores)] {
       let pieces = try Self.decode(text, work)
       #expect(pieces.diagnostics == serial.diagnostics, "\(name)")
       #expect(pieces.spec == serial.spec, "\(name)")
@@ -71,10 +75,11 @@ import Testing
 
   @Test func piecesCoverTheListInOrder() {
     #expect(ParallelWork.serial.pieces(of: 100_000) == [0..<100_000])
-    #expect(Self.backwards.pieces(of: 511) == [0..<511])
-    #expect(Self.backwards.pieces(of: 512) == [0..<256, 256..<512])
+    #expect(ParallelWork.allCores.pieces(of: 511) == [0..<511])
+    #expect(ParallelWork.allCores.pieces(of: 512) == [0..<256, 256..<512])
+    #expect(Self.backwards.pieces(of: 20) == [0..<10, 10..<20])
     for count in [0, 1, 255, 256, 4_095, 4_096, 4_097, 40_000, 1_000_003] {
-      let pieces = Self.backwards.pieces(of: count)
+      let pieces = ParallelWork.allCores.pieces(of: count)
       #expect(pieces.first?.lowerBound == 0)
       #expect(pieces.last?.upperBound == count)
       #expect(zip(pieces, pieces.dropFirst()).allSatisfy { $0.upperBound == $1.lowerBound })

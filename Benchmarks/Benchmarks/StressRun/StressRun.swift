@@ -107,7 +107,7 @@ enum StressRun {
     for _ in 0..<repetitions {
       let start = ContinuousClock.now
       let loaded = SceneLoader.load(SourceFile(name: "stress.yaml", text: text), syntax: .yaml)
-      guard let spec = loaded.spec, SceneResolver.resolve(spec).graph != nil else {
+      guard let spec = loaded.spec, SceneResolver.resolve(spec, parallel: .allCores).graph != nil else {
         fatalError("the stress scene does not load")
       }
       elapsed += ContinuousClock.now - start
@@ -135,7 +135,7 @@ enum StressRun {
       lap(0)
       let decoded = SceneDecoder.decode(document, keysAreUnique: true, parallel: .allCores)
       lap(1)
-      guard SceneResolver.resolve(decoded.spec).graph != nil else {
+      guard SceneResolver.resolve(decoded.spec, parallel: .allCores).graph != nil else {
         fatalError("the stress scene does not resolve")
       }
       lap(2)
@@ -187,7 +187,7 @@ enum StressRun {
     var fastest = Duration.seconds(1_000)
     for _ in 0..<max(repetitions, 1) {
       let start = ContinuousClock.now
-      guard SceneResolver.resolve(spec).graph != nil else {
+      guard SceneResolver.resolve(spec, parallel: .allCores).graph != nil else {
         fatalError("the scene does not resolve")
       }
       fastest = min(fastest, ContinuousClock.now - start)

@@ -89,17 +89,89 @@ final class LibYAMLParser {
   ///
   /// After an error the parser is done.
   func next() throws(Failure) -> Event {
-    guard isInitialized else {
-      throw Failure(
-        kind: .memory, problem: "cannot allocate the YAML parser", context: nil,
-        problemMark: Mark(index: 0), contextMark: Mark(index: 0),
-        problemOffset: 0, problemValue: -1)
-    }
+    guard isInitialized else { throw Self.notAllocated }
     var event = yaml_event_t()
     guard yaml_parser_parse(parser, &event) != 0 else { throw failure() }
     defer { yaml_event_delete(&event) }
     return Self.copy(event)
   }
+
+  /// The next event appended to `batch` as plain data, its text copied into the batch's
+  /// bytes, or libyaml's error.
+  ///
+  /// For a second thread, which then allocates nothing the reader's thread frees: glibc
+  /// takes a lock to free memory another thread allocated, and libyaml, allocating for
+  /// every token, would wait on that lock.
+  func next(into batch: inout EventBatch) throws(Failure) -> EventBatch.Kind {
+    guard isInitialized else { throw Self.notAllocated }
+    var event = yaml_event_t()
+    guard yaml_parser_parse(parser, &event) != 0 else { throw failure() }
+    defer { yaml_event_delete(&event) }
+    return Self.record(event, into: &batch)
+  }
+
+  private static func record(_ event: yaml_event_t, into batch: inout EventBatch)
+    -> EventBatch.Kind
+  {
+    var record = EventBatch.Record(
+      kind: .streamEnd, style: .plain, start: event.start_mark.index, end: event.end_mark.index)
+    func text(_ pointer: UnsafeMutablePointer<yaml_char_t>?, count: Int? = nil) -> Range<Int>? {
+      guard let pointer else { return nil }
+      var length = 0
+      if let count { length = count } else { while pointer[length] != 0 { length += 1 } }
+      let bytes = UnsafeBufferPointer(start: pointer, count: length)
+      let start = batch.bytes.count
+      batch.bytes.append(contentsOf: bytes)
+      return start..<batch.bytes.count
+    }
+    switch event.type {
+    case YAML_STREAM_START_EVENT: record.kind = .streamStart
+    case YAML_DOCUMENT_START_EVENT: record.kind = .documentStart
+    case YAML_DOCUMENT_END_EVENT: record.kind = .documentEnd
+    case YAML_ALIAS_EVENT:
+      record.kind = .alias
+      record.value = text(event.data.alias.anchor) ?? record.value
+    case YAML_SCALAR_EVENT:
+      let scalar = event.data.scalar
+      record.kind = .scalar
+      // The value may hold NUL (from a "\0" escape), so copy by length, not as a C string.
+      record.value =
+        scalar.value == nil
+        ? record.value : text(scalar.value, count: scalar.length) ?? record.value
+      record.style = style(scalar.style)
+      record.anchor = text(scalar.anchor)
+      record.tag = text(scalar.tag)
+    case YAML_SEQUENCE_START_EVENT:
+      record.kind = .sequenceStart
+      record.anchor = text(event.data.sequence_start.anchor)
+      record.tag = text(event.data.sequence_start.tag)
+    case YAML_SEQUENCE_END_EVENT: record.kind = .sequenceEnd
+    case YAML_MAPPING_START_EVENT:
+      record.kind = .mappingStart
+      record.anchor = text(event.data.mapping_start.anchor)
+      record.tag = text(event.data.mapping_start.tag)
+    case YAML_MAPPING_END_EVENT: record.kind = .mappingEnd
+    default:
+      // YAML_STREAM_END_EVENT, and YAML_NO_EVENT, which libyaml emits only after the end.
+      record.kind = .streamEnd
+    }
+    batch.records.append(record)
+    return record.kind
+  }
+
+  private static func style(_ style: yaml_scalar_style_t) -> ScalarStyle {
+    switch style {
+    case YAML_SINGLE_QUOTED_SCALAR_STYLE: return .singleQuoted
+    case YAML_DOUBLE_QUOTED_SCALAR_STYLE: return .doubleQuoted
+    case YAML_LITERAL_SCALAR_STYLE: return .literal
+    case YAML_FOLDED_SCALAR_STYLE: return .folded
+    default: return .plain
+    }
+  }
+
+  private static let notAllocated = Failure(
+    kind: .memory, problem: "cannot allocate the YAML parser", context: nil,
+    problemMark: Mark(index: 0), contextMark: Mark(index: 0), problemOffset: 0, problemValue: -1)
 
   private func failure() -> Failure {
     let p = parser.pointee
@@ -152,17 +224,9 @@ final class LibYAMLParser {
       // Nearly always ASCII, one scalar per byte: cheaper to see on the bytes at hand
       // than to count in the string.
       let scalarCount = bytes.allSatisfy { $0 < 0x80 } ? bytes.count : text.unicodeScalars.count
-      let style: ScalarStyle
-      switch scalar.style {
-      case YAML_SINGLE_QUOTED_SCALAR_STYLE: style = .singleQuoted
-      case YAML_DOUBLE_QUOTED_SCALAR_STYLE: style = .doubleQuoted
-      case YAML_LITERAL_SCALAR_STYLE: style = .literal
-      case YAML_FOLDED_SCALAR_STYLE: style = .folded
-      default: style = .plain
-      }
       let node = Node(
         anchor: string(scalar.anchor), tag: string(scalar.tag), start: start, end: end)
-      return .scalar(text, scalarCount: scalarCount, style: style, node: node)
+      return .scalar(text, scalarCount: scalarCount, style: style(scalar.style), node: node)
     case YAML_SEQUENCE_START_EVENT:
       let data = event.data.sequence_start
       return .sequenceStart(

@@ -24,7 +24,7 @@ struct YAMLEvents: ~Copyable {
 
   private let source: Source
   /// The batch being read, when pipelined, and the index of its next event.
-  private var batch: [EventPipeline.Item] = []
+  private var batch = EventBatch()
   private var index = 0
   /// Events read on this thread, when direct.
   private var directEvents = 0
@@ -50,7 +50,9 @@ struct YAMLEvents: ~Copyable {
       directEvents += 1
       return try parser.next()
     case .pipelined(let pipeline):
-      if index == batch.count {
+      while index == batch.records.count {
+        // libyaml's error ends the last batch, after any events before it.
+        if let failure = batch.failure { throw failure }
         guard let more = pipeline.nextBatch() else {
           // Only after the last event, which the reader never reads past.
           throw LibYAMLParser.Failure(
@@ -61,12 +63,8 @@ struct YAMLEvents: ~Copyable {
         batch = more
         index = 0
       }
-      let item = batch[index]
       index += 1
-      switch item {
-      case .event(let event): return event
-      case .failure(let failure): throw failure
-      }
+      return batch.event(at: index - 1)
     }
   }
 
@@ -90,18 +88,13 @@ struct YAMLEvents: ~Copyable {
 /// queue: at most ``capacity`` batches wait, so memory stays bounded however far ahead
 /// libyaml could run.
 final class EventPipeline: Sendable {
-  enum Item: Sendable {
-    case event(LibYAMLParser.Event)
-    case failure(LibYAMLParser.Failure)
-  }
-
   /// Events per batch: one hand-over costs about as much as a few events.
   static let batchSize = 1_024
   /// Batches that may wait to be read.
   static let capacity = 8
 
   private struct Queue {
-    var batches: [[Item]] = []
+    var batches: [EventBatch] = []
     var head = 0
     var isStopped = false
     var isFinished = false
@@ -126,12 +119,12 @@ final class EventPipeline: Sendable {
   }
 
   /// The next batch, waiting for it if need be, or `nil` after the last.
-  func nextBatch() -> [Item]? {
+  func nextBatch() -> EventBatch? {
     filled.wait()
-    let batch = queue.withLock { queue -> [Item]? in
+    let batch = queue.withLock { queue -> EventBatch? in
       guard queue.head < queue.batches.count else { return nil }
       let batch = queue.batches[queue.head]
-      queue.batches[queue.head] = []
+      queue.batches[queue.head] = EventBatch()
       queue.head += 1
       if queue.head == queue.batches.count {
         queue.batches.removeAll(keepingCapacity: true)
@@ -171,13 +164,12 @@ final class EventPipeline: Sendable {
     var depth = 0
     var isDone = false
     while !isDone {
-      var batch: [Item] = []
-      batch.reserveCapacity(Self.batchSize)
-      while !isDone && batch.count < Self.batchSize {
+      var batch = EventBatch()
+      batch.records.reserveCapacity(Self.batchSize)
+      batch.bytes.reserveCapacity(Self.batchSize * 16)
+      while !isDone && batch.records.count < Self.batchSize {
         do {
-          let event = try parser.next()
-          batch.append(.event(event))
-          switch event {
+          switch try parser.next(into: &batch) {
           case .streamEnd:
             isDone = true
           case .sequenceStart, .mappingStart:
@@ -189,18 +181,80 @@ final class EventPipeline: Sendable {
             break
           }
         } catch {
-          batch.append(.failure(error))
+          batch.failure = error
           isDone = true
         }
       }
       room.wait()
       let isStopped = queue.withLock { queue in
-        queue.produced += batch.count
+        queue.produced += batch.records.count + (batch.failure == nil ? 0 : 1)
         if !queue.isStopped { queue.batches.append(batch) }
         return queue.isStopped
       }
       if isStopped { return }
       filled.signal()
     }
+  }
+}
+
+/// A run of libyaml's events as plain data: a record per event, the text of every scalar,
+/// anchor and tag in one byte array, and libyaml's error if it stopped at the end of the
+/// run.
+///
+/// Made on the second thread with two allocations per thousand events; the strings are
+/// made from it on the reader's thread (``event(at:)``), which also frees them.
+struct EventBatch: Sendable {
+  enum Kind: UInt8, Sendable {
+    case streamStart, streamEnd, documentStart, documentEnd, alias, scalar
+    case sequenceStart, sequenceEnd, mappingStart, mappingEnd
+  }
+
+  /// One event; its texts are ranges of ``bytes``.
+  struct Record: Sendable {
+    var kind: Kind
+    var style: LibYAMLParser.ScalarStyle
+    var start: Int
+    var end: Int
+    /// A scalar's text, or the anchor an alias names.
+    var value = 0..<0
+    var anchor: Range<Int>?
+    var tag: Range<Int>?
+  }
+
+  var records: [Record] = []
+  var bytes: [UInt8] = []
+  var failure: LibYAMLParser.Failure?
+
+  /// Record `index` as an event, the same as `LibYAMLParser.next()` gives.
+  func event(at index: Int) -> LibYAMLParser.Event {
+    let record = records[index]
+    let start = LibYAMLParser.Mark(index: record.start)
+    let end = LibYAMLParser.Mark(index: record.end)
+    func node() -> LibYAMLParser.Node {
+      LibYAMLParser.Node(
+        anchor: record.anchor.map(text), tag: record.tag.map(text), start: start, end: end)
+    }
+    switch record.kind {
+    case .streamStart: return .streamStart
+    case .streamEnd: return .streamEnd
+    case .documentStart: return .documentStart(start: start, end: end)
+    case .documentEnd: return .documentEnd
+    case .alias: return .alias(anchor: text(record.value), start: start, end: end)
+    case .scalar:
+      let value = bytes[record.value]
+      let string = text(record.value)
+      // Nearly always ASCII, one scalar per byte.
+      let scalarCount =
+        value.allSatisfy { $0 < 0x80 } ? value.count : string.unicodeScalars.count
+      return .scalar(string, scalarCount: scalarCount, style: record.style, node: node())
+    case .sequenceStart: return .sequenceStart(node())
+    case .sequenceEnd: return .sequenceEnd
+    case .mappingStart: return .mappingStart(node())
+    case .mappingEnd: return .mappingEnd
+    }
+  }
+
+  private func text(_ range: Range<Int>) -> String {
+    bytes.withUnsafeBufferPointer { String(decoding: $0[range], as: UTF8.self) }
   }
 }

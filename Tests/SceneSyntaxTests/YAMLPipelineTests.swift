@@ -35,7 +35,8 @@ import Testing
   }
 
   /// Many times the pipeline's batches of every kind of node: anchors, aliases, merges,
-  /// quoted, escaped, block and multi-byte scalars, flow and block collections.
+  /// tags, quoted, escaped (a NUL too), block and multi-byte scalars, flow and block
+  /// collections.
   static func largeDocument(entries: Int, tail: String = "") -> String {
     var text = "base: &base { r: 6, fill: \"#ffb020\" }\nitems:\n"
     for k in 0..<entries {
@@ -50,6 +51,10 @@ import Testing
               line two
             tags: [a, b, { c: \(k) }]
             same: *base
+            tagged: !!str \(k)
+            nul: "a\\0b"
+            list: &l\(k) !custom [1, { x: ~ }]
+            again: *l\(k)
 
         """
     }

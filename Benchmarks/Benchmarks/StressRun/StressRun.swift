@@ -20,6 +20,7 @@ import SceneYAML
 ///     swift run -c release StressRun load 40000 3      # the 5.2 MB stress YAML: load + resolve
 ///     swift run -c release StressRun syntaxes 40000 3  # the same scene as YAML and as DSL
 ///     swift run -c release StressRun phases 40000 3    # reading, decoding, resolving apart
+///     swift run -c release StressRun parse 20000       # one of its expressions, parsed N times
 ///     swift run -c release StressRun measure 1000      # measure the 64-segment wavy path
 ///     swift run -c release StressRun resolve follow 10000 5  # load once, resolve 5 times
 ///     swift run -c release StressRun resolve animate 10000 5 # the same, animated handles
@@ -30,6 +31,10 @@ enum StressRun {
     var arguments = Array(CommandLine.arguments.dropFirst())
     if arguments.first == "load" {
       try load(arguments.dropFirst().compactMap { Int($0) })
+      return
+    }
+    if arguments.first == "parse" {
+      parse(arguments.dropFirst().compactMap { Int($0) }.first ?? 20_000)
       return
     }
     if arguments.first == "phases" {
@@ -107,7 +112,8 @@ enum StressRun {
     for _ in 0..<repetitions {
       let start = ContinuousClock.now
       let loaded = SceneLoader.load(SourceFile(name: "stress.yaml", text: text), syntax: .yaml)
-      guard let spec = loaded.spec, SceneResolver.resolve(spec, parallel: .allCores).graph != nil else {
+      guard let spec = loaded.spec, SceneResolver.resolve(spec, parallel: .allCores).graph != nil
+      else {
         fatalError("the stress scene does not load")
       }
       elapsed += ContinuousClock.now - start
@@ -117,13 +123,32 @@ enum StressRun {
     )
   }
 
+  /// `StressRun parse N`: the longest expression of the stress scene parsed N times (for
+  /// callgrind: the difference of two counts is N parses).
+  static func parse(_ repetitions: Int) {
+    let text = "(15 + sway, 105 + pull * 0.3 + 2 * sin(time * 6 + 0))"
+    let origin = SourceSpan(SourceLocation(file: "stress.yaml", line: 1, column: 1))
+    var nodes = 0
+    let start = ContinuousClock.now
+    for _ in 0..<repetitions {
+      guard let parsed = try? ExpressionParser.parse(text, at: origin, verbatim: true) else {
+        fatalError("the expression does not parse")
+      }
+      if case .point = parsed.kind { nodes += 1 }
+    }
+    let elapsed = ContinuousClock.now - start
+    print(
+      "parse \(text) × \(repetitions): \(nanoseconds(elapsed) / Double(max(repetitions, 1))) ns each"
+        + (nodes == repetitions ? "" : " (?)"))
+  }
+
   /// `StressRun phases N reps`: the stress scene of N handles as YAML, read to its document
   /// tree, decoded to its AST and resolved, each phase timed apart (fastest of `reps`).
   static func phases(_ numbers: [Int]) throws {
     let count = numbers.first ?? 40_000
     let repetitions = max(numbers.dropFirst().first ?? 3, 1)
     let file = SourceFile(name: "stress.yaml", text: StressScene(handles: count).yaml)
-    var fastest = [Duration](repeating: .seconds(1_000), count: 3)
+    var fastest = [Duration](repeating: .seconds(1_000), count: 5)
     for _ in 0..<repetitions {
       var start = ContinuousClock.now
       func lap(_ phase: Int) {
@@ -131,16 +156,25 @@ enum StressRun {
         fastest[phase] = min(fastest[phase], now - start)
         start = now
       }
-      guard let document = try YAMLReader.read(file) else { fatalError("no document") }
+      var document = try YAMLReader.read(file)
       lap(0)
-      let decoded = SceneDecoder.decode(document, keysAreUnique: true, parallel: .allCores)
+      guard let tree = document else { fatalError("no document") }
+      var decoded: SceneDecoder.Result? = SceneDecoder.decode(
+        tree, keysAreUnique: true, parallel: .allCores)
       lap(1)
-      guard SceneResolver.resolve(decoded.spec, parallel: .allCores).graph != nil else {
-        fatalError("the stress scene does not resolve")
-      }
+      document = nil
+      _ = consume tree
       lap(2)
+      guard let spec = decoded?.spec else { fatalError("no spec") }
+      var graph = SceneResolver.resolve(spec, parallel: .allCores).graph
+      guard graph != nil else { fatalError("the stress scene does not resolve") }
+      lap(3)
+      decoded = nil
+      graph = nil
+      _ = consume spec
+      lap(4)
     }
-    let names = ["read", "decode", "resolve"]
+    let names = ["read", "decode", "free the tree", "resolve", "free the AST and graph"]
     print(
       "\(count) handles, fastest of \(repetitions): "
         + zip(names, fastest).map { "\($0) \(nanoseconds($1) / 1e6) ms" }.joined(separator: ", "))

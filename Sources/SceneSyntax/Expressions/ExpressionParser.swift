@@ -280,7 +280,9 @@ public enum ExpressionParser {
   struct Token {
     enum Kind {
       case number(Double, Expression.Unit?)
-      case identifier(String)
+      /// A name, spelt by the scalars the token covers: its string is made only for the
+      /// node that needs it, so tokens stay plain data that copies without reference counting.
+      case identifier
       case symbol(Symbol)
       case end
     }
@@ -390,7 +392,7 @@ public enum ExpressionParser {
         while position < end && ExpressionParser.isIdentifierContinuation(scalars[position]) {
           position += 1
         }
-        token = Token(kind: .identifier(text(start, position)), start: start, end: position)
+        token = Token(kind: .identifier, start: start, end: position)
       } else {
         let symbol = try lexSymbol(c, next: next)
         position += symbol.length
@@ -404,7 +406,7 @@ public enum ExpressionParser {
     }
 
     /// The scalars `start..<end` as a string.
-    private func text(_ start: Int, _ end: Int) -> String {
+    func text(_ start: Int, _ end: Int) -> String {
       String(scalars: scalars[start..<end])
     }
 
@@ -627,10 +629,11 @@ public enum ExpressionParser {
       while try peek().isSymbol(.dot) {
         advance()
         let name = try peek()
-        guard case .identifier(let member) = name.kind else {
+        guard case .identifier = name.kind else {
           throw expected("a member name after '.'", found: name)
         }
         advance()
+        let member = text(name.start, name.end)
         base = try node(
           .member(base.expression, member), base.start, name.end, height: 1 + base.height)
       }
@@ -644,7 +647,8 @@ public enum ExpressionParser {
       case .number(let value, let unit):
         advance()
         return try node(.number(value, unit), token.start, token.end, height: 1)
-      case .identifier(let name):
+      case .identifier:
+        let name = text(token.start, token.end)
         advance()
         guard try peek().isSymbol(.open) else {
           return try node(.identifier(name), token.start, token.end, height: 1)

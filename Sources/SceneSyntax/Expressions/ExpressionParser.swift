@@ -558,44 +558,32 @@ public enum ExpressionParser {
         otherwise.end, height: 1 + max(condition.height, then.height, otherwise.height))
     }
 
-    /// All the binary levels at once, by operator precedence with explicit stacks, so a
-    /// long chain costs no recursion.
+    /// All the binary levels at once, by precedence climbing.
     mutating func parseBinary() throws(ExpressionError) -> Parsed {
-      // Most operands stand alone (a number, a name, one side of a point) or have one
-      // operator (`x + 10`): those need no stacks. This is the loop below, unrolled.
-      let first = try parseUnary()
-      guard let firstOperator = try peekBinaryOperator() else { return first }
-      advance()
-      let second = try parseUnary()
-      guard try peekBinaryOperator() != nil else {
-        return try node(
-          .binary(firstOperator, first.expression, second.expression), first.start, second.end,
-          height: 1 + max(first.height, second.height))
-      }
-      var operands = [first, second]
-      var operators = [firstOperator]
-      func reduce() throws(ExpressionError) {
-        guard let op = operators.popLast(), let rhs = operands.popLast(),
-          let lhs = operands.popLast()
-        else {
-          return
-        }
-        operands.append(
-          try node(
-            .binary(op, lhs.expression, rhs.expression), lhs.start, rhs.end,
-            height: 1 + max(lhs.height, rhs.height)))
-      }
-      while let op = try peekBinaryOperator() {
-        // Left-associative: an earlier operator of the same precedence binds first.
-        while let top = operators.last, top.precedence >= op.precedence { try reduce() }
+      try parseBinary(from: try parseUnary(), binding: 1)
+    }
+
+    /// `first` and the operators after it that bind at least as tightly as `minimum`, with
+    /// their operands, left-associative: `a - b - c` is `(a - b) - c`.
+    ///
+    /// An operand followed by a tighter operator climbs one level, so recursion is at most
+    /// as deep as there are precedence levels (six): a long chain (`a + b + … + z`) is a
+    /// loop, and no stacks are allocated.
+    mutating func parseBinary(from first: Parsed, binding minimum: Int) throws(ExpressionError)
+      -> Parsed
+    {
+      var left = first
+      while let op = try peekBinaryOperator(), op.precedence >= minimum {
         advance()
-        operators.append(op)
-        operands.append(try parseUnary())
+        var right = try parseUnary()
+        while let next = try peekBinaryOperator(), next.precedence > op.precedence {
+          right = try parseBinary(from: right, binding: op.precedence + 1)
+        }
+        left = try node(
+          .binary(op, left.expression, right.expression), left.start, right.end,
+          height: 1 + max(left.height, right.height))
       }
-      while !operators.isEmpty { try reduce() }
-      // The stacks always hold one more operand than operators, so one is left.
-      guard let result = operands.last else { throw expected("an expression", found: try peek()) }
-      return result
+      return left
     }
 
     /// The binary operator the next token spells, if any, peeked but not consumed.

@@ -113,7 +113,10 @@ final class EventPipeline: Sendable {
 
   init(bytes: [UInt8], maxDepth: Int) {
     for _ in 0..<Self.capacity { room.signal() }
-    DispatchQueue.global(qos: .userInitiated).async { [self] in
+    // A queue of its own, not the global one: the global queue keeps to about a thread
+    // per core, and a reader that is itself one of those threads (`scenec test` reads
+    // scenes side by side) would wait for a producer that has to wait for a thread.
+    DispatchQueue(label: "scenec.yaml-events", qos: .userInitiated).async { [self] in
       produce(bytes, maxDepth: maxDepth)
     }
   }

@@ -1,4 +1,5 @@
 import SceneDiagnostics
+import ScenePipeline
 import SceneSyntax
 import Testing
 
@@ -101,6 +102,18 @@ import Testing
       }
       #expect(expected == found, "\(what)")
     }
+  }
+
+  @Test func readersOnEveryWorkerThreadAllFinish() throws {
+    // Each reader blocks one of the global queue's threads while its libyaml runs: with
+    // more readers than cores, libyaml must still get threads of its own.
+    let text = Self.largeDocument(entries: 300)
+    let expected = try #require(try Self.read(text, pipelined: false).get())
+    let readers = 4 * 8
+    let outlines = ParallelWork.allCores.map(readers) { _ in
+      (try? Self.read(text, pipelined: true).get()).flatMap { $0.map(Self.outline) } ?? "failed"
+    }
+    #expect(outlines == Array(repeating: Self.outline(expected), count: readers))
   }
 
   @Test func stoppingEarlyStopsLibYAML() {

@@ -145,7 +145,7 @@ public enum SceneLoader {
           file: file, spec: nil, diagnostics: [error.diagnostic], header: header(of: file.text))
       }
     case .dsl:
-      let parsed = DSLParser.parse(file)
+      let parsed = DSLParser.parse(file, parallel: .allCores)
       document = parsed.document
       diagnostics = parsed.diagnostics
     }

@@ -95,3 +95,47 @@ import Testing
     #expect(ParallelWork.allCores.map(0) { $0 }.isEmpty)
   }
 }
+
+/// The DSL reads the one-line statements of a long file in pieces that may run side by
+/// side: the tree and every message must come out as when read line by line.
+@Suite struct ParallelDSLTests {
+  /// `cells` cells of DSL statements, with a mistake of a different kind in most of them.
+  static func scene(cells: Int) -> String {
+    var text = "scene \"Cells\" size=400x300\n\nspring snappy dampingRatio=0.7 duration=0.4s\n"
+    for k in 0..<cells {
+      switch k % 9 {
+      case 1: text += "handle h\(k) position=(\(k), 0 r=6\n  r=7\n"  // unclosed, then a block
+      case 2: text += "handle \(k)bad position=(0, 0)\n  move (1, 1)\n"  // an indented line after
+      case 3: text += "spring s\(k) dampingRatio=0.5 dampingRatio=0.6\n"  // a repeated key
+      case 4: text += "folow h\(k) path=p\(k)\n"  // an unknown statement
+      case 5: text += "handle h\(k)\n\tr=4\n"  // a tab
+      default: text += "handle h\(k) position=(\(k), \(k) * 2) r=6 draggable fill=#ffb020\n"
+      }
+      text += "path p\(k) stroke=#3a4458\n  move h\(k)\n  line (\(k), 100)\n"
+      text += "follow h\(k) path=p\(k) spring=snappy\n"
+      text += "elastic h\(k) resistance=rubberband\(k % 9 == 6 ? " =x" : "")\n"
+      if k % 9 == 7 { text += "  # a comment in no block\n" }
+    }
+    return text + "gesture\n  press h0\n  release\n"
+  }
+
+  static func parse(_ text: String, _ parallel: ParallelWork) -> (String, [Diagnostic]) {
+    let parsed = DSLParser.parse(SourceFile(name: "cells.scene", text: text), parallel: parallel)
+    // Described, so the comparison covers every span (`SourceRef`'s equality ignores them).
+    return (parsed.document.map { String(describing: $0) } ?? "no document", parsed.diagnostics)
+  }
+
+  @Test func piecesInAnyOrderReadAsLineByLine() {
+    let text = Self.scene(cells: 200)
+    let serial = Self.parse(text, .serial)
+    #expect(serial.1.count > 100)
+    #expect(serial.0.contains("cells.scene:"))
+    for (name, work) in [
+      ("backwards", ParallelDecodingTests.backwards), ("all cores", ParallelDecodingTests.allCores),
+    ] {
+      let pieces = Self.parse(text, work)
+      #expect(pieces.1 == serial.1, "\(name)")
+      #expect(pieces.0 == serial.0, "\(name)")
+    }
+  }
+}

@@ -54,11 +54,15 @@ import SceneVocabulary
 public enum DSLParser {
   /// The document of `file` (`nil` when no statement could be read, as in an empty file)
   /// and every error found.
-  public static func parse(_ file: SourceFile) -> (
+  ///
+  /// The one-line statements (`handle`, `spring`, constraints) of a long file are read in
+  /// pieces that `parallel` may run side by side, before the walk over the lines that
+  /// builds the tree; the tree and the messages are the same either way.
+  public static func parse(_ file: SourceFile, parallel: ParallelWork = .serial) -> (
     document: DocumentNode?, diagnostics: [Diagnostic]
   ) {
     var parser = DSLStatementParser(file: file)
-    parser.parseFile()
+    parser.parseFile(parallel: parallel)
     return (parser.makeDocument(), parser.diagnostics)
   }
 
@@ -331,34 +335,134 @@ private struct DSLStatementParser {
 
   // MARK: - Lines and blocks
 
-  mutating func parseFile() {
+  mutating func parseFile(parallel: ParallelWork = .serial) {
     let lines = DSLLexer.lines(of: file.text)
+    let prepared = Self.prepare(lines, file: file.fileName, parallel: parallel)
     for (index, scalars) in lines.enumerated() {
       let line = Line(number: index + 1, scalars: scalars, file: file.fileName)
-      // A byte-order mark is not part of the first statement, but still counts as a column.
-      let start = index == 0 && scalars.first == "\u{FEFF}" ? 1 : 0
-      var content = start
-      var firstTab: Int?
-      while content < scalars.count && DSLLexer.isSpace(scalars[content]) {
-        if scalars[content] == "\t" && firstTab == nil { firstTab = content }
-        content += 1
-      }
-      if content == scalars.count || scalars[content] == "#" { continue }
-      if let firstTab {
+      switch Self.layout(of: scalars, lineIndex: index) {
+      case .blank:
+        continue
+      case .tabbed(let firstTab):
         report(
           line.error("tabs are not allowed for indentation; use spaces", firstTab, firstTab + 1))
         openBlock?.hadIndentedLine = true
-        continue
-      }
-      let indent = content - start
-      if indent == 0 {
+      case .statement(let content):
         finishBlock()
-        statement(line, at: content)
-      } else {
+        if index < prepared.count, let statement = prepared[index] {
+          add(statement)
+        } else {
+          statement(line, at: content)
+        }
+      case .indented(let content, let indent):
         blockLine(line, at: content, indent: indent)
       }
     }
     finishBlock()
+  }
+
+  /// Where a line's content starts and what that makes it.
+  enum Layout {
+    /// Empty, spaces only, or a comment.
+    case blank
+    /// Indented with a tab (at the index given), which is an error.
+    case tabbed(Int)
+    /// A statement, its content starting at the index given.
+    case statement(Int)
+    /// A line of a block.
+    case indented(Int, indent: Int)
+  }
+
+  static func layout(of scalars: [Unicode.Scalar], lineIndex index: Int) -> Layout {
+    // A byte-order mark is not part of the first statement, but still counts as a column.
+    let start = index == 0 && scalars.first == "\u{FEFF}" ? 1 : 0
+    var content = start
+    var firstTab: Int?
+    while content < scalars.count && DSLLexer.isSpace(scalars[content]) {
+      if scalars[content] == "\t" && firstTab == nil { firstTab = content }
+      content += 1
+    }
+    if content == scalars.count || scalars[content] == "#" { return .blank }
+    if let firstTab { return .tabbed(firstTab) }
+    let indent = content - start
+    return indent == 0 ? .statement(content) : .indented(content, indent: indent)
+  }
+
+  // MARK: - One-line statements, read ahead
+
+  /// A statement of one line that adds to a section and nothing else (`handle`, `spring`,
+  /// a constraint), read ahead of the walk over the lines.
+  enum PreparedStatement: Sendable {
+    case entry(Section, DocumentNode.Entry, keyword: String, wordSpan: SourceSpan)
+    case constraint(DocumentNode, keyword: String, wordSpan: SourceSpan)
+    case failed(LineError, keyword: String)
+  }
+
+  /// The one-line statements of `lines`, by line index, read in pieces `parallel` runs;
+  /// empty when it would run them one by one, which gains nothing.
+  static func prepare(
+    _ lines: [[Unicode.Scalar]], file: SourceFileName, parallel: ParallelWork
+  ) -> [PreparedStatement?] {
+    let pieces = parallel.pieces(of: lines.count)
+    guard pieces.count > 1 else { return [] }
+    let prepared = parallel.map(pieces.count) { piece in
+      pieces[piece].map { index -> PreparedStatement? in
+        guard case .statement(let content) = layout(of: lines[index], lineIndex: index) else {
+          return nil
+        }
+        let line = Line(number: index + 1, scalars: lines[index], file: file)
+        return prepareStatement(line, at: content)
+      }
+    }
+    return prepared.flatMap { $0 }
+  }
+
+  /// What ``statement(_:at:)`` would make of `line`, if it is a one-line statement.
+  static func prepareStatement(_ line: Line, at content: Int) -> PreparedStatement? {
+    let guessEnd = DSLLexer.identifierEnd(line.scalars, from: content)
+    let keyword = line.text(content, guessEnd)
+    let isConstraint = ConstraintKeyword(rawValue: keyword) != nil
+    guard keyword == "handle" || keyword == "spring" || isConstraint else { return nil }
+    do throws(LineError) {
+      let tokens = try Self.lex(line, from: content)
+      // Anything but the keyword as the whole first token takes the ordinary path.
+      guard let first = tokens.first, first.start == content, first.end == guessEnd else {
+        return nil
+      }
+      let wordSpan = line.span(first)
+      if isConstraint {
+        let keys = ConstraintKeyword(rawValue: keyword)?.positionalKeys ?? []
+        let attributes = try Self.valuesAndAttributes(line, tokens, keys: keys)
+        let inner = DocumentNode(.mapping(attributes.entries()), at: SourceRef(wordSpan))
+        let item = DocumentNode(
+          .mapping([.init(key: keyword, keySource: SourceRef(wordSpan), value: inner)]),
+          at: SourceRef(wordSpan))
+        return .constraint(item, keyword: keyword, wordSpan: wordSpan)
+      }
+      let (name, nameSpan, attributes) = try Self.namedStatement(line, tokens)
+      let value = DocumentNode(.mapping(attributes.entries()), at: SourceRef(wordSpan))
+      let entry = DocumentNode.Entry(key: name, keySource: SourceRef(nameSpan), value: value)
+      return .entry(
+        keyword == "spring" ? .springs : .handles, entry, keyword: keyword, wordSpan: wordSpan)
+    } catch {
+      return .failed(error, keyword: keyword)
+    }
+  }
+
+  /// Adds a statement read ahead, as ``statement(_:at:)`` would have.
+  private mutating func add(_ statement: PreparedStatement) {
+    switch statement {
+    case .entry(let section, let entry, let keyword, let wordSpan):
+      add(section, at: wordSpan, entry: entry)
+      blockState = .rejecting(keyword)
+    case .constraint(let item, let keyword, let wordSpan):
+      add(.constraints, at: wordSpan, item: item)
+      blockState = .rejecting(keyword)
+    case .failed(let error, let keyword):
+      report(error)
+      // A known statement that takes no block, as in `statement(_:at:)`.
+      blockState = .rejecting(keyword)
+    }
   }
 
   private mutating func report(_ error: LineError) { diagnostics.append(error.diagnostic) }
@@ -400,7 +504,7 @@ private struct DSLStatementParser {
   private mutating func blockItem(_ line: Line, at content: Int) {
     guard let header = openBlock?.header else { return }
     do throws(LineError) {
-      let tokens = try lex(line, from: content)
+      let tokens = try Self.lex(line, from: content)
       guard let first = tokens.first else { return }
       let item: DocumentNode
       switch header {
@@ -519,7 +623,7 @@ private struct DSLStatementParser {
 
   // MARK: - Statements
 
-  private func lex(_ line: Line, from start: Int) throws(LineError) -> [DSLToken] {
+  private static func lex(_ line: Line, from start: Int) throws(LineError) -> [DSLToken] {
     do throws(DSLLexError) {
       return try DSLLexer.tokens(of: line.scalars, from: start)
     } catch {
@@ -533,7 +637,7 @@ private struct DSLStatementParser {
     let guessEnd = DSLLexer.identifierEnd(line.scalars, from: content)
     let guess = line.text(content, guessEnd)
     do throws(LineError) {
-      let tokens = try lex(line, from: content)
+      let tokens = try Self.lex(line, from: content)
       guard let first = tokens.first else { return }
       guard DSLLexer.isIdentifier(line.scalars, first) else {
         throw line.error(
@@ -543,23 +647,23 @@ private struct DSLStatementParser {
       let wordSpan = line.span(first)
       switch keyword {
       case "scene":
-        let attributes = try valuesAndAttributes(line, tokens, keys: ["name"])
+        let attributes = try Self.valuesAndAttributes(line, tokens, keys: ["name"])
         let value = DocumentNode(.mapping(attributes.entries()), at: SourceRef(wordSpan))
         rootOrder.append(.scene(.init(key: "scene", keySource: SourceRef(wordSpan), value: value)))
       case "let":
         try letStatement(line, tokens)
       case "spring", "handle":
-        let (name, nameSpan, attributes) = try namedStatement(line, tokens)
+        let (name, nameSpan, attributes) = try Self.namedStatement(line, tokens)
         let value = DocumentNode(.mapping(attributes.entries()), at: SourceRef(wordSpan))
         let entry = DocumentNode.Entry(key: name, keySource: SourceRef(nameSpan), value: value)
         add(keyword == "spring" ? .springs : .handles, at: wordSpan, entry: entry)
       case "path":
-        let (name, nameSpan, attributes) = try namedStatement(line, tokens)
+        let (name, nameSpan, attributes) = try Self.namedStatement(line, tokens)
         openBlock = OpenBlock(
           header: .path(name: name, nameSpan: nameSpan, attributes: attributes), wordSpan: wordSpan)
       case _ where ConstraintKeyword(rawValue: keyword) != nil:
         let keys = ConstraintKeyword(rawValue: keyword)?.positionalKeys ?? []
-        let attributes = try valuesAndAttributes(line, tokens, keys: keys)
+        let attributes = try Self.valuesAndAttributes(line, tokens, keys: keys)
         let inner = DocumentNode(.mapping(attributes.entries()), at: SourceRef(wordSpan))
         let item = DocumentNode(
           .mapping([.init(key: keyword, keySource: SourceRef(wordSpan), value: inner)]),
@@ -620,7 +724,7 @@ private struct DSLStatementParser {
   }
 
   /// `KEYWORD NAME attributes`, for statements whose name is a key of their section.
-  private func namedStatement(
+  private static func namedStatement(
     _ line: Line, _ tokens: [DSLToken]
   ) throws(LineError) -> (String, SourceSpan, AttributeTable) {
     let keyword = line.text(tokens[0])
@@ -628,17 +732,17 @@ private struct DSLStatementParser {
       let at = tokens.count > 1 ? tokens[1].start : tokens[0].end
       throw line.error("expected a name after '\(keyword)'", at, at + 1)
     }
-    let name = try scalar(line, tokens[1])
+    let name = try Self.scalar(line, tokens[1])
     guard case .scalar(let text) = name.value else {
       throw line.error("expected a name after '\(keyword)'", tokens[1].start, tokens[1].end)
     }
     let attributes = AttributeTable()
-    try addAttributes(line, tokens[2...], to: attributes)
+    try Self.addAttributes(line, tokens[2...], to: attributes)
     return (text.text, name.source.span, attributes)
   }
 
   /// `KEYWORD [values] attributes`: up to `keys.count` leading values named by `keys`.
-  private func valuesAndAttributes(
+  private static func valuesAndAttributes(
     _ line: Line, _ tokens: [DSLToken], keys: [String]
   ) throws(LineError) -> AttributeTable {
     let attributes = AttributeTable()
@@ -646,11 +750,11 @@ private struct DSLStatementParser {
     while index < tokens.count && index - 1 < keys.count
       && DSLLexer.attributeEquals(line.scalars, tokens[index]) == nil
     {
-      let value = try scalar(line, tokens[index])
+      let value = try Self.scalar(line, tokens[index])
       try attributes.insert(keys[index - 1], at: value.source.span, value)
       index += 1
     }
-    try addAttributes(line, tokens[index...], to: attributes)
+    try Self.addAttributes(line, tokens[index...], to: attributes)
     return attributes
   }
 
@@ -713,7 +817,7 @@ private struct DSLStatementParser {
     }
     let source = SourceRef(line.span(first))
     var points: [DocumentNode] = []
-    for token in tokens.dropFirst() { points.append(try scalar(line, token)) }
+    for token in tokens.dropFirst() { points.append(try Self.scalar(line, token)) }
     switch arity {
     case 0:
       return DocumentNode(.scalar(.init(keyword)), at: source)
@@ -747,9 +851,9 @@ private struct DSLStatementParser {
     }
     let value: DocumentNode
     if hasValue && tokens.count == 2 {
-      value = try scalar(line, tokens[1])
+      value = try Self.scalar(line, tokens[1])
     } else {
-      let attributes = try valuesAndAttributes(line, tokens, keys: ["at"])
+      let attributes = try Self.valuesAndAttributes(line, tokens, keys: ["at"])
       value = DocumentNode(.mapping(attributes.entries()), at: source)
     }
     return DocumentNode(
@@ -769,7 +873,7 @@ private struct DSLStatementParser {
   }
 
   /// An atom as a scalar: a plain run of text, or a double-quoted string.
-  private func scalar(_ line: Line, _ token: DSLToken) throws(LineError) -> DocumentNode {
+  private static func scalar(_ line: Line, _ token: DSLToken) throws(LineError) -> DocumentNode {
     guard line.scalars[token.start] == "\"" else {
       return DocumentNode(.scalar(.init(line.text(token))), at: SourceRef(line.span(token)))
     }
@@ -791,21 +895,21 @@ private struct DSLStatementParser {
   }
 
   /// Adds `key=value` and bare `key` (flag) attributes.
-  private func addAttributes(
+  private static func addAttributes(
     _ line: Line, _ tokens: ArraySlice<DSLToken>, to attributes: AttributeTable
   ) throws(LineError) {
     for token in tokens {
       if let equals = DSLLexer.attributeEquals(line.scalars, token) {
-        let parts = try keyParts(line, token.start, equals)
+        let parts = try Self.keyParts(line, token.start, equals)
         guard equals + 1 < token.end else {
           throw line.error(
             "expected a value after '\(line.clipped(token.start, equals))='", token.start, token.end
           )
         }
-        let value = try scalar(line, DSLToken(start: equals + 1, end: token.end))
+        let value = try Self.scalar(line, DSLToken(start: equals + 1, end: token.end))
         try attributes.insert(parts[...], value)
       } else if DSLLexer.isIdentifier(line.scalars, token) {
-        let parts = try keyParts(line, token.start, token.end)
+        let parts = try Self.keyParts(line, token.start, token.end)
         let span = parts.last?.span ?? line.span(token)
         try attributes.insert(parts[...], DocumentNode(.scalar(.init("true")), at: SourceRef(span)))
       } else {
@@ -817,7 +921,8 @@ private struct DSLStatementParser {
   }
 
   /// The dot-separated parts of the key `start..<end`.
-  private func keyParts(_ line: Line, _ start: Int, _ end: Int) throws(LineError) -> [AttributeTable
+  private static func keyParts(_ line: Line, _ start: Int, _ end: Int) throws(LineError)
+    -> [AttributeTable
     .KeyPart]
   {
     var parts: [AttributeTable.KeyPart] = []

@@ -124,7 +124,10 @@ extension SceneResolver {
     var targets: [Int] = []
     var starts: [Int] = [0]
     starts.reserveCapacity(nodeCount + 1)
-    func addReads(of expression: Expression, except excluded: Int = -1) {
+    let handleIndex = handleIndex
+    @Sendable func addReads(
+      of expression: Expression, except excluded: Int = -1, to targets: inout [Int]
+    ) {
       if case .number = expression.kind { return }  // The commonest case, reading nothing.
       for name in Self.names(in: expression) {
         if let i = letIndex[name] {
@@ -132,6 +135,26 @@ extension SceneResolver {
         } else if let i = handleIndex[name], handleBase + i != excluded {
           targets.append(handleBase + i)
         }
+      }
+    }
+    /// The edges of `count` nodes, each made by `edges` into one array, in pieces that
+    /// ``parallel`` may run side by side; appended to `targets` and `starts` in order.
+    func addEdges(_ count: Int, _ edges: @Sendable (Int, inout [Int]) -> Void) {
+      let pieces = parallel.pieces(of: count)
+      let made = parallel.map(pieces.count) { piece in
+        var targets: [Int] = []
+        var ends: [Int] = []
+        ends.reserveCapacity(pieces[piece].count)
+        for i in pieces[piece] {
+          edges(i, &targets)
+          ends.append(targets.count)
+        }
+        return (targets, ends)
+      }
+      for (pieceTargets, ends) in made {
+        let base = targets.count
+        targets += pieceTargets
+        starts += ends.lazy.map { base + $0 }
       }
     }
     // The paths constraints measure, by the handle they move, in constraint order.
@@ -148,34 +171,32 @@ extension SceneResolver {
       measuredPaths[filled[h]] = pathBase + path
       filled[h] += 1
     }
+    let spec = spec
     for i in spec.lets.indices {
-      addReads(of: spec.lets[i].value)
+      addReads(of: spec.lets[i].value, to: &targets)
       starts.append(targets.count)
     }
-    for i in spec.handles.indices {
+    addEdges(spec.handles.count) { [measuredPaths, pathCounts] i, targets in
       // A position that names its own handle does not depend on itself.
-      addReads(of: spec.handles[i].position, except: handleBase + i)
-      if let rest = spec.handles[i].rest { addReads(of: rest) }
+      addReads(of: spec.handles[i].position, except: handleBase + i, to: &targets)
+      if let rest = spec.handles[i].rest { addReads(of: rest, to: &targets) }
       targets += measuredPaths[pathCounts[i]..<pathCounts[i + 1]]
-      starts.append(targets.count)
     }
-    for i in spec.paths.indices {
-      if case .segments(let segments) = spec.paths[i].geometry {
-        for segment in segments {
-          switch segment.kind {
-          case .move(let p), .line(let p): addReads(of: p)
-          case .quadratic(let c, let p):
-            addReads(of: c)
-            addReads(of: p)
-          case .cubic(let c1, let c2, let p):
-            addReads(of: c1)
-            addReads(of: c2)
-            addReads(of: p)
-          case .close: break
-          }
+    addEdges(spec.paths.count) { i, targets in
+      guard case .segments(let segments) = spec.paths[i].geometry else { return }
+      for segment in segments {
+        switch segment.kind {
+        case .move(let p), .line(let p): addReads(of: p, to: &targets)
+        case .quadratic(let c, let p):
+          addReads(of: c, to: &targets)
+          addReads(of: p, to: &targets)
+        case .cubic(let c1, let c2, let p):
+          addReads(of: c1, to: &targets)
+          addReads(of: c2, to: &targets)
+          addReads(of: p, to: &targets)
+        case .close: break
         }
       }
-      starts.append(targets.count)
     }
     // Depth-first search in declaration order, so the order and the messages are stable.
     let onStack: UInt8 = 1

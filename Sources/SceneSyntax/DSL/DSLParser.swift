@@ -429,24 +429,29 @@ private struct DSLStatementParser {
       guard let first = tokens.first, first.start == content, first.end == guessEnd else {
         return nil
       }
-      let wordSpan = line.span(first)
-      if isConstraint {
-        let keys = ConstraintKeyword(rawValue: keyword)?.positionalKeys ?? []
-        let attributes = try Self.valuesAndAttributes(line, tokens, keys: keys)
-        let inner = DocumentNode(.mapping(attributes.entries()), at: SourceRef(wordSpan))
-        let item = DocumentNode(
-          .mapping([.init(key: keyword, keySource: SourceRef(wordSpan), value: inner)]),
-          at: SourceRef(wordSpan))
-        return .constraint(item, keyword: keyword, wordSpan: wordSpan)
-      }
-      let (name, nameSpan, attributes) = try Self.namedStatement(line, tokens)
-      let value = DocumentNode(.mapping(attributes.entries()), at: SourceRef(wordSpan))
-      let entry = DocumentNode.Entry(key: name, keySource: SourceRef(nameSpan), value: value)
-      return .entry(
-        keyword == "spring" ? .springs : .handles, entry, keyword: keyword, wordSpan: wordSpan)
+      return try oneLine(keyword, line, tokens, wordSpan: line.span(first))
     } catch {
       return .failed(error, keyword: keyword)
     }
+  }
+
+  /// What the one-line statement `keyword` (`handle`, `spring` or a constraint) adds.
+  static func oneLine(
+    _ keyword: String, _ line: Line, _ tokens: [DSLToken], wordSpan: SourceSpan
+  ) throws(LineError) -> PreparedStatement {
+    if let constraint = ConstraintKeyword(rawValue: keyword) {
+      let attributes = try valuesAndAttributes(line, tokens, keys: constraint.positionalKeys)
+      let inner = DocumentNode(.mapping(attributes.entries()), at: SourceRef(wordSpan))
+      let item = DocumentNode(
+        .mapping([.init(key: keyword, keySource: SourceRef(wordSpan), value: inner)]),
+        at: SourceRef(wordSpan))
+      return .constraint(item, keyword: keyword, wordSpan: wordSpan)
+    }
+    let (name, nameSpan, attributes) = try namedStatement(line, tokens)
+    let value = DocumentNode(.mapping(attributes.entries()), at: SourceRef(wordSpan))
+    let entry = DocumentNode.Entry(key: name, keySource: SourceRef(nameSpan), value: value)
+    return .entry(
+      keyword == "spring" ? .springs : .handles, entry, keyword: keyword, wordSpan: wordSpan)
   }
 
   /// Adds a statement read ahead, as ``statement(_:at:)`` would have.
@@ -653,22 +658,13 @@ private struct DSLStatementParser {
       case "let":
         try letStatement(line, tokens)
       case "spring", "handle":
-        let (name, nameSpan, attributes) = try Self.namedStatement(line, tokens)
-        let value = DocumentNode(.mapping(attributes.entries()), at: SourceRef(wordSpan))
-        let entry = DocumentNode.Entry(key: name, keySource: SourceRef(nameSpan), value: value)
-        add(keyword == "spring" ? .springs : .handles, at: wordSpan, entry: entry)
+        add(try Self.oneLine(keyword, line, tokens, wordSpan: wordSpan))
       case "path":
         let (name, nameSpan, attributes) = try Self.namedStatement(line, tokens)
         openBlock = OpenBlock(
           header: .path(name: name, nameSpan: nameSpan, attributes: attributes), wordSpan: wordSpan)
       case _ where ConstraintKeyword(rawValue: keyword) != nil:
-        let keys = ConstraintKeyword(rawValue: keyword)?.positionalKeys ?? []
-        let attributes = try Self.valuesAndAttributes(line, tokens, keys: keys)
-        let inner = DocumentNode(.mapping(attributes.entries()), at: SourceRef(wordSpan))
-        let item = DocumentNode(
-          .mapping([.init(key: keyword, keySource: SourceRef(wordSpan), value: inner)]),
-          at: SourceRef(wordSpan))
-        add(.constraints, at: wordSpan, item: item)
+        add(try Self.oneLine(keyword, line, tokens, wordSpan: wordSpan))
       case "gesture":
         let (key, keySpan) = try gestureHeader(line, tokens)
         openBlock = OpenBlock(

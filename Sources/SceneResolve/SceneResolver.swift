@@ -81,22 +81,18 @@ public struct SceneResolver: Sendable {
     springIndex = Self.index(spec.springs.lazy.map(\.name.value))
     handleIndex = Self.index(spec.handles.lazy.map(\.name.value))
     pathIndex = Self.index(spec.paths.lazy.map(\.name.value))
-    var handles = inPieces(spec.handles.count) { resolver, i in
-      resolver.resolveHandle(spec.handles[i])
-    }
+    var handles = spec.handles.map { resolveHandle($0) }
     var paths = spec.paths.map { resolvePath($0) }
     var resolvedConstraints: [(constraint: SceneGraph.Constraint, drawnStyle: SceneGraph.Style?)] =
       []
     var resolvedSpecs: [Int] = []
     resolvedConstraints.reserveCapacity(spec.constraints.count)
     resolvedSpecs.reserveCapacity(spec.constraints.count)
-    let constraintsResolved = inPieces(spec.constraints.count) {
-      [handles, paths, springs] resolver, c in
-      resolver.resolveConstraint(
-        spec.constraints[c], handles: handles, paths: paths, springs: springs)
-    }
-    for (c, resolved) in constraintsResolved.enumerated() {
-      guard let resolved else { continue }
+    for c in spec.constraints.indices {
+      guard
+        let resolved = resolveConstraint(
+          spec.constraints[c], handles: handles, paths: paths, springs: springs)
+      else { continue }
       resolvedConstraints.append(resolved)
       resolvedSpecs.append(c)
     }

@@ -41,6 +41,28 @@ public struct ParallelWork: Sendable {
     return results.values()
   }
 
+  /// `transform` of every index in `0..<count`, in order of index, and the state of each
+  /// piece.
+  ///
+  /// The indices are cut into ``pieces(of:maximumPieces:)``. Each piece runs on one
+  /// thread, its indices in order, with a state of its own that `start` makes (a decoder
+  /// collecting messages, say). The values are built where they end up, so none is
+  /// copied to join the pieces.
+  public func map<T: Sendable, State: Sendable>(
+    _ count: Int, state start: @Sendable () -> State,
+    _ transform: @Sendable (inout State, Int) -> T
+  ) -> (values: [T], states: [State]) {
+    let pieces = pieces(of: count)
+    let values = Slots<T>(count: count)
+    let states = Slots<State>(count: pieces.count)
+    perform(pieces.count) { piece in
+      var state = start()
+      for index in pieces[piece] { values.initialize(index, to: transform(&state, index)) }
+      states.initialize(piece, to: state)
+    }
+    return (values.moveOut(), states.moveOut())
+  }
+
   /// How to cut `count` items into pieces worth handing out: one piece when the work is
   /// serial or small, else up to `maximumPieces` of at least ``minimumPiece`` items each
   /// (more pieces than threads, so that a slow piece does not hold the others up).
@@ -76,5 +98,49 @@ private final class Results<T>: @unchecked Sendable {
   deinit {
     slots.deinitialize()
     slots.deallocate()
+  }
+}
+
+/// Uninitialized room for `count` values, each initialized once by one call, perhaps on
+/// another thread, then moved out whole into an array: nothing is copied or retained.
+///
+/// `@unchecked Sendable`: the calls initialize distinct slots, and `perform` returns only
+/// after all of them have, which orders their writes before ``moveOut()`` reads.
+private final class Slots<T>: @unchecked Sendable {
+  private let slots: UnsafeMutableBufferPointer<T>
+  private let isSet: UnsafeMutableBufferPointer<Bool>
+  private var isMoved = false
+
+  init(count: Int) {
+    slots = .allocate(capacity: count)
+    isSet = .allocate(capacity: count)
+    isSet.initialize(repeating: false)
+  }
+
+  func initialize(_ index: Int, to value: T) {
+    slots.initializeElement(at: index, to: value)
+    isSet[index] = true
+  }
+
+  /// Every value, in order; the slots are left uninitialized.
+  func moveOut() -> [T] {
+    guard isSet.allSatisfy({ $0 }) else {
+      preconditionFailure("ParallelWork.perform skipped a piece")
+    }
+    isMoved = true
+    return Array(unsafeUninitializedCapacity: slots.count) { buffer, count in
+      if let target = buffer.baseAddress, let source = slots.baseAddress {
+        target.moveInitialize(from: source, count: slots.count)
+      }
+      count = slots.count
+    }
+  }
+
+  deinit {
+    if !isMoved {
+      for index in isSet.indices where isSet[index] { _ = slots.moveElement(from: index) }
+    }
+    slots.deallocate()
+    isSet.deallocate()
   }
 }

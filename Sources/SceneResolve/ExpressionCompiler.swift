@@ -40,6 +40,18 @@ public enum ExpressionCompiler {
       source: expression.source)
   }
 
+  /// Whether `expression` is a literal that ``literal(_:)`` compiles without the general
+  /// compiler.
+  static func isLiteral(_ expression: Expression) -> Bool {
+    switch expression.kind {
+    case .number: return true
+    case .point(let a, let b):
+      if case .number = a.kind, case .number = b.kind { return true }
+      return false
+    default: return false
+    }
+  }
+
   /// Compiles `expression` through the general compiler, without the shortcut for
   /// literals.
   static func compileInFull(_ expression: Expression, symbols: SymbolTable) throws(ResolveError)

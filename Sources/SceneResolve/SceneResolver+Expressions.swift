@@ -104,7 +104,9 @@ extension SceneResolver {
 
   /// The evaluation order of lets, handles and segment paths, or the errors for every
   /// dependency cycle (each reported once, with the whole cycle and where each part is).
-  mutating func evaluationOrder(constraints: [SceneGraph.Constraint]) -> [NodeID] {
+  mutating func evaluationOrder(constraints: [SceneGraph.Constraint], splitting: Bool = true)
+    -> [NodeID]
+  {
     let letIndex = Dictionary(
       spec.lets.enumerated().map { ($1.name.value, $0) }, uniquingKeysWith: { a, _ in a })
     // Nodes are numbered densely (lets, then handles, then paths), so the search below
@@ -139,9 +141,17 @@ extension SceneResolver {
     }
     /// The edges of `count` nodes, each made by `edges` into one array, in pieces that
     /// ``parallel`` may run side by side; appended to `targets` and `starts` in order.
+    let work = splitting ? parallel : .serial
     func addEdges(_ count: Int, _ edges: @Sendable (Int, inout [Int]) -> Void) {
-      let pieces = parallel.pieces(of: count)
-      let made = parallel.map(pieces.count) { piece in
+      let pieces = work.pieces(of: count)
+      guard pieces.count > 1 else {
+        for i in 0..<count {
+          edges(i, &targets)
+          starts.append(targets.count)
+        }
+        return
+      }
+      let made = work.map(pieces.count) { piece in
         var targets: [Int] = []
         var ends: [Int] = []
         ends.reserveCapacity(pieces[piece].count)

@@ -90,7 +90,9 @@ extension SceneResolver {
   mutating func resolveHandle(_ handle: HandleSpec) -> SceneGraph.Handle {
     // The subject of this handle's messages, built only if one is written: built eagerly,
     // such strings were a tenth of resolving a 10,000-handle scene.
-    func what() -> String { "handle '\(handle.name.value)'" }
+    // Only the name is captured: capturing `handle` copied the whole spec.
+    let name = handle.name.value
+    func what() -> String { "handle '\(name)'" }
     let radius = nonNegative(handle.radius, default: 0, "\(what()): radius")
     let width = nonNegative(handle.width, default: 0, "\(what()): width")
     let height = nonNegative(handle.height, default: 0, "\(what()): height")
@@ -131,7 +133,8 @@ extension SceneResolver {
   }
 
   mutating func resolvePath(_ path: PathSpec) -> SceneGraph.PathNode {
-    func what() -> String { "path '\(path.name.value)'" }
+    let name = path.name.value
+    func what() -> String { "path '\(name)'" }
     var measured: MeasuredPath?
     if case .data(let data) = path.geometry {
       let measure = MeasuredPath(data, sharing: &measurements)

@@ -78,9 +78,10 @@ public struct SceneResolver: Sendable {
     }
     checkNames()
     let springs = spec.springs.map { resolveSpring($0) }
-    springIndex = Self.index(spec.springs.lazy.map(\.name.value))
-    handleIndex = Self.index(spec.handles.lazy.map(\.name.value))
-    pathIndex = Self.index(spec.paths.lazy.map(\.name.value))
+    // By index: a lazy map over the specs copied each whole spec to read its name.
+    springIndex = Self.index(spec.springs.count) { spec.springs[$0].name.value }
+    handleIndex = Self.index(spec.handles.count) { spec.handles[$0].name.value }
+    pathIndex = Self.index(spec.paths.count) { spec.paths[$0].name.value }
     var handles = spec.handles.map { resolveHandle($0) }
     var paths = spec.paths.map { resolvePath($0) }
     var resolvedConstraints: [(constraint: SceneGraph.Constraint, drawnStyle: SceneGraph.Style?)] =
@@ -121,7 +122,14 @@ public struct SceneResolver: Sendable {
 
     // Expressions: compile lets in dependency order so each knows the types before it.
     let layout = SlotLayout(letCount: spec.lets.count, handleCount: spec.handles.count)
-    let order = evaluationOrder(constraints: constraints)
+    // Splitting pays for expressions that need the general compiler, not for literals.
+    // By index: `count(where:)` copied every handle spec to look at one field.
+    var expressions = 0
+    for i in spec.handles.indices where !ExpressionCompiler.isLiteral(spec.handles[i].position) {
+      expressions += 1
+    }
+    let hasManyExpressions = parallel.pieces(of: expressions).count > 1
+    let order = evaluationOrder(constraints: constraints, splitting: hasManyExpressions)
     var symbols = baseSymbols(layout)
     // Provisional entries, so a let caught in a cycle gives the cycle error, not a cascade
     // of unknown names; compiling in order replaces each with its real type.
@@ -144,24 +152,33 @@ public struct SceneResolver: Sendable {
         name: definition.name.value, value: compiled, source: definition.name.source)
     }
     // Every handle's and path's expressions: by index (a loop over the specs themselves
-    // copied each one), in pieces that may be compiled side by side.
-    let positions = inPieces(spec.handles.count) { [symbols] resolver, i in
-      let name = spec.handles[i].name.value
+    // copied each one), in pieces that may be compiled side by side. The arrays are
+    // captured, not `spec`: reading `spec.handles[i]` through a captured `spec` copied
+    // the whole handle spec for every field read.
+    let handleSpecs = spec.handles
+    inPieces(handleSpecs.count, worthSplitting: hasManyExpressions) {
+      [symbols] resolver, i in
       let position = resolver.compile(
-        spec.handles[i].position, symbols, expect: .point,
-        what: "the position of handle '\(name)'")
-      let rest = spec.handles[i].rest.flatMap { rest in
-        resolver.compile(rest, symbols, expect: .point, what: "the rest of handle '\(name)'")
+        handleSpecs[i].position, symbols, expect: .point,
+        what: "the position of handle '\(handleSpecs[i].name.value)'")
+      let rest = handleSpecs[i].rest.flatMap { rest in
+        resolver.compile(
+          rest, symbols, expect: .point, what: "the rest of handle '\(handleSpecs[i].name.value)'")
       }
       return (position, rest)
+    } store: { i, compiled in
+      handles[i].position = compiled.0.take()
+      if let rest = compiled.1.take() { handles[i].rest = rest }
     }
-    for i in handles.indices {
-      handles[i].position = positions[i].0
-      if spec.handles[i].rest != nil { handles[i].rest = positions[i].1 }
+    let pathSpecs = spec.paths
+    var pointPaths = 0
+    for i in pathSpecs.indices {
+      if case .segments = pathSpecs[i].geometry { pointPaths += 1 }
     }
-    let segments = inPieces(spec.paths.count) { [symbols] resolver, i -> [SceneGraph.Segment]? in
-      guard case .segments(let segments) = spec.paths[i].geometry else { return nil }
-      let name = spec.paths[i].name.value
+    inPieces(pathSpecs.count, worthSplitting: parallel.pieces(of: pointPaths).count > 1) {
+      [symbols] resolver, i -> [SceneGraph.Segment]? in
+      guard case .segments(let segments) = pathSpecs[i].geometry else { return nil }
+      let name = pathSpecs[i].name.value
       return segments.map { segment in
         func what() -> String { "a point of path '\(name)'" }
         func points(_ expressions: [Expression]) -> [CompiledExpression] {
@@ -177,9 +194,8 @@ public struct SceneResolver: Sendable {
         case .close: return SceneGraph.Segment(kind: .close, points: [])
         }
       }
-    }
-    for i in paths.indices {
-      if let compiled = segments[i] { paths[i].segments = compiled }
+    } store: { i, compiled in
+      if let compiled = compiled.take() { paths[i].segments = compiled }
     }
     compileDragExpressions(&constraints, specs: resolvedSpecs, symbols: symbols)
     markBoundHandles(&handles, lets: lets, constraints: constraints, order: order, layout: layout)
@@ -207,37 +223,40 @@ public struct SceneResolver: Sendable {
     return graph
   }
 
-  /// `body` of every index in `0..<count`, in order.
+  /// `body` of every index in `0..<count`, each handed to `store` in order of index.
   ///
   /// A long list is cut into pieces that ``parallel`` may run side by side, each with a
   /// copy of this resolver whose errors join this one's in the order of the pieces, as if
   /// the indices had been taken one by one. `body` may record errors and nothing else.
+  /// `store` may take the value (`Optional.take()`), so that it is moved, not copied.
+  ///
+  /// Only work worth other threads is split: `worthSplitting` is false when the items are
+  /// cheap (literal positions compile in a few hundred instructions, less than handing
+  /// them over costs); then each value is stored as soon as it is made.
   mutating func inPieces<T: Sendable>(
-    _ count: Int, _ body: @Sendable (inout SceneResolver, Int) -> T
-  ) -> [T] {
-    let pieces = parallel.pieces(of: count)
-    guard pieces.count > 1 else { return (0..<count).map { body(&self, $0) } }
+    _ count: Int, worthSplitting: Bool = true,
+    _ body: @Sendable (inout SceneResolver, Int) -> T, store: (Int, inout T) -> Void
+  ) {
+    guard worthSplitting, parallel.pieces(of: count).count > 1 else {
+      for index in 0..<count {
+        var value = body(&self, index)
+        store(index, &value)
+      }
+      return
+    }
     var base = self
     base.errors = []
-    let results = parallel.map(pieces.count) { [base] piece in
-      var resolver = base
-      return (pieces[piece].map { body(&resolver, $0) }, resolver.errors)
-    }
-    var values: [T] = []
-    values.reserveCapacity(count)
-    for (piece, errors) in results {
-      values += piece
-      self.errors += errors
-    }
-    return values
+    var (values, resolvers) = parallel.map(count, state: { [base] in base }, body)
+    for resolver in resolvers { errors += resolver.errors }
+    for index in values.indices { store(index, &values[index]) }
   }
 
   /// The position of each name in `names`; a name given twice keeps its last position,
   /// as assigning in order did.
-  static func index(_ names: some Collection<String>) -> [String: Int] {
+  static func index(_ count: Int, name: (Int) -> String) -> [String: Int] {
     var index: [String: Int] = [:]
-    index.reserveCapacity(names.count)
-    for (i, name) in names.enumerated() { index[name] = i }
+    index.reserveCapacity(count)
+    for i in 0..<count { index[name(i)] = i }
     return index
   }
 

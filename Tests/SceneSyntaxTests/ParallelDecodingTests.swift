@@ -93,6 +93,17 @@ import Testing
     #expect(squares == (0..<1_000).map { $0 * $0 })
     #expect(Self.backwards.map(3) { "\($0)" } == ["0", "1", "2"])
     #expect(ParallelWork.allCores.map(0) { $0 }.isEmpty)
+    // With a state per piece: every value in place, each piece's state in order.
+    for work in [Self.backwards, Self.allCores, ParallelWork.serial] {
+      let (values, states) = work.map(
+        100, state: { [Int]() },
+        { seen, index in
+          seen.append(index)
+          return "\(index)"
+        })
+      #expect(values == (0..<100).map { "\($0)" })
+      #expect(states == work.pieces(of: 100).map { Array($0) })
+    }
   }
 }
 

@@ -23,7 +23,7 @@ extension SceneDecoder {
 
   mutating func decodeConstraints(_ node: DocumentNode) -> [ConstraintSpec] {
     guard let items = sequence(node, what: "'constraints'") else { return [] }
-    return decodeEach(items) { $0.decodeConstraint($1) }
+    return decodeEach(items, splitting: false) { $0.decodeConstraint($1) }
   }
 
   /// One item of `constraints`: a mapping with the constraint's kind as its one key.

@@ -27,14 +27,14 @@ public struct SceneDecoder {
   ///
   /// The DSL's tree may repeat keys.
   var keysAreUnique = false
-  /// Runs the pieces of a long list of handles, paths or constraints, each decoded on
+  /// Runs the pieces of a long list of handles with written positions, each decoded on
   /// its own.
   var parallel = ParallelWork.serial
 
   /// Decodes a document tree; `keysAreUnique` says its reader has already refused repeated
   /// keys (the YAML reader does; the DSL's tree may repeat them).
   ///
-  /// Long lists of handles, paths and constraints are cut into pieces that `parallel`
+  /// A long list of handles whose positions are expressions is cut into pieces that `parallel`
   /// may decode side by side; the result and its messages are the same either way.
   public static func decode(
     _ root: DocumentNode, keysAreUnique: Bool = false, parallel: ParallelWork = .serial
@@ -62,9 +62,13 @@ public struct SceneDecoder {
       case "springs":
         spec.springs = decodeNamed(entry.value, what: "spring") { $0.decodeSpring($1, $2) }
       case "handles":
-        spec.handles = decodeNamed(entry.value, what: "handle") { $0.decodeHandle($1, $2) }
+        spec.handles = decodeNamed(
+          entry.value, what: "handle", splitting: hasManyWrittenPositions(entry.value)
+        ) { $0.decodeHandle($1, $2) }
       case "paths":
-        spec.paths = decodeNamed(entry.value, what: "path") { $0.decodePath($1, $2) }
+        spec.paths = decodeNamed(entry.value, what: "path", splitting: false) {
+          $0.decodePath($1, $2)
+        }
       case "constraints": spec.constraints = decodeConstraints(entry.value)
       case "gesture": spec.gesture = decodeGesture(entry.value)
       case "expect": spec.expectations = decodeExpectations(entry.value)
@@ -117,14 +121,34 @@ public struct SceneDecoder {
 
   /// A mapping from names to definitions, each decoded by `decode`.
   mutating func decodeNamed<T: Sendable>(
-    _ node: DocumentNode, what: String,
+    _ node: DocumentNode, what: String, splitting: Bool = true,
     _ decode: @Sendable (inout SceneDecoder, Located<String>, DocumentNode) -> T?
   ) -> [T] {
     guard let entries = mapping(node, what: "'\(what)s' (names and definitions)") else { return [] }
-    return decodeEach(unique(entries, what: what)) { decoder, entry in
+    return decodeEach(unique(entries, what: what), splitting: splitting) { decoder, entry in
       guard decoder.identifier(entry.key, at: entry.keySource, what: what) else { return nil }
       return decode(&decoder, Located(entry.key, at: entry.keySource), entry.value)
     }
+  }
+
+  /// Whether enough handles in `handles` have a position written as an expression to
+  /// parse (`"(x + 10, y)"`) for decoding them to pay on other threads.
+  ///
+  /// A handle with a list of numbers decodes in a few microseconds. Handing such handles
+  /// (or paths, or constraints) to another thread gained nothing and left their specs in
+  /// that thread's memory, which made grabbing and releasing every handle of the
+  /// 10,000-handle follow scene 5% slower; so only these handles are split.
+  func hasManyWrittenPositions(_ handles: DocumentNode) -> Bool {
+    guard case .mapping(let entries) = handles.value else { return false }
+    var written = 0
+    for entry in entries {
+      guard case .mapping(let fields) = entry.value.value,
+        let position = fields.first(where: { $0.key == "position" }),
+        case .scalar = position.value.value
+      else { continue }
+      written += 1
+    }
+    return parallel.pieces(of: written).count > 1
   }
 
   /// `decode` of every item that decodes, in order.
@@ -133,9 +157,9 @@ public struct SceneDecoder {
   /// decoder of its own; their messages join this decoder's in the order of the pieces, so
   /// they come out as if the items had been decoded one by one.
   mutating func decodeEach<Item: Sendable, T: Sendable>(
-    _ items: [Item], _ decode: @Sendable (inout SceneDecoder, Item) -> T?
+    _ items: [Item], splitting: Bool = true, _ decode: @Sendable (inout SceneDecoder, Item) -> T?
   ) -> [T] {
-    let pieces = parallel.pieces(of: items.count)
+    let pieces = (splitting ? parallel : .serial).pieces(of: items.count)
     var result: [T] = []
     result.reserveCapacity(items.count)
     guard pieces.count > 1 else {

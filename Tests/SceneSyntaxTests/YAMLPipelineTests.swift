@@ -117,14 +117,16 @@ import Testing
   }
 
   @Test func stoppingEarlyStopsLibYAML() {
-    // A duplicate key on line 2 of a file of half a million events: the reader stops
+    // A duplicate key on line 2 of a file of about 270,000 events: the reader stops
     // there, and libyaml, running ahead, stops within the batches that may wait.
     let text = "a: 1\na: 2\n" + Self.largeDocument(entries: 10_000)
     let statistics = YAMLReader.statistics(reading: text, pipelined: true)
     #expect(statistics.events < 10)
     #expect(statistics.parsedEvents <= (EventPipeline.capacity + 2) * EventPipeline.batchSize)
+    // How far it ran depends on the threads, but never past that bound: a small part of
+    // the whole file.
     let whole = YAMLReader.statistics(reading: Self.largeDocument(entries: 10_000))
-    #expect(whole.parsedEvents > 50 * statistics.parsedEvents)
+    #expect(whole.parsedEvents > 20 * (EventPipeline.capacity + 2) * EventPipeline.batchSize)
   }
 
   @Test func libYAMLStopsPastTheDepthLimitOnItsOwn() {

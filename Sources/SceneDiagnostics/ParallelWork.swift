@@ -36,9 +36,9 @@ public struct ParallelWork: Sendable {
   /// `transform` of every index in `0..<count`, in order of index, however `perform`
   /// runs the calls.
   public func map<T: Sendable>(_ count: Int, _ transform: @Sendable (Int) -> T) -> [T] {
-    let results = Results<T>(count: count)
-    perform(count) { index in results.store(transform(index), at: index) }
-    return results.values()
+    let values = Slots<T>(count: count)
+    perform(count) { index in values.initialize(index, to: transform(index)) }
+    return values.moveOut()
   }
 
   /// `transform` of every index in `0..<count`, in order of index, and the state of each
@@ -71,33 +71,6 @@ public struct ParallelWork: Sendable {
     return (0..<pieceCount).map { piece in
       (count * piece / pieceCount)..<(count * (piece + 1) / pieceCount)
     }
-  }
-}
-
-/// One slot per piece, each written by exactly one call, possibly on another thread.
-///
-/// `@unchecked Sendable`: the calls write distinct slots, and `perform` returns only after
-/// all of them have, which orders their writes before ``values()`` reads.
-private final class Results<T>: @unchecked Sendable {
-  private let slots: UnsafeMutableBufferPointer<T?>
-
-  init(count: Int) {
-    slots = .allocate(capacity: count)
-    slots.initialize(repeating: nil)
-  }
-
-  func store(_ value: T, at index: Int) { slots[index] = value }
-
-  func values() -> [T] {
-    slots.map { value in
-      guard let value else { preconditionFailure("ParallelWork.perform skipped a piece") }
-      return value
-    }
-  }
-
-  deinit {
-    slots.deinitialize()
-    slots.deallocate()
   }
 }
 

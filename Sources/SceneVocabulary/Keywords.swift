@@ -9,6 +9,22 @@ public enum ConstraintKeyword: String, Hashable, Sendable, CaseIterable {
   case animate
   case drag
 
+  /// The keyword spelt `rawValue`, if any.
+  ///
+  /// Written out because the synthesized lookup turns each case's spelling into a string to
+  /// compare: about 400 instructions a call, on every line of a large DSL file. A short
+  /// string compares with a literal in a few.
+  public init?(rawValue: String) {
+    switch rawValue {
+    case "follow": self = .follow
+    case "elastic": self = .elastic
+    case "gooey": self = .gooey
+    case "animate": self = .animate
+    case "drag": self = .drag
+    default: return nil
+    }
+  }
+
   /// The keys a DSL statement may give as bare values after its keyword, in order:
   /// `follow knob …` is `follow: { handle: knob, … }`.
   public var positionalKeys: [String] {

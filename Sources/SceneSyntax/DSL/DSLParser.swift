@@ -141,10 +141,14 @@ private struct Line {
 
 /// The attributes of one statement as they are collected: dotted keys nest, and a key set
 /// twice is found by a dictionary lookup rather than a search, so long lines stay linear.
-private final class AttributeTable {
+///
+/// A value, with nested tables kept by index in the same array: as a class, every append
+/// and lookup paid a run-time exclusivity check, about a tenth of reading a large file.
+private struct AttributeTable {
   enum Value {
     case leaf(DocumentNode)
-    case table(AttributeTable)
+    /// A nested table, by its index in `levels`.
+    case table(Int)
   }
 
   struct Item {
@@ -163,68 +167,88 @@ private final class AttributeTable {
     var prefixSpan: SourceSpan
   }
 
-  /// The keys in the order first written, with their items.
-  private var keyed: [(name: String, item: Item)] = []
-  /// The position of each key, once there are more than ``directlyCompared``: a statement
-  /// has a handful of attributes, and comparing them directly costs less than hashing.
-  private var positions: [String: Int]?
-  private static let directlyCompared = 8
+  /// One table's keys in the order first written, with their items.
+  struct Level {
+    var keyed: [(name: String, item: Item)] = []
+    /// The position of each key, once there are more than ``directlyCompared``: a
+    /// statement has a handful of attributes, and comparing them directly costs less than
+    /// hashing.
+    var positions: [String: Int]?
 
-  private func position(of name: String) -> Int? {
-    if let positions { return positions[name] }
-    return keyed.firstIndex { $0.name == name }
-  }
+    func position(of name: String) -> Int? {
+      if let positions { return positions[name] }
+      return keyed.firstIndex { $0.name == name }
+    }
 
-  private func append(_ name: String, _ item: Item) {
-    // Room for a statement's usual attributes at once, rather than growing 1, 2, 4, 8.
-    if keyed.isEmpty { keyed.reserveCapacity(Self.directlyCompared) }
-    keyed.append((name, item))
-    if positions != nil {
-      positions?[name] = keyed.count - 1
-    } else if keyed.count > Self.directlyCompared {
-      positions = Dictionary(uniqueKeysWithValues: keyed.enumerated().map { ($1.name, $0) })
+    mutating func append(_ name: String, _ item: Item) {
+      // Room for a statement's usual attributes at once, rather than growing 1, 2, 4, 8.
+      if keyed.isEmpty { keyed.reserveCapacity(AttributeTable.directlyCompared) }
+      keyed.append((name, item))
+      if positions != nil {
+        positions?[name] = keyed.count - 1
+      } else if keyed.count > AttributeTable.directlyCompared {
+        positions = Dictionary(uniqueKeysWithValues: keyed.enumerated().map { ($1.name, $0) })
+      }
     }
   }
 
+  static let directlyCompared = 8
+
+  /// The statement's own table first, then every nested one.
+  private var levels = [Level()]
+
   /// Sets the key `parts` to `value`, or reports the part that was already set.
-  func insert(_ parts: ArraySlice<KeyPart>, _ value: DocumentNode) throws(LineError) {
+  mutating func insert(_ parts: ArraySlice<KeyPart>, _ value: DocumentNode) throws(LineError) {
+    try insert(parts, value, into: 0)
+  }
+
+  private mutating func insert(
+    _ parts: ArraySlice<KeyPart>, _ value: DocumentNode, into level: Int
+  ) throws(LineError) {
     guard let part = parts.first else { return }
-    if let existing = position(of: part.name).map({ keyed[$0].item }) {
+    if let position = levels[level].position(of: part.name) {
+      let existing = levels[level].keyed[position].item
       guard parts.count > 1, case .table(let table) = existing.value else {
         throw LineError(
           diagnostic: .error(
             "duplicate attribute '\(part.prefix)'", at: part.prefixSpan,
             notes: [.init("'\(part.prefix)' was first set here", at: existing.firstSpan)]))
       }
-      try table.insert(parts.dropFirst(), value)
+      try insert(parts.dropFirst(), value, into: table)
       return
     }
     let item: Value
     if parts.count > 1 {
-      let table = AttributeTable()
-      try table.insert(parts.dropFirst(), value)
+      levels.append(Level())
+      let table = levels.count - 1
+      try insert(parts.dropFirst(), value, into: table)
       item = .table(table)
     } else {
       item = .leaf(value)
     }
-    append(part.name, Item(keySpan: part.span, firstSpan: part.prefixSpan, value: item))
+    levels[level].append(
+      part.name, Item(keySpan: part.span, firstSpan: part.prefixSpan, value: item))
   }
 
   /// Sets a key with no dots, such as a statement's value (`handle`, `name`, `at`).
-  func insert(_ key: String, at span: SourceSpan, _ value: DocumentNode) throws(LineError) {
+  mutating func insert(_ key: String, at span: SourceSpan, _ value: DocumentNode)
+    throws(LineError)
+  {
     try insert([KeyPart(name: key, span: span, prefix: key, prefixSpan: span)][...], value)
   }
 
-  var isEmpty: Bool { keyed.isEmpty }
+  var isEmpty: Bool { levels[0].keyed.isEmpty }
 
   /// The mapping entries, in the order the keys were first written.
-  func entries() -> [DocumentNode.Entry] {
-    keyed.map { key, item in
+  func entries() -> [DocumentNode.Entry] { entries(of: 0) }
+
+  private func entries(of level: Int) -> [DocumentNode.Entry] {
+    levels[level].keyed.map { key, item in
       let node: DocumentNode
       switch item.value {
       case .leaf(let leaf): node = leaf
       case .table(let table):
-        node = DocumentNode(.mapping(table.entries()), at: SourceRef(item.keySpan))
+        node = DocumentNode(.mapping(entries(of: table)), at: SourceRef(item.keySpan))
       }
       return DocumentNode.Entry(key: key, keySource: SourceRef(item.keySpan), value: node)
     }
@@ -530,7 +554,7 @@ private struct DSLStatementParser {
     let hasBlock = block.indent != nil
     let hadIndentedLine = hasBlock || block.hadIndentedLine
     switch block.header {
-    case .path(let name, let nameSpan, let attributes):
+    case .path(let name, let nameSpan, var attributes):
       if hasBlock {
         let segments = DocumentNode(
           .sequence(block.items), at: SourceRef(block.firstLineSpan ?? block.wordSpan))
@@ -732,8 +756,8 @@ private struct DSLStatementParser {
     guard case .scalar(let text) = name.value else {
       throw line.error("expected a name after '\(keyword)'", tokens[1].start, tokens[1].end)
     }
-    let attributes = AttributeTable()
-    try Self.addAttributes(line, tokens[2...], to: attributes)
+    var attributes = AttributeTable()
+    try Self.addAttributes(line, tokens[2...], to: &attributes)
     return (text.text, name.source.span, attributes)
   }
 
@@ -741,7 +765,7 @@ private struct DSLStatementParser {
   private static func valuesAndAttributes(
     _ line: Line, _ tokens: [DSLToken], keys: [String]
   ) throws(LineError) -> AttributeTable {
-    let attributes = AttributeTable()
+    var attributes = AttributeTable()
     var index = 1
     while index < tokens.count && index - 1 < keys.count
       && DSLLexer.attributeEquals(line.scalars, tokens[index]) == nil
@@ -750,7 +774,7 @@ private struct DSLStatementParser {
       try attributes.insert(keys[index - 1], at: value.source.span, value)
       index += 1
     }
-    try Self.addAttributes(line, tokens[index...], to: attributes)
+    try Self.addAttributes(line, tokens[index...], to: &attributes)
     return attributes
   }
 
@@ -892,7 +916,7 @@ private struct DSLStatementParser {
 
   /// Adds `key=value` and bare `key` (flag) attributes.
   private static func addAttributes(
-    _ line: Line, _ tokens: ArraySlice<DSLToken>, to attributes: AttributeTable
+    _ line: Line, _ tokens: ArraySlice<DSLToken>, to attributes: inout AttributeTable
   ) throws(LineError) {
     for token in tokens {
       if let equals = DSLLexer.attributeEquals(line.scalars, token) {

@@ -143,7 +143,7 @@ private struct Line {
 /// twice is found by a dictionary lookup rather than a search, so long lines stay linear.
 ///
 /// A value, with nested tables kept by index in the same array: as a class, every append
-/// and lookup paid a run-time exclusivity check, about a tenth of reading a large file.
+/// and lookup paid a run-time exclusivity check: 7.5% of reading a large DSL file.
 private struct AttributeTable {
   enum Value {
     case leaf(DocumentNode)

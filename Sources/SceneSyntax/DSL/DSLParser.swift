@@ -237,8 +237,6 @@ private struct AttributeTable {
     try insert([KeyPart(name: key, span: span, prefix: key, prefixSpan: span)][...], value)
   }
 
-  var isEmpty: Bool { levels[0].keyed.isEmpty }
-
   /// The mapping entries, in the order the keys were first written.
   func entries() -> [DocumentNode.Entry] { entries(of: 0) }
 

@@ -9,6 +9,12 @@ import SceneStress
 import SceneSyntax
 import SceneYAML
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The runtime workloads stepped by a plain process, outside package-benchmark's harness, so
 /// they can run under `valgrind --tool=callgrind` or `perf` and be compared between commits
 /// by instruction count as well as by time. Run from `Benchmarks/`:
@@ -109,18 +115,30 @@ enum StressRun {
     let repetitions = numbers.dropFirst().first ?? 1
     let text = StressScene(handles: count).yaml
     var elapsed = Duration.zero
+    var processor = 0.0
     for _ in 0..<repetitions {
       let start = ContinuousClock.now
+      let startProcessor = processorSeconds()
       let loaded = SceneLoader.load(SourceFile(name: "stress.yaml", text: text), syntax: .yaml)
       guard let spec = loaded.spec, SceneResolver.resolve(spec, parallel: .allCores).graph != nil
       else {
         fatalError("the stress scene does not load")
       }
       elapsed += ContinuousClock.now - start
+      processor += processorSeconds() - startProcessor
     }
+    let runs = Double(max(repetitions, 1))
     print(
-      "load \(count) handles (\(text.utf8.count) bytes) × \(repetitions) runs: \(elapsed / max(repetitions, 1)) per run"
+      "load \(count) handles (\(text.utf8.count) bytes) × \(repetitions) runs: \(elapsed / max(repetitions, 1)) per run; "
+        + "processor time (every thread): \(processor / runs * 1000) ms per run"
     )
+  }
+
+  /// The processor time this process has used on all its threads, in seconds.
+  static func processorSeconds() -> Double {
+    var now = timespec()
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now)
+    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
   }
 
   /// `StressRun parse N`: the longest expression of the stress scene parsed N times (for
@@ -149,6 +167,7 @@ enum StressRun {
     let repetitions = max(numbers.dropFirst().first ?? 3, 1)
     let file = SourceFile(name: "stress.yaml", text: StressScene(handles: count).yaml)
     var fastest = [Duration](repeating: .seconds(1_000), count: 5)
+    var readerBusy = 1e9
     for _ in 0..<repetitions {
       var start = ContinuousClock.now
       func lap(_ phase: Int) {
@@ -156,7 +175,10 @@ enum StressRun {
         fastest[phase] = min(fastest[phase], now - start)
         start = now
       }
+      // The reader builds the tree on this thread while libyaml parses on another.
+      let readerStart = threadProcessorSeconds()
       var document = try YAMLReader.read(file)
+      readerBusy = min(readerBusy, threadProcessorSeconds() - readerStart)
       lap(0)
       guard let tree = document else { fatalError("no document") }
       var decoded: SceneDecoder.Result? = SceneDecoder.decode(
@@ -177,7 +199,15 @@ enum StressRun {
     let names = ["read", "decode", "free the tree", "resolve", "free the AST and graph"]
     print(
       "\(count) handles, fastest of \(repetitions): "
-        + zip(names, fastest).map { "\($0) \(nanoseconds($1) / 1e6) ms" }.joined(separator: ", "))
+        + zip(names, fastest).map { "\($0) \(nanoseconds($1) / 1e6) ms" }.joined(separator: ", ")
+        + " (the reader's thread busy \(readerBusy * 1000) ms of the read)")
+  }
+
+  /// The processor time this thread has used, in seconds.
+  static func threadProcessorSeconds() -> Double {
+    var now = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
+    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
   }
 
   /// `StressRun syntaxes N reps`: the stress scene of N handles loaded to its AST from YAML
@@ -244,11 +274,17 @@ enum StressRun {
       sink += MeasuredPath(path).length
       fastest = min(fastest, ContinuousClock.now - start)
     }
-    var fastestLengths = Duration.seconds(1_000)
-    for _ in 0..<max(repetitions, 1) {
-      let start = ContinuousClock.now
-      for cubic in cubics { sink += cubic.arcLength }
-      fastestLengths = min(fastestLengths, ContinuousClock.now - start)
+    // The arc lengths alone, by the adaptive rule (kurbo's method), at the documented
+    // accuracy and looser ones: kurbo's published 4.4 µs does not say at which.
+    var fastestLengths: [Double: Duration] = [:]
+    for accuracy in [1e-9, 1e-6, 1e-3] {
+      var fastest = Duration.seconds(1_000)
+      for _ in 0..<max(repetitions, 1) {
+        let start = ContinuousClock.now
+        for cubic in cubics { sink += cubic.arcLength(accuracy: accuracy) }
+        fastest = min(fastest, ContinuousClock.now - start)
+      }
+      fastestLengths[accuracy] = fastest
     }
     // 64 cubics of seeded random points in −200…200, end to end: loops, sharp turns and
     // near cusps, which the wavy path has none of.
@@ -274,7 +310,10 @@ enum StressRun {
     }
     print(
       "measure the wavy path: \(nanoseconds(fastest) / 1_000) µs (fastest of \(repetitions)); "
-        + "its \(cubics.count) arc lengths alone: \(nanoseconds(fastestLengths) / 1_000) µs; "
+        + "its \(cubics.count) arc lengths alone: "
+        + [1e-9, 1e-6, 1e-3].map {
+          "\(nanoseconds(fastestLengths[$0] ?? .zero) / 1_000) µs at \($0)"
+        }.joined(separator: ", ") + "; "
         + "a path of 64 random cubics: \(nanoseconds(fastestRandom) / 1_000) µs "
         + "(\(sink > 0 ? "ok" : "?"))")
   }

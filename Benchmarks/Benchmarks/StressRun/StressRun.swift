@@ -134,10 +134,11 @@ enum StressRun {
     )
   }
 
-  /// The processor time this process has used on all its threads, in seconds.
-  static func processorSeconds() -> Double {
+  /// The processor time used so far, in seconds: by the whole process (every thread), or
+  /// with `CLOCK_THREAD_CPUTIME_ID` by the calling thread alone.
+  static func processorSeconds(_ clock: clockid_t = CLOCK_PROCESS_CPUTIME_ID) -> Double {
     var now = timespec()
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now)
+    clock_gettime(clock, &now)
     return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
   }
 
@@ -176,9 +177,9 @@ enum StressRun {
         start = now
       }
       // The reader builds the tree on this thread while libyaml parses on another.
-      let readerStart = threadProcessorSeconds()
+      let readerStart = processorSeconds(CLOCK_THREAD_CPUTIME_ID)
       var document = try YAMLReader.read(file)
-      readerBusy = min(readerBusy, threadProcessorSeconds() - readerStart)
+      readerBusy = min(readerBusy, processorSeconds(CLOCK_THREAD_CPUTIME_ID) - readerStart)
       lap(0)
       guard let tree = document else { fatalError("no document") }
       var decoded: SceneDecoder.Result? = SceneDecoder.decode(
@@ -201,13 +202,6 @@ enum StressRun {
       "\(count) handles, fastest of \(repetitions): "
         + zip(names, fastest).map { "\($0) \(nanoseconds($1) / 1e6) ms" }.joined(separator: ", ")
         + " (the reader's thread busy \(readerBusy * 1000) ms of the read)")
-  }
-
-  /// The processor time this thread has used, in seconds.
-  static func threadProcessorSeconds() -> Double {
-    var now = timespec()
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
-    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
   }
 
   /// `StressRun syntaxes N reps`: the stress scene of N handles loaded to its AST from YAML

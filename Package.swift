@@ -106,7 +106,7 @@ let package = Package(
 
     /// Files written whole or not at all: a temporary file beside the target renamed over
     /// it, removed if the process is interrupted.
-    .target(name: "SceneFiles"),
+    .target(name: "SceneFiles", dependencies: ["SceneDiagnostics"]),
 
     /// Scene-level snapshot tests: golden frames beside each scene.
     .target(
@@ -177,7 +177,7 @@ let package = Package(
     .executableTarget(
       name: "ScenecPreview",
       dependencies: [
-        "ScenePreview", "ScenePipeline", "SceneCommandLine",
+        "ScenePreview", "ScenePipeline", "SceneCommandLine", "SceneDiagnostics",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "Sources/scenec-preview"),

@@ -48,6 +48,8 @@ public struct DiagnosticRenderer: Sendable {
   private func entry(_ severity: Diagnostic.Severity, _ message: String, _ span: SourceSpan?)
     -> String
   {
+    // A message quotes what the scene wrote (names, file names): escaped for the terminal.
+    let message = TerminalText.escaped(message)
     guard let span else { return "\(severity.rawValue): \(message)\n" }
     var text = "\(span.start): \(severity.rawValue): \(message)\n"
     if let snippet = files[span.start.file]?.snippet(for: span) { text += snippet + "\n" }

@@ -80,7 +80,9 @@ public struct SourceFile: Sendable {
         clippedEnd = true
         break
       }
-      shown.unicodeScalars.append(scalar.value < 0x20 || scalar.value == 0x7F ? " " : scalar)
+      // One column each, so the caret stays under its place: nothing that could control
+      // the terminal is printed.
+      shown.unicodeScalars.append(TerminalText.needsEscape(scalar) ? " " : scalar)
       count += 1
     }
     if clippedEnd { shown += "…" }

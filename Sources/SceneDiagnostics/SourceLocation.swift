@@ -41,7 +41,8 @@ public struct SourceLocation: Hashable, Sendable, Comparable, CustomStringConver
     set { storedColumn = UInt32(clamping: newValue) }
   }
 
-  public var description: String { "\(file):\(line):\(column)" }
+  /// The file's name is printed with ``TerminalText/escaped(_:)``: a name is untrusted.
+  public var description: String { "\(TerminalText.escaped(file)):\(line):\(column)" }
 
   /// The same file and line, `count` scalars further right.
   public func advanced(by count: Int) -> SourceLocation {

@@ -1,3 +1,5 @@
+import SceneDiagnostics
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -26,11 +28,18 @@ public func systemWrite(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) ->
 ///
 /// A file is written to a temporary file beside its real target (after following every
 /// symbolic link, so a link is replaced through, never written into in place) and renamed
-/// over it when complete; a device or FIFO (`/dev/null`) is written directly. Every write
-/// is checked: a full disk, a closed pipe or a closed standard output is reported as
-/// "cannot write …: reason" (exit 73), the temporary file is removed and an existing
-/// file keeps its old contents. The temporary file is named `.NAME.scenec-PID.tmp`, so it
-/// is removed on SIGINT or SIGTERM and a later run clears one whose process is gone.
+/// over it when complete; a device (`/dev/null`) or a FIFO with a reader is written
+/// directly. Every write is checked: a full disk, a closed pipe or a closed standard
+/// output is reported as "cannot write …: reason" (exit 73), the temporary file is
+/// removed and an existing file keeps its old contents. The temporary file is named
+/// `.NAME.scenec-PID.tmp`, so it is removed on SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2
+/// or SIGALRM, and a later run clears one whose process is gone.
+///
+/// What is refused before anything is written, always: a link to nowhere (it would create
+/// its target, wherever that is), a folder, a FIFO no process reads (opening it would wait
+/// for ever), and a target that is one of ``WritePolicy/inputs`` (the same file, by
+/// device and inode, whatever its name or links); and, as the policy asks, anything but a
+/// regular file and a target outside ``WritePolicy/folder``.
 public struct OutputFile {
   public struct WriteError: Error, CustomStringConvertible {
     /// The target exists and the write was told not to replace it.
@@ -68,21 +77,48 @@ public struct OutputFile {
   /// `removeOnInterrupt` registers the temporary file to be removed if SIGINT or SIGTERM
   /// stops the process (the command-line tool's case); a server that handles those
   /// signals itself passes `false`.
-  public init(path: String, removeOnInterrupt: Bool = true) throws(WriteError) {
+  public init(path: String, removeOnInterrupt: Bool = true, policy: WritePolicy = WritePolicy())
+    throws(WriteError)
+  {
     Self.ignoreBrokenPipes()
+    let shown = "'" + TerminalText.escaped(path) + "'"
     let resolved = try Self.resolve(path)
+    if let folder = policy.folder, !Self.isInside(resolved, folder: folder) {
+      throw WriteError(
+        description:
+          "cannot write \(shown): it \(resolved == path ? "is" : "leads through a symbolic link to '\(TerminalText.escaped(resolved))', which is") outside the folder '\(TerminalText.escaped(folder))'"
+      )
+    }
     var status = stat()
     if stat(resolved, &status) == 0 {
       let type = status.st_mode & S_IFMT
       if type == S_IFDIR {
-        throw WriteError(description: "cannot write '\(path)': it is a directory")
+        throw WriteError(description: "cannot write \(shown): it is a directory")
+      }
+      let target = FileIdentity(status)
+      if let input = policy.inputs.first(where: { FileIdentity(path: $0) == target }) {
+        throw WriteError(
+          description: input == path
+            ? "cannot write \(shown): it is an input of this run; write the output to another file"
+            : "cannot write \(shown): it is '\(TerminalText.escaped(input))', an input of this run; write the output to another file"
+        )
       }
       if type != S_IFREG {
-        // A device or FIFO: nothing to replace, and no temporary file could be renamed onto it.
-        let fd = open(resolved, O_WRONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-          throw WriteError(description: "cannot write '\(path)': \(Self.reason())")
+        if policy.regularFileOnly {
+          throw WriteError(
+            description: "cannot write \(shown): not a regular file (a FIFO, socket or device)")
         }
+        // A device or FIFO: nothing to replace, and no temporary file could be renamed onto
+        // it. A FIFO is opened without waiting: with no reader it fails (ENXIO) instead of
+        // blocking for ever; the descriptor then blocks again, so writes wait for the reader.
+        let fd = open(resolved, O_WRONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else {
+          throw WriteError(
+            description: errno == ENXIO
+              ? "cannot write \(shown): it is a FIFO that no process is reading"
+              : "cannot write \(shown): \(Self.reason())")
+        }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
         self.init(displayName: path, descriptor: fd, temporary: nil, target: nil)
         return
       }
@@ -93,7 +129,7 @@ public struct OutputFile {
     let temporary =
       (directory.isEmpty ? "" : directory + "/") + Self.temporaryName(for: name, pid: getpid())
     let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-    guard fd >= 0 else { throw WriteError(description: "cannot write '\(path)': \(Self.reason())") }
+    guard fd >= 0 else { throw WriteError(description: "cannot write \(shown): \(Self.reason())") }
     if removeOnInterrupt { TemporaryFiles.register(temporary) }
     self.init(displayName: path, descriptor: fd, temporary: temporary, target: resolved)
   }
@@ -163,7 +199,9 @@ public struct OutputFile {
     TemporaryFiles.unregister(temporary)
   }
 
-  private func describe() -> String { descriptor == 1 ? "standard output" : "'\(displayName)'" }
+  private func describe() -> String {
+    descriptor == 1 ? "standard output" : "'\(TerminalText.escaped(displayName))'"
+  }
 
   // MARK: - Paths
 
@@ -173,15 +211,26 @@ public struct OutputFile {
   /// `path` with every symbolic link followed, so the rename replaces the real file (and
   /// the link keeps pointing at it).
   ///
-  /// A link to nowhere is refused.
+  /// A link to nowhere is refused: writing through it would create its target, wherever
+  /// the link points.
   static func resolve(_ path: String) throws(WriteError) -> String {
+    let shown = "'" + TerminalText.escaped(path) + "'"
     var current = path
-    for _ in 0..<40 {
+    for hop in 0..<40 {
       var status = stat()
-      guard lstat(current, &status) == 0, status.st_mode & S_IFMT == S_IFLNK else { return current }
+      guard lstat(current, &status) == 0 else {
+        if hop > 0 && errno == ENOENT {
+          throw WriteError(
+            description:
+              "cannot write \(shown): it is a symbolic link to '\(TerminalText.escaped(current))', which does not exist"
+          )
+        }
+        return current
+      }
+      guard status.st_mode & S_IFMT == S_IFLNK else { return current }
       var target = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
       let count = readlink(current, &target, Int(PATH_MAX))
-      guard count > 0 else { throw WriteError(description: "cannot write '\(path)': \(reason())") }
+      guard count > 0 else { throw WriteError(description: "cannot write \(shown): \(reason())") }
       let destination = String(
         decoding: target[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
       current =
@@ -189,7 +238,20 @@ public struct OutputFile {
         ? destination
         : PathName.appending(destination, to: PathName.deletingLastComponent(current))
     }
-    throw WriteError(description: "cannot write '\(path)': too many levels of symbolic links")
+    throw WriteError(description: "cannot write \(shown): too many levels of symbolic links")
+  }
+
+  /// Whether `target` (a path whose last part is not a link) lies inside `folder`, both
+  /// with every link and `..` resolved: its real folder is `folder`'s real path or below.
+  public static func isInside(_ target: String, folder: String) -> Bool {
+    let parent = PathName.deletingLastComponent(target)
+    guard let realFolder = FileIdentity.realPath(folder),
+      let realParent = FileIdentity.realPath(parent.isEmpty ? "." : parent)
+    else { return false }
+    let name = PathName.lastComponent(target)
+    guard name != "..", name != "." else { return false }
+    return realParent == realFolder
+      || realParent.hasPrefix(realFolder == "/" ? "/" : realFolder + "/")
   }
 
   /// Removes `.NAME.scenec-PID.tmp` files beside `name` left by processes that are gone.
@@ -213,7 +275,8 @@ public struct OutputFile {
     let parent = PathName.deletingLastComponent(path)
     if parent != path { try createFolders(atPath: parent) }
     if mkdir(path, 0o755) != 0 && errno != EEXIST {
-      throw WriteError(description: "cannot create the folder '\(path)': \(reason())")
+      throw WriteError(
+        description: "cannot create the folder '\(TerminalText.escaped(path))': \(reason())")
     }
   }
 
@@ -245,19 +308,25 @@ public enum TemporaryFiles {
     defer { pthread_mutex_unlock(lock) }
     if !installed {
       installed = true
-      signal(SIGINT, onSignal)
-      signal(SIGTERM, onSignal)
-      // A launcher may hand the process these signals blocked; then they would wait for
-      // ever and the run would finish instead of stopping.
+      // Every signal whose default is to end the process quietly: a closed terminal
+      // (SIGHUP), `kill -USR1`, an alarm. Ending is what the process still does.
       var set = sigset_t()
       sigemptyset(&set)
-      sigaddset(&set, SIGINT)
-      sigaddset(&set, SIGTERM)
+      for number in stoppingSignals {
+        signal(number, onSignal)
+        sigaddset(&set, number)
+      }
+      // A launcher may hand the process these signals blocked; then they would wait for
+      // ever and the run would finish instead of stopping.
       sigprocmask(SIG_UNBLOCK, &set, nil)
     }
     guard let free = (0..<capacity).first(where: { paths[$0] == nil }) else { return }
     paths[free] = strdup(path)
   }
+
+  /// The signals that remove the temporary files and end the process with 128 + the
+  /// signal's number, as the shell reports a process the signal ended.
+  public static let stoppingSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2, SIGALRM]
 
   static func unregister(_ path: String) {
     pthread_mutex_lock(lock)

@@ -54,7 +54,7 @@ public enum SceneLoader {
   public struct ReadError: Error, Sendable, CustomStringConvertible {
     public var path: String
     public var reason: String
-    public var description: String { "cannot read '\(path)': \(reason)" }
+    public var description: String { "cannot read '\(TerminalText.escaped(path))': \(reason)" }
   }
 
   /// Loads the file at `path`, in the syntax its extension names (or `syntax`).

@@ -44,6 +44,9 @@ public enum ScenePipeline {
     public var files: [SourceFile]
     /// Every problem found, in the order the stages found them.
     public var diagnostics: [Diagnostic]
+    /// Every file the scene was made from: the scene file, then the traces read. An
+    /// output of the run must replace none of them.
+    public var inputs: [String] = []
 
     public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
 
@@ -69,7 +72,8 @@ public enum ScenePipeline {
     _ read: SceneLoader.Result, sceneFile: String, options: Options = Options()
   ) -> Loaded {
     var loaded = Loaded(
-      graph: nil, files: read.file.map { [$0] } ?? [], diagnostics: read.diagnostics)
+      graph: nil, files: read.file.map { [$0] } ?? [], diagnostics: read.diagnostics,
+      inputs: [sceneFile])
     guard let spec = read.spec else { return loaded }
     loaded.spec = spec
     // Traces are read first, for the resolver to bind, and checked even when the scene has
@@ -79,6 +83,7 @@ public enum ScenePipeline {
     let resolved = SceneResolver.resolve(spec, traces: traces.traces, parallel: .allCores)
     loaded.diagnostics += resolved.errors.map(\.diagnostic)
     loaded.files += traces.files
+    loaded.inputs += traces.paths
     loaded.diagnostics += traces.diagnostics
     if !loaded.hasErrors { loaded.graph = resolved.graph }
     return loaded

@@ -20,20 +20,24 @@ import Darwin
 /// A scene is untrusted input (the preview serves it; CI runs whatever was pushed), so a
 /// trace is read only from inside the scene's folder, after following every symbolic
 /// link, or from a folder the caller allows. A trace's lines are echoed in diagnostics
-/// only when the file looks like a trace (a `.csv`, `.jsonl` or `.ndjson` name, or an error
-/// past its first line), so a scene cannot make an error print another file's content.
+/// only when the file looks like a trace (its real name, after every link, ends in `.csv`,
+/// `.jsonl` or `.ndjson`, or the error is past its first line), so a scene cannot make an
+/// error print another file's content: `x.csv -> /etc/shadow` is judged by `shadow`.
 public enum TraceLoader {
   /// The largest trace read, in bytes.
   public static let maximumBytes = 64 << 20
 
   /// The traces of every `replay` step of `gesture`, keyed by the file name as the scene
-  /// wrote it, with the source files read (for rendering their errors).
+  /// wrote it, with the source files whose errors are shown (for rendering them) and the
+  /// path of every trace read (the run's inputs, which no output may replace).
   ///
   /// Every unreadable, misplaced or malformed trace is reported: a missing or misplaced
   /// file at the `replay` step, a malformed one at its own line and column.
   public static func load(
     for gesture: [GestureTrack], sceneFile: String, folders: [String] = []
-  ) -> (traces: [String: TraceFile], files: [SourceFile], diagnostics: [Diagnostic]) {
+  ) -> (
+    traces: [String: TraceFile], files: [SourceFile], diagnostics: [Diagnostic], paths: [String]
+  ) {
     // Paths stay as the scene's was given (relative stays relative), for messages.
     let folder = PathName.deletingLastComponent(sceneFile)
     let directory = folder.isEmpty ? "." : folder
@@ -42,6 +46,7 @@ public enum TraceLoader {
     var seen: Set<String> = []
     var files: [SourceFile] = []
     var diagnostics: [Diagnostic] = []
+    var paths: [String] = []
     for track in gesture {
       for step in track.steps {
         guard case .replay(let name) = step.kind, seen.insert(name.value).inserted else { continue }
@@ -88,11 +93,12 @@ public enum TraceLoader {
           continue
         }
         let file = SourceFile(name: path, text: text)
+        paths.append(path)
         do {
           traces[name.value] = try TraceFile.parse(text, name: path)
         } catch {
           let looksLikeTrace = ["csv", "jsonl", "ndjson"].contains(
-            PathName.pathExtension(path).lowercased())
+            PathName.pathExtension(real).lowercased())
           if looksLikeTrace || error.span.start.line > 1 {
             files.append(file)
             diagnostics.append(error.diagnostic)
@@ -106,7 +112,20 @@ public enum TraceLoader {
         }
       }
     }
-    return (traces, files, diagnostics)
+    return (traces, files, diagnostics, paths)
+  }
+
+  /// Why each of `folders` cannot be a trace folder (missing, or not a folder), one
+  /// message each; empty when all can.
+  public static func problems(folders: [String]) -> [String] {
+    folders.compactMap { folder in
+      let shown = "'" + TerminalText.escaped(folder) + "'"
+      switch InputFile.kind(atPath: folder) {
+      case .directory: return nil
+      case nil: return "--trace-folder \(shown): no such folder"
+      case .regularFile, .other: return "--trace-folder \(shown): not a folder"
+      }
+    }
   }
 
   /// The path with every symbolic link and `..` resolved, or `nil` when it does not exist.

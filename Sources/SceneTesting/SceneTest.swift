@@ -52,6 +52,15 @@ public struct SceneTest: Sendable {
       "__snapshots__/" + stem + ".jsonl", to: PathName.deletingLastComponent(scene))
   }
 
+  /// The folder the scene is in, where its snapshots must stay.
+  var sceneFolder: String {
+    let folder = PathName.deletingLastComponent(scene)
+    return folder.isEmpty ? "." : folder
+  }
+
+  /// The largest snapshot read.
+  public static let maximumSnapshotBytes = 1 << 30
+
   /// The frames of a run as JSON lines, and the rendered failures of its `expect:` lines
   /// (`nil` when every expectation held).
   public struct Run: Sendable {
@@ -167,7 +176,7 @@ public struct SceneTest: Sendable {
     case .failure(let error): return Report(outcome: .invalid(error.text))
     }
     let warning = run.stoppedAtLimit.map { moving in
-      "warning: \(scene): the run stopped at its maxDuration without coming to rest"
+      "warning: \(TerminalText.escaped(scene)): the run stopped at its maxDuration without coming to rest"
         + (moving.isEmpty
           ? " (the gesture was still playing)\n"
           : "; still moving: \(moving.joined(separator: ", "))\n")
@@ -190,16 +199,34 @@ public struct SceneTest: Sendable {
         return .invalid("error: \(error.description)\n")
       }
       do {
-        // Whole or not at all, through the same writer as `scenec run -o`.
-        try AtomicFile.write(actual.utf8, to: snapshotPath)
+        // Whole or not at all, through the same writer as `scenec run -o`; a cloned folder
+        // may hold a snapshot that links elsewhere, so only inside the scene's folder.
+        try AtomicFile.write(
+          actual.utf8, to: snapshotPath, policy: WritePolicy(folder: sceneFolder))
         return .recorded
       } catch {
         return .invalid("error: \(error.description)\n")
       }
     }
-    guard let expected = try? String(contentsOfFile: snapshotPath, encoding: .utf8) else {
-      return .missingSnapshot
+    guard InputFile.kind(atPath: snapshotPath) != nil else { return .missingSnapshot }
+    // A snapshot is echoed in the diff: a link out of the scene's folder (to a key, say)
+    // or a FIFO is refused before it is read.
+    guard let real = FileIdentity.realPath(snapshotPath),
+      OutputFile.isInside(real, folder: sceneFolder)
+    else {
+      return .invalid(
+        "error: the snapshot '\(TerminalText.escaped(snapshotPath))' leads outside the scene's folder; snapshots are read and written only beside their scene\n"
+      )
     }
+    guard InputFile.kind(atPath: real) == .regularFile,
+      let bytes = try? InputFile.read(path: real, upTo: Self.maximumSnapshotBytes + 1),
+      bytes.count <= Self.maximumSnapshotBytes
+    else {
+      return .invalid(
+        "error: the snapshot '\(TerminalText.escaped(snapshotPath))' is not a regular file of at most \(Self.maximumSnapshotBytes >> 20) MiB\n"
+      )
+    }
+    let expected = String(decoding: bytes, as: UTF8.self)
     if let diff = SnapshotDiff.compare(expected: expected, actual: actual) {
       return .mismatch(diff)
     }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import SceneCommandLine
+import SceneDiagnostics
 import ScenePipeline
 import ScenePreview
 
@@ -23,7 +24,7 @@ struct ScenecPreview: ParsableCommand {
   func run() throws {
     let file = options.file
     guard FileManager.default.isReadableFile(atPath: file) else {
-      printError("error: cannot read '\(file)': no such file")
+      printError("error: cannot read '\(TerminalText.escaped(file))': no such file")
       throw Sysexits.noInput
     }
     let hub = PreviewHub(

@@ -35,6 +35,9 @@ struct CheckCommand: ParsableCommand {
 
   func validate() throws {
     if paths.isEmpty { throw ValidationError("give at least one scene file or folder") }
+    if let problem = TraceLoader.problems(folders: traceFolder).first {
+      throw ValidationError(problem)
+    }
   }
 
   func run() throws {
@@ -59,7 +62,7 @@ struct CheckCommand: ParsableCommand {
     }
     let scenes = files.count == 1 ? "1 scene" : "\(files.count) scenes"
     if errorCount == 0 && unreadable == 0 {
-      print("\(scenes) checked: no errors")
+      try StandardOutput.write("\(scenes) checked: no errors")
       return
     }
     var parts: [String] = []

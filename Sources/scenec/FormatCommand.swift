@@ -88,13 +88,17 @@ struct FormatCommand: ParsableCommand {
       destination = base + (syntax == .yaml ? ".yaml" : ".scene")
       if !force && FileManager.default.fileExists(atPath: destination) {
         printError(
-          "error: '\(destination)' exists; not replacing it with the converted scene (add --force to replace it)"
+          "error: '\(TerminalText.escaped(destination))' exists; not replacing it with the converted scene (add --force to replace it)"
         )
         throw Sysexits.cannotCreate
       }
     }
     do {
-      try AtomicFile.write(text.utf8, to: destination)
+      // `-w` replaces the scene itself on purpose; a converted twin never replaces it (a
+      // twin that links to the scene would).
+      try AtomicFile.write(
+        text.utf8, to: destination,
+        policy: WritePolicy(inputs: destination == file ? [] : [file]))
     } catch {
       printError("error: \(error.description)")
       throw Sysexits.cannotCreate

@@ -110,7 +110,7 @@ struct PathCommand: ParsableCommand {
         "error: cannot measure this path: its coordinates are so large that the results overflow")
       throw Sysexits.dataError
     }
-    print(json.text)
+    try StandardOutput.write(json.text)
   }
 }
 

@@ -95,6 +95,9 @@ struct RunCommand: ParsableCommand {
       throw ValidationError("--precision must be between 0 and 15")
     }
     if maxFrames < 1 { throw ValidationError("--max-frames must be at least 1") }
+    if let problem = TraceLoader.problems(folders: traceFolder).first {
+      throw ValidationError(problem)
+    }
     if let format, OutputRegistry.named(format) == nil {
       throw ValidationError(
         "unknown format '\(format)'; expected \(OutputRegistry.builtIn.map(\.name).joined(separator: ", "))"
@@ -102,7 +105,7 @@ struct RunCommand: ParsableCommand {
     }
     if format == nil, let output, Self.hasExtension(output), OutputRegistry.forFile(output) == nil {
       throw ValidationError(
-        "cannot tell the format of '\(output)' from its extension; add --format (\(OutputRegistry.builtIn.map(\.name).joined(separator: ", ")))"
+        "cannot tell the format of '\(TerminalText.escaped(output))' from its extension; add --format (\(OutputRegistry.builtIn.map(\.name).joined(separator: ", ")))"
       )
     }
   }
@@ -153,8 +156,10 @@ struct RunCommand: ParsableCommand {
     var sink: OutputFile
     do {
       sink =
-        try output.map { path throws(OutputFile.WriteError) in try OutputFile(path: path) }
-        ?? .standardOutput()
+        try output.map { path throws(OutputFile.WriteError) in
+          // Never over the scene or a trace it replays, under any name or link.
+          try OutputFile(path: path, policy: WritePolicy(inputs: loaded.inputs))
+        } ?? .standardOutput()
     } catch {
       printError("error: \(error.description)")
       throw Sysexits.cannotCreate
@@ -213,7 +218,7 @@ struct RunCommand: ParsableCommand {
     if runner.stoppedAtLimit {
       let moving = runner.simulation.movingHandleNames
       printError(
-        "warning: \(file): the run stopped at its maxDuration of \(lastTime.shortestDescription) s without coming to rest"
+        "warning: \(TerminalText.escaped(file)): the run stopped at its maxDuration of \(lastTime.shortestDescription) s without coming to rest"
           + (moving.isEmpty
             ? " (the gesture was still playing)"
             : "; still moving: \(moving.joined(separator: ", "))"))
@@ -224,7 +229,7 @@ struct RunCommand: ParsableCommand {
         Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
       let count = wanted == nil ? frames : 1
       printError(
-        "wrote \(output): \(format.name), \(count) frame\(count == 1 ? "" : "s"), \(FixedDecimals.text(lastTime, decimals: 2)) s of scene, in \(FixedDecimals.text(seconds, decimals: 2)) s"
+        "wrote \(TerminalText.escaped(output)): \(format.name), \(count) frame\(count == 1 ? "" : "s"), \(FixedDecimals.text(lastTime, decimals: 2)) s of scene, in \(FixedDecimals.text(seconds, decimals: 2)) s"
       )
     }
   }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import SceneCommandLine
 
 /// The `scenec` command: a declarative scene interpreter for gesture-driven vector motion.
 @main
@@ -23,4 +24,10 @@ struct Scenec: ParsableCommand {
       GenerateCommand.self, PreviewCommand.self,
     ]
   )
+
+  /// Every command's output is checked, down to the help text.
+  static func main() {
+    StandardOutput.checkAtExit()
+    main(nil)
+  }
 }

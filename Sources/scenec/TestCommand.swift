@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dispatch
 import SceneCommandLine
+import SceneDiagnostics
 import SceneGraph
 import SceneTesting
 
@@ -58,7 +59,7 @@ struct TestCommand: ParsableCommand {
       filter == nil || $0.contains(filter ?? "")
     }
     guard !scenes.isEmpty else {
-      print("0 passed, 0 failed")
+      try StandardOutput.write("0 passed, 0 failed")
       return
     }
     let outcomes = Self.runAll(
@@ -68,47 +69,51 @@ struct TestCommand: ParsableCommand {
     var invalid = 0
     for (scene, report) in zip(scenes, outcomes) {
       let (outcome, failedExpectations) = (report.outcome, report.failedExpectations)
+      // A file name can hold terminal escapes ("PASS" drawn over a failure): never raw.
+      let shown = TerminalText.escaped(scene)
       if let warning = report.warning { printError(warning, terminator: "") }
       if let failedExpectations, outcome == .passed {
         failed += 1
-        print("FAIL \(scene)")
-        print(failedExpectations, terminator: "")
+        try StandardOutput.write("FAIL \(shown)")
+        try StandardOutput.write(failedExpectations, terminator: "")
         continue
       }
       if let failedExpectations, outcome != .notRecorded {
-        print(failedExpectations, terminator: "")
+        try StandardOutput.write(failedExpectations, terminator: "")
       }
       switch outcome {
       case .passed:
         passed += 1
-        print("PASS \(scene)")
+        try StandardOutput.write("PASS \(shown)")
       case .recorded:
         passed += 1
-        print("RECORDED \(scene) → \(SceneTest(scene: scene).snapshotPath)")
+        try StandardOutput.write(
+          "RECORDED \(shown) → \(TerminalText.escaped(SceneTest(scene: scene).snapshotPath))")
       case .mismatch(let diff):
         failed += 1
-        print("FAIL \(scene)")
-        print(
+        try StandardOutput.write("FAIL \(shown)")
+        try StandardOutput.write(
           diff.report.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }
             .joined(separator: "\n"))
-        print("  if the change is intended, re-record with: scenec test \(scene) --record")
+        try StandardOutput.write(
+          "  if the change is intended, re-record with: scenec test \(shown) --record")
       case .notRecorded:
         failed += 1
-        print("FAIL \(scene): not recorded, because its own expectations fail")
-        print(failedExpectations ?? "", terminator: "")
+        try StandardOutput.write("FAIL \(shown): not recorded, because its own expectations fail")
+        try StandardOutput.write(failedExpectations ?? "", terminator: "")
       case .missingSnapshot:
         failed += 1
-        print(
-          "FAIL \(scene): no snapshot at \(SceneTest(scene: scene).snapshotPath); record it with: scenec test \(scene) --record"
+        try StandardOutput.write(
+          "FAIL \(shown): no snapshot at \(TerminalText.escaped(SceneTest(scene: scene).snapshotPath)); record it with: scenec test \(shown) --record"
         )
       case .invalid(let diagnostics):
         failed += 1
         invalid += 1
-        print("ERROR \(scene)")
+        try StandardOutput.write("ERROR \(shown)")
         printError(diagnostics, terminator: "")
       }
     }
-    print("\(passed) passed, \(failed) failed")
+    try StandardOutput.write("\(passed) passed, \(failed) failed")
     if invalid > 0 { throw Sysexits.dataError }
     if failed > 0 { throw ExitCode(1) }
   }

@@ -101,6 +101,12 @@ import Darwin
   }
 
   @Test func anInterruptedRunRemovesItsTemporaryFile() throws {
+    try interruptedRunRemovesItsTemporaryFile(signal: SIGTERM)
+    try interruptedRunRemovesItsTemporaryFile(signal: SIGINT)
+  }
+
+  /// Stops a long run with `signal` while it writes, and checks nothing is left behind.
+  func interruptedRunRemovesItsTemporaryFile(signal: Int32) throws {
     let dir = try scratch()
     defer { try? FileManager.default.removeItem(at: dir) }
     let scene = dir.appendingPathComponent("big.yaml").path
@@ -125,9 +131,9 @@ import Darwin
       looks += 1
     }
     try #require(process.isRunning, "the run ended before it could be interrupted")
-    kill(process.processIdentifier, SIGTERM)
+    kill(process.processIdentifier, signal)
     process.waitUntilExit()
-    #expect(process.terminationStatus == 128 + SIGTERM)
+    #expect(process.terminationStatus == 128 + signal, "signal \(signal)")
     #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["big.yaml"])
   }
 

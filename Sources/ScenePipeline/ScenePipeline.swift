@@ -44,8 +44,9 @@ public enum ScenePipeline {
     public var files: [SourceFile]
     /// Every problem found, in the order the stages found them.
     public var diagnostics: [Diagnostic]
-    /// Every file the scene was made from: the scene file, then the traces read. An
-    /// output of the run must replace none of them.
+    /// Every file the scene was made from: the scene file, then the traces read.
+    ///
+    /// An output of the run must replace none of them.
     public var inputs: [String] = []
 
     public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }

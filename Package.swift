@@ -274,7 +274,7 @@ let package = Package(
       ]),
     .testTarget(
       name: "ScenecEndToEndTests",
-      dependencies: ["scenec"]
+      dependencies: ["scenec", "SceneTestSupport"]
     ),
   ],
   swiftLanguageModes: [.v6]

@@ -29,14 +29,20 @@ public actor PreviewConnection<C: Clock> where C.Duration == Duration {
   /// When the last frame was due: pointer times count from it.
   var lastDue: C.Instant
   var limiter = RateLimiter<C.Instant>()
+  /// The bucket all the server's pages share, if the connection is one of several.
+  let shared: SharedRateLimiter<C.Instant>?
   let clock: C
   /// Frames sent, and pointer messages received (for tests and the benchmark).
   public private(set) var framesSent = 0
   public private(set) var messagesRefused = 0
 
-  public init(hub: PreviewHub, clock: C, send: @escaping Send) {
+  public init(
+    hub: PreviewHub, clock: C, shared: SharedRateLimiter<C.Instant>? = nil,
+    send: @escaping Send
+  ) {
     self.hub = hub
     self.clock = clock
+    self.shared = shared
     self.send = send
     deadline = clock.now
     lastDue = deadline
@@ -82,6 +88,16 @@ public actor PreviewConnection<C: Clock> where C.Duration == Duration {
           Self.error(
             "too many messages: some were dropped (at most \(Int(RateLimit.perSecond)) a second)")
         )
+      }
+      return
+    }
+    guard shared?.allow(at: now) ?? true else {
+      messagesRefused += 1
+      if limiter.shouldWarn(at: now) {
+        await send(
+          Self.error(
+            "too many messages from all pages together: some were dropped (at most \(Int(RateLimit.serverPerSecond)) a second)"
+          ))
       }
       return
     }
@@ -185,13 +201,19 @@ public actor PreviewConnection<C: Clock> where C.Duration == Duration {
     await makeFrame()
   }
 
+  /// Whether `text` is a frame message (the only kind a newer one makes stale).
+  static func isFrame(_ text: String) -> Bool { text.hasPrefix(framePrefix) }
+
+  static var framePrefix: String { "{\"type\":\"frame\"," }
+
   func makeFrame() async {
     guard var current = session, let context else { return }
     do {
       let frame = try current.frame()
       session = current
       var entry = TextBytes(capacity: 256)
-      entry.append("{\"type\":\"frame\",\"frame\":")
+      entry.append(Self.framePrefix)
+      entry.append("\"frame\":")
       SceneJSON.appendFrame(frame, context: context, to: &entry)
       entry.append("}")
       framesSent += 1
@@ -243,24 +265,38 @@ func seconds(_ duration: Duration) -> Double {
   return Double(s) + Double(attoseconds) * 1e-18
 }
 
-/// At most ``perSecond`` messages a second on average, in bursts of up to ``burst``: a
-/// pointer at 240 Hz with several fingers fits; a flood does not.
-enum RateLimit {
-  static let perSecond = 1000.0
-  static let burst = 2000.0
+/// How many messages the pages may send.
+///
+/// At most ``perSecond`` messages a second on average from one page, in bursts of up to
+/// ``burst``: a pointer at 240 Hz with several fingers fits; a flood does not. All pages
+/// together get at most ``serverPerSecond`` (bursts of ``serverBurst``), so opening many
+/// sockets does not multiply the flood.
+public enum RateLimit {
+  public static let perSecond = 1000.0
+  public static let burst = 2000.0
+  public static let serverPerSecond = 2000.0
+  public static let serverBurst = 4000.0
 }
 
-/// Applies ``RateLimit`` to one page's messages.
+/// A token bucket: `perSecond` tokens a second, at most `burst` saved.
 struct RateLimiter<Instant: InstantProtocol> where Instant.Duration == Duration {
-  var tokens = RateLimit.burst
+  let perSecond: Double
+  let burst: Double
+  var tokens: Double
   var last: Instant?
   var lastWarning: Instant?
 
+  init(perSecond: Double = RateLimit.perSecond, burst: Double = RateLimit.burst) {
+    self.perSecond = perSecond
+    self.burst = burst
+    tokens = burst
+  }
+
   mutating func allow(at now: Instant) -> Bool {
-    if let last {
-      tokens = min(RateLimit.burst, tokens + seconds(last.duration(to: now)) * RateLimit.perSecond)
+    if let last, last < now {
+      tokens = min(burst, tokens + seconds(last.duration(to: now)) * perSecond)
     }
-    last = now
+    if last.map({ $0 < now }) ?? true { last = now }
     guard tokens >= 1 else { return false }
     tokens -= 1
     return true
@@ -272,6 +308,21 @@ struct RateLimiter<Instant: InstantProtocol> where Instant.Duration == Duration 
     lastWarning = now
     return true
   }
+}
+
+/// The server-wide bucket every page's messages also draw from.
+public final class SharedRateLimiter<Instant: InstantProtocol>: @unchecked Sendable
+where Instant.Duration == Duration {
+  private let lock = NSLock()
+  private var limiter: RateLimiter<Instant>
+
+  public init(
+    perSecond: Double = RateLimit.serverPerSecond, burst: Double = RateLimit.serverBurst
+  ) {
+    limiter = RateLimiter(perSecond: perSecond, burst: burst)
+  }
+
+  func allow(at now: Instant) -> Bool { lock.withLock { limiter.allow(at: now) } }
 }
 
 /// A run-time error as the terminal and the page show it.

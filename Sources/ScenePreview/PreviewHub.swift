@@ -69,8 +69,10 @@ public actor PreviewHub {
     return problems
   }
 
-  /// What a page starts with, and every change after, until it goes.
-  public func subscribe() -> (id: UUID, updates: AsyncStream<Update>) {
+  /// What a page starts with, and every change after, until it goes; `nil` when
+  /// `maximumPages` pages are already subscribed.
+  public func subscribe(maximumPages: Int = .max) -> (id: UUID, updates: AsyncStream<Update>)? {
+    guard subscribers.count < maximumPages else { return nil }
     let id = UUID()
     let (stream, continuation) = AsyncStream.makeStream(
       of: Update.self, bufferingPolicy: .bufferingNewest(4))

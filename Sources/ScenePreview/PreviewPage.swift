@@ -8,7 +8,7 @@ enum PreviewPage {
 
   /// Inline scripts and styles only, and WebSocket connections to this server.
   static let contentSecurityPolicy =
-    "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self' ws: wss:"
+    "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self' ws: wss:; frame-ancestors 'none'"
 
   static let html = """
     <!DOCTYPE html>

@@ -40,11 +40,12 @@ struct ScenecPreview: ParsableCommand {
     let openPage = options.open
     let done = DispatchSemaphore(value: 0)
     let failure = FailureBox()
+    let stopping = StopSignals()
     Task {
       let problems = await hub.load()
       if !problems.isEmpty { printError(problems, terminator: "") }
       do {
-        try await server.run { port in
+        try await server.run(stop: stopping.requests) { port in
           let shown = host == "0.0.0.0" ? "127.0.0.1" : host
           let url = "http://\(shown.contains(":") ? "[\(shown)]" : shown):\(port)/"
           print("scenec preview: \(url)  (Ctrl-C stops it)")
@@ -52,7 +53,8 @@ struct ScenecPreview: ParsableCommand {
           if openPage { Self.openInBrowser(url) }
         }
       } catch {
-        failure.set("error: cannot serve the preview on \(host):\(port): \(error)")
+        failure.set(
+          "error: " + PreviewServer.describe(startError: error, host: host, port: port))
       }
       done.signal()
     }
@@ -61,6 +63,7 @@ struct ScenecPreview: ParsableCommand {
       printError(message)
       throw Sysexits.unavailable  // The port is taken, or the address is not ours.
     }
+    if stopping.received { print("scenec preview: stopped") }
   }
 
   /// Opens `url` with the platform's opener; a failure only leaves the URL to click.
@@ -82,4 +85,72 @@ final class FailureBox: @unchecked Sendable {
   private var value: String?
   func set(_ message: String) { lock.withLock { value = message } }
   var message: String? { lock.withLock { value } }
+}
+
+/// Ctrl-C, SIGTERM and SIGHUP: the first stops the server gracefully (each page is told);
+/// a second, or a stop that takes longer than ``forceAfter``, ends the process at once, so
+/// a stuck connection never keeps it running.
+///
+/// A plain signal handler, not a dispatch source (libdispatch delivered only the first
+/// Ctrl-C): it counts, ends the process itself on the second, and wakes a thread through
+/// a pipe on the first. It touches only memory set up before it is installed, and calls
+/// only `write` and `_exit`, which are safe in a handler.
+final class StopSignals: @unchecked Sendable {
+  static let forceAfter: DispatchTimeInterval = .seconds(4)
+  let requests: AsyncStream<Void>
+  private let lock = NSLock()
+  private var stopped = false
+
+  /// The handler's state: the number of signals, then the pipe's write end.
+  nonisolated(unsafe) private static let state: UnsafeMutablePointer<Int32> = {
+    let pointer = UnsafeMutablePointer<Int32>.allocate(capacity: 2)
+    pointer.initialize(repeating: 0, count: 2)
+    return pointer
+  }()
+  nonisolated(unsafe) private static let forcedMessage: [UInt8] = Array(
+    "scenec preview: stopped at once (signal given twice)\n".utf8)
+
+  init() {
+    var ends: [Int32] = [0, 0]
+    let requests: AsyncStream<Void>
+    let continuation: AsyncStream<Void>.Continuation
+    (requests, continuation) = AsyncStream.makeStream(of: Void.self)
+    self.requests = requests
+    guard pipe(&ends) == 0 else { return }
+    Self.state[1] = ends[1]
+    _ = Self.forcedMessage.count
+    let handler: @convention(c) (Int32) -> Void = { number in
+      StopSignals.state[0] += 1
+      if StopSignals.state[0] >= 2 {
+        StopSignals.forcedMessage.withUnsafeBytes { _ = write(2, $0.baseAddress, $0.count) }
+        _exit(128 + number)
+      }
+      var byte: UInt8 = 1
+      _ = write(StopSignals.state[1], &byte, 1)
+    }
+    var set = sigset_t()
+    sigemptyset(&set)
+    for number in [SIGINT, SIGTERM, SIGHUP] {
+      signal(number, handler)
+      sigaddset(&set, number)
+    }
+    // A launcher (a test runner, an IDE) may hand the process these signals blocked; then
+    // Ctrl-C would never arrive. Threads started later inherit this thread's mask.
+    sigprocmask(SIG_UNBLOCK, &set, nil)
+    let readEnd = ends[0]
+    let thread = Thread { [weak self] in
+      var byte: UInt8 = 0
+      while read(readEnd, &byte, 1) < 0 && errno == EINTR {}
+      self?.lock.withLock { self?.stopped = true }
+      continuation.yield()
+      DispatchQueue.global().asyncAfter(deadline: .now() + Self.forceAfter) {
+        printError("scenec preview: stopped (connections still open were dropped)")
+        _exit(0)
+      }
+    }
+    thread.start()
+  }
+
+  /// Whether a stop was asked for.
+  var received: Bool { lock.withLock { stopped } }
 }

@@ -25,13 +25,17 @@ import Testing
 
   static let zero = StillClock.Instant(offset: .zero)
 
-  static func connection() async throws -> (PreviewConnection<StillClock>, Outbox) {
+  static func connection(
+    shared: SharedRateLimiter<StillClock.Instant>? = nil
+  ) async throws -> (PreviewConnection<StillClock>, Outbox) {
     let folder = try PreviewSessionTests.folder(with: "elastic-drag.yaml")
     let hub = PreviewHub(sceneFile: folder + "/elastic-drag.yaml")
     await hub.load()
     let outbox = Outbox()
-    let connection = PreviewConnection(hub: hub, clock: StillClock()) { await outbox.add($0) }
-    let (_, updates) = await hub.subscribe()
+    let connection = PreviewConnection(hub: hub, clock: StillClock(), shared: shared) {
+      await outbox.add($0)
+    }
+    let (_, updates) = try #require(await hub.subscribe())
     var iterator = updates.makeAsyncIterator()
     await connection.receive(try #require(await iterator.next()))
     return (connection, outbox)
@@ -54,6 +58,27 @@ import Testing
         text: #"{"type":"speed","value":1}"#, at: now.advanced(by: .seconds(1)))
     }
     #expect(await connection.messagesRefused == 500)
+  }
+
+  @Test func manyPagesTogetherGetTheServersRateNotTheSumOfTheirs() async throws {
+    let shared = SharedRateLimiter<StillClock.Instant>()
+    var pages: [(PreviewConnection<StillClock>, Outbox)] = []
+    for _ in 0..<5 { pages.append(try await Self.connection(shared: shared)) }
+    // Each page sends its own burst of 2,000 at the same instant: 10,000 in all, of which
+    // the server's burst of 4,000 pass.
+    for (connection, _) in pages {
+      for _ in 0..<2000 {
+        await connection.receive(text: #"{"type":"speed","value":1}"#, at: Self.zero)
+      }
+    }
+    var refused = 0
+    for (connection, _) in pages { refused += await connection.messagesRefused }
+    #expect(refused == 10_000 - Int(RateLimit.serverBurst))
+    let warnings = await pages[4].1.texts.filter { $0.contains("too many messages") }
+    #expect(
+      warnings == [
+        #"{"message":"too many messages from all pages together: some were dropped (at most 2000 a second)","type":"error"}"#
+      ])
   }
 
   @Test func framesComeOnTheSceneScheduleAndInputMakesTheNextAtOnce() async throws {

@@ -15,7 +15,7 @@ import FoundationNetworking
 @Suite(.serialized) struct PreviewServerTests {
   /// Runs a server for `scene` (a copy in a folder of its own) while `body` runs.
   static func withServer(
-    scene: String = "elastic-drag.yaml",
+    scene: String = "elastic-drag.yaml", limits: PreviewServer.Limits = PreviewServer.Limits(),
     _ body: @Sendable (_ port: Int, _ folder: String, _ hub: PreviewHub) async throws -> Void
   ) async throws {
     let folder = try PreviewSessionTests.folder(with: scene)
@@ -23,6 +23,7 @@ import FoundationNetworking
     await hub.load()
     var configured = PreviewServer(hub: hub, port: 0)
     configured.pollInterval = .milliseconds(20)
+    configured.limits = limits
     let server = configured
     let (ports, portSink) = AsyncStream.makeStream(of: Int.self)
     let logger = {

@@ -134,7 +134,7 @@ let package = Package(
       name: "ScenePreview",
       dependencies: [
         "ScenePipeline", "SceneRuntime", "SceneGraph", "SceneOutputs", "SceneSyntax",
-        "SceneFiles", "SceneDiagnostics", "SceneGeometry",
+        "SceneFiles", "SceneDiagnostics", "SceneGeometry", "SceneTesting", "SceneVocabulary",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -1,9 +1,11 @@
 import Foundation
 import SceneDiagnostics
+import SceneFiles
 import SceneGeometry
 import SceneGraph
 import SceneOutputs
 import SceneRuntime
+import SceneSyntax
 
 /// One page's connection: its own ``PreviewSession``, stepped in real time, fed by the
 /// page's messages, and the frames and notices it sends back.
@@ -131,19 +133,67 @@ public actor PreviewConnection<C: Clock> where C.Duration == Duration {
       session?.setSpeed(value)
       schedule(from: now)
       await sendState()
-    case .save(let trace, let scene, let overwrite):
-      guard let recorded = session?.recordedTrace else {
-        await send(Self.error("nothing recorded yet: press Record, play, then Stop"))
+    case .save(let trace, let scene, let confirm):
+      await save(traceName: trace, sceneName: scene, confirm: confirm)
+    }
+  }
+
+  // MARK: - Saving
+
+  /// The files the server asked the page to confirm replacing, with the token that
+  /// confirms exactly them, for exactly this recording.
+  struct PendingConfirmation {
+    var token: String
+    var traceName: String
+    var sceneName: String?
+    var trace: TraceFile
+  }
+
+  var pendingConfirmation: PendingConfirmation?
+
+  func save(traceName: String, sceneName: String?, confirm: String?) async {
+    guard let recorded = session?.recordedTrace else {
+      await send(Self.error("nothing recorded yet: press Record, play, then Stop"))
+      return
+    }
+    var confirmed = false
+    if let confirm {
+      guard let pending = pendingConfirmation, pending.token == confirm,
+        pending.traceName == traceName, pending.sceneName == sceneName, pending.trace == recorded
+      else {
+        pendingConfirmation = nil
+        await send(
+          Self.error(
+            "that confirmation is not for these files or this recording: save again to be asked anew"
+          ))
         return
       }
-      do {
-        let files = try await hub.save(
-          recorded, traceName: trace, sceneName: scene, overwrite: overwrite)
-        await send(Self.object(["type": "saved", "files": files]))
-      } catch {
+      confirmed = true
+    }
+    pendingConfirmation = nil
+    do {
+      switch try await hub.save(
+        recorded, traceName: traceName, sceneName: sceneName, confirmed: confirmed)
+      {
+      case .saved(let targets, let summary):
         await send(
-          Self.object(["type": "error", "message": error.message, "exists": error.exists]))
+          Self.object(["type": "saved", "files": targets.map(\.path), "message": summary]))
+      case .needsConfirmation(let existing):
+        let token = UUID().uuidString
+        pendingConfirmation = PendingConfirmation(
+          token: token, traceName: traceName, sceneName: sceneName, trace: recorded)
+        let names = existing.map { target in
+          "'\(target.name)'" + (target.real == target.path ? "" : " (a link to '\(target.real)')")
+        }
+        await send(
+          Self.object([
+            "type": "confirm", "token": token, "files": existing.map(\.real),
+            "message": names.joined(separator: " and ")
+              + (existing.count == 1 ? " exists. Replace it?" : " exist. Replace them?"),
+          ]))
       }
+    } catch {
+      await send(Self.object(["type": "error", "message": error.message]))
     }
   }
 
@@ -218,6 +268,10 @@ public actor PreviewConnection<C: Clock> where C.Duration == Duration {
       entry.append("}")
       framesSent += 1
       await send(entry.string)
+      if let notice = session?.takeRecordingNotice() {
+        await send(Self.object(["type": "notice", "message": notice]))
+        await sendState()
+      }
     } catch {
       session?.isPaused = true
       await send(Self.diagnostics(DiagnosticText.render(error)))
@@ -232,7 +286,21 @@ public actor PreviewConnection<C: Clock> where C.Duration == Duration {
         "type": "state", "paused": session.isPaused, "speed": session.speed,
         "recording": session.isRecording, "playingScript": session.isPlayingScript,
         "canSave": session.recordedTrace != nil,
+        "traceName": Self.defaultNames(sceneFile: hub.sceneFile).trace,
+        "sceneName": Self.defaultNames(sceneFile: hub.sceneFile).scene,
       ]))
+  }
+
+  /// The names the page offers for a save, from the scene's own: `wave.yaml` gives
+  /// `wave-gesture.csv` and `wave-recorded.yaml` (`.scene` for a DSL scene).
+  static func defaultNames(sceneFile: String) -> (trace: String, scene: String) {
+    let name = PathName.lastComponent(sceneFile)
+    let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
+    var stem = String(PathName.deletingPathExtension(name).filter(allowed.contains).prefix(60))
+    while stem.hasPrefix(".") || stem.hasPrefix("-") { stem.removeFirst() }
+    if stem.isEmpty { stem = "scene" }
+    let ext = PathName.pathExtension(name) == "scene" ? "scene" : "yaml"
+    return (stem + "-gesture.csv", stem + "-recorded." + ext)
   }
 
   // MARK: - Text

@@ -25,6 +25,8 @@ public actor PreviewHub {
   private(set) var graph: SceneGraph?
   private var spec: SceneSpec?
   private var sourceText = ""
+  /// The scene file and the traces it reads: what a save may never replace.
+  private var inputs: [String] = []
   /// The rendered errors of the latest load, empty when it was clean.
   private(set) var problems = ""
   private var warnings = ""
@@ -59,6 +61,7 @@ public actor PreviewHub {
       self.graph = graph
       spec = loaded.spec
       sourceText = loaded.files.first?.text ?? ""
+      inputs = loaded.inputs
       problems = ""
       warnings = loaded.diagnostics.isEmpty ? "" : loaded.rendered()
       broadcast(.scene(graph, warnings: warnings))
@@ -157,56 +160,33 @@ public actor PreviewHub {
   // MARK: - Saving recordings
 
   /// Why a save was refused, said to the page.
-  public struct SaveError: Error, Sendable {
+  public struct SaveError: Error, Sendable, Equatable {
     public var message: String
     /// The file exists: the page may ask whether to replace it.
     public var exists = false
   }
 
-  /// Writes `trace` beside the scene, and a copy of the scene that replays it.
+  /// Saves `trace` beside the scene, and a copy of the scene that replays it when
+  /// `sceneName` is given (see ``RecordingSaver``): checked, staged and run before anything
+  /// is written, and no file replaced unless `confirmed`.
   ///
-  /// The trace is CSV or JSON lines by `traceName`'s extension; the copy is written only
-  /// when `sceneName` is given. No file is replaced unless `overwrite`. Returns the paths
-  /// written.
-  public func save(
-    _ trace: TraceFile, traceName: String, sceneName: String?, overwrite: Bool
-  ) throws(SaveError) -> [String] {
-    let folder = PathName.deletingLastComponent(sceneFile)
-    func path(_ name: String) -> String { folder.isEmpty ? name : folder + "/" + name }
-    try Self.check(name: traceName, extensions: ["csv", "jsonl"], what: "a trace")
-    var files: [(String, String)] = [
-      (path(traceName), traceName.hasSuffix(".jsonl") ? trace.jsonLinesText : trace.csvText)
-    ]
-    if let sceneName {
-      try Self.check(name: sceneName, extensions: ["yaml", "yml", "scene"], what: "a scene")
-      guard path(sceneName) != sceneFile, sceneName != PathName.lastComponent(sceneFile)
-      else {
-        throw SaveError(message: "the copy cannot replace the scene being previewed")
-      }
-      guard let spec else { throw SaveError(message: "the scene has errors: fix them first") }
-      files.append(
-        (
-          path(sceneName),
-          Self.replayingCopy(
-            of: spec, text: sourceText, trace: trace,
-            traceName: traceName, syntax: SceneLoader.Syntax(fileName: sceneName) ?? .yaml)
-        ))
-    }
-    if !overwrite {
-      for (file, _) in files where FileManager.default.fileExists(atPath: file) {
-        throw SaveError(message: "'\(file)' exists", exists: true)
-      }
-    }
-    var written: [String] = []
-    for (file, text) in files {
-      do {
-        try AtomicFile.write(text.utf8, to: file, replacing: overwrite, removeOnInterrupt: false)
+  /// Only the scene's state is read on the hub's actor; the checks and the writing run off
+  /// it, so the pages keep their frames whatever the disk does.
+  func save(
+    _ trace: TraceFile, traceName: String, sceneName: String?, confirmed: Bool
+  ) async throws(SaveError) -> RecordingSaver.Outcome {
+    guard let spec else { throw SaveError(message: "the scene has errors: fix them first") }
+    let saver = RecordingSaver(
+      scene: RecordingSaver.Scene(file: sceneFile, spec: spec, text: sourceText, inputs: inputs),
+      trace: trace, traceName: traceName, sceneName: sceneName)
+    let result = await Task.detached { () -> Result<RecordingSaver.Outcome, SaveError> in
+      do throws(SaveError) {
+        return .success(try saver.save(confirmed: confirmed))
       } catch {
-        throw SaveError(message: error.description, exists: error.targetExists)
+        return .failure(error)
       }
-      written.append(file)
-    }
-    return written
+    }.value
+    return try result.get()
   }
 
   /// A file name the page may choose: letters, digits, `.`, `_` and `-` (no folders, no
@@ -222,26 +202,5 @@ public actor PreviewHub {
           "'\(name.prefix(100))' is not a file name for \(what): use letters, digits, '.', '_' and '-', ending in .\(extensions.joined(separator: ", ."))"
       )
     }
-  }
-
-  /// The scene with its gesture replaced by the recording: a `wait` until the first
-  /// sample (a replay starts at its first sample), then the `replay`.
-  static func replayingCopy(
-    of spec: SceneSpec, text: String, trace: TraceFile, traceName: String,
-    syntax: SceneLoader.Syntax
-  ) -> String {
-    var copy = spec
-    var steps: [GestureStep] = []
-    if let first = trace.samples.first?.time, first > 0 {
-      steps.append(GestureStep(.wait(Located(first))))
-    }
-    steps.append(GestureStep(.replay(Located(traceName))))
-    copy.gesture = [GestureTrack(pointer: Located(0), steps: steps)]
-    let header =
-      "# Replays \(traceName), recorded with scenec preview.\n"
-      + "# Record its snapshot with: scenec test <this file> --record"
-    let tree = SceneEncoder.encode(copy, comments: SceneComments(text: text))
-    return syntax == .yaml
-      ? YAMLEmitter.emit(tree, header: header) : DSLEmitter.emit(tree, header: header)
   }
 }

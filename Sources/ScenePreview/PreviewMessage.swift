@@ -11,7 +11,11 @@ public enum PreviewMessage: Equatable, Sendable {
   /// Play at this speed, 0.1× to 2×.
   case speed(Double)
   /// Save the last recording: its trace, and optionally a copy of the scene replaying it.
-  case save(trace: String, scene: String?, overwrite: Bool)
+  ///
+  /// `confirm` is the token the server sent when it asked whether to replace existing
+  /// files: only with it does a save replace anything, so the confirmation is the
+  /// server's, not only the page's.
+  case save(trace: String, scene: String?, confirm: String?)
 
   public enum Phase: String, Equatable, Sendable {
     case down, move, up, cancel
@@ -46,7 +50,7 @@ public enum PreviewMessage: Equatable, Sendable {
     var value: Double?
     var trace: String?
     var scene: String?
-    var overwrite: Bool?
+    var confirm: String?
   }
 
   /// The message in `text`, or why it was refused.
@@ -87,7 +91,8 @@ public enum PreviewMessage: Equatable, Sendable {
         throw Refusal(description: "a save message needs a 'trace' file name")
       }
       let scene = fields.scene.flatMap { $0.isEmpty ? nil : $0 }
-      return .save(trace: trace, scene: scene, overwrite: fields.overwrite ?? false)
+      let confirm = fields.confirm.flatMap { $0.isEmpty ? nil : String($0.prefix(64)) }
+      return .save(trace: trace, scene: scene, confirm: confirm)
     default:
       throw Refusal(
         description: "unknown message type '\(type.prefix(40))' (pointer, control, speed or save)")

@@ -31,6 +31,8 @@ public struct PreviewSession: Sendable {
   private var recording: [TraceFile.Sample]?
   /// The last finished recording.
   public private(set) var recordedTrace: TraceFile?
+  /// Why the last recording stopped by itself, to tell the page once.
+  public private(set) var recordingNotice: String?
 
   /// Live pointers while the scene's own gesture plays are offset by this, so the two
   /// never share an id.
@@ -40,6 +42,7 @@ public struct PreviewSession: Sendable {
     self.graph = graph
     simulation = try Simulation(graph: graph)
     clock = FrameClock(fps: graph.fps)
+    maximumRecordingSeconds = Self.recordingLimit(fps: graph.fps)
   }
 
   public var isRecording: Bool { recording != nil }
@@ -69,6 +72,16 @@ public struct PreviewSession: Sendable {
     at = (at * 1e6).rounded() / 1e6
     if let last = pending.last?.time { at = max(at, last) }
     at = max(at, time)
+    // A trace needs each pointer's samples strictly in time: a lift (or a new press) in the
+    // same frame as the finger's last move, or right after its own press, goes one
+    // microsecond later. A frame lasts thousands of microseconds, so it stays in its frame.
+    if nextFrame > 0 && at <= time { at = Self.microsecondAfter(time) }
+    if let same = pending.last(where: { $0.pointer == id }), at <= same.time {
+      at = Self.microsecondAfter(same.time)
+    }
+    // And before the next frame, where the fingers move: a press or a lift at the very
+    // time of a move would tie with it.
+    if nextFrame > 0 && at >= next { at = max(Self.microsecondBefore(next), time) }
     switch phase {
     case .down:
       guard fingers[id] == nil else { return }
@@ -82,6 +95,20 @@ public struct PreviewSession: Sendable {
       pending.append(
         PointerEvent(time: at, pointer: id, phase: .up(velocity: nil), position: point))
     }
+  }
+
+  /// `t` less one microsecond, on the microsecond grid.
+  static func microsecondBefore(_ t: Double) -> Double {
+    var previous = ((t * 1e6).rounded() - 1) / 1e6
+    while previous >= t { previous = ((previous * 1e6).rounded() - 1) / 1e6 }
+    return previous
+  }
+
+  /// `t` plus one microsecond, on the microsecond grid times are kept on.
+  static func microsecondAfter(_ t: Double) -> Double {
+    var next = ((t * 1e6).rounded() + 1) / 1e6
+    while next <= t { next = ((next * 1e6).rounded() + 1) / 1e6 }
+    return next
   }
 
   // MARK: - Controls
@@ -100,6 +127,7 @@ public struct PreviewSession: Sendable {
   public mutating func reload(_ newGraph: SceneGraph) throws(RuntimeError) {
     let fresh = try Simulation(graph: newGraph)
     graph = newGraph
+    maximumRecordingSeconds = Self.recordingLimit(fps: newGraph.fps)
     simulation = fresh
     nextFrame = 0
     pending = []
@@ -121,10 +149,45 @@ public struct PreviewSession: Sendable {
     recording = []
   }
 
+  /// The longest recording, in scene seconds: one that still replays under `scenec test`.
+  ///
+  /// Its copy runs the recording and up to 30 s of settling, and must stay within the
+  /// default frame cap (``SceneRunner/defaultMaxFrames``) at the scene's frame rate; and
+  /// never more than 10 minutes.
+  public var maximumRecordingSeconds: Double
+
+  /// ``maximumRecordingSeconds`` for a scene at `fps`.
+  public static func recordingLimit(fps: Double) -> Double {
+    min(600, Double(SceneRunner.defaultMaxFrames) / fps - 30)
+  }
+
+  /// The most samples a recording keeps: what a trace may hold, less room for the lifts
+  /// that end it.
+  public static let maximumRecordingSamples = TraceFile.maximumSamples - 64
+
+  /// The notice of a recording that stopped at its limit, taken once.
+  public mutating func takeRecordingNotice() -> String? {
+    defer { recordingNotice = nil }
+    return recordingNotice
+  }
+
   /// Ends the recording; an empty one keeps the previous.
+  ///
+  /// A finger still down is lifted in the recording just after the last frame, where it
+  /// is, so a saved trace is always a whole gesture that lets the scene come to rest.
   public mutating func stopRecording() {
-    if let samples = recording, !samples.isEmpty { recordedTrace = TraceFile(samples: samples) }
+    guard var samples = recording else { return }
     recording = nil
+    let down = Set(samples.compactMap(\.pointer)).filter { id in
+      samples.last(where: { $0.pointer == id })?.phase != .up
+    }
+    for id in down.sorted() {
+      guard let last = samples.last(where: { $0.pointer == id }) else { continue }
+      let after = Self.microsecondAfter(max(time, samples.last?.time ?? 0))
+      samples.append(
+        TraceFile.Sample(time: after, position: last.position, phase: .up, pointer: id))
+    }
+    if !samples.isEmpty { recordedTrace = TraceFile(samples: samples) }
   }
 
   // MARK: - Frames
@@ -151,8 +214,10 @@ public struct PreviewSession: Sendable {
       apply(event)
       record(event)
     }
-    // Every live finger that is down moves at the frame's time, as a replay plays it.
-    for id in fingers.keys.sorted() {
+    // Every live finger that is down moves at the frame's time, as a replay plays it;
+    // except one pressed at that very time (the first frame's), which is already there.
+    let pressedNow = Set(events.filter { $0.time >= t }.map(\.pointer))
+    for id in fingers.keys.sorted() where !pressedNow.contains(id) {
       guard let point = fingers[id] else { continue }
       let move = PointerEvent(time: t, pointer: id, phase: .move, position: point)
       apply(move)
@@ -160,6 +225,19 @@ public struct PreviewSession: Sendable {
     }
     let frame = nextFrame == 0 ? try simulation.currentFrame() : try simulation.step(to: t)
     nextFrame += 1
+    if let samples = recording,
+      t >= maximumRecordingSeconds || samples.count >= Self.maximumRecordingSamples
+    {
+      // Past this a saved trace could not be replayed: stop here (with every finger
+      // lifted in the recording, as Stop does).
+      stopRecording()
+      let minutes = maximumRecordingSeconds / 60
+      let limit =
+        minutes.rounded() == minutes
+        ? "\(Int(minutes)) min" : "\(maximumRecordingSeconds.shortestDescription) s"
+      recordingNotice =
+        "the recording stopped at its limit of \(limit) of scene time (a longer one could not be replayed by scenec test); it can be saved"
+    }
     return frame
   }
 

@@ -9,6 +9,7 @@ import ScenePipeline
 import SceneResolve
 import SceneRuntime
 import SceneTestSupport
+import SceneTesting
 import Testing
 
 @testable import ScenePreview
@@ -104,6 +105,102 @@ import Testing
   }
 }
 
+/// Recording in the page, and the page under another host name, in a real Chromium.
+@Suite(.serialized) struct PreviewSafetyBrowserTests {
+  @Test(
+    .enabled(
+      if: BrowserTests.chromium != nil,
+      "chromium is not installed: the browser test cannot run here (Debian: apt-get install chromium)"
+    ))
+  func aFlingRecordedInThePageReplaysAsATestTheFirstTime() async throws {
+    try await PreviewServerTests.withServer { port, folder, _ in
+      let browser = try Browser(executable: try #require(BrowserTests.chromium))
+      defer { browser.stop() }
+      let endpoint = try await browser.devToolsEndpoint()
+      try await DevTools.session(endpoint) { tools in
+        let page = try await tools.open("http://127.0.0.1:\(port)/")
+        #expect(
+          try await tools.waitFor(
+            "scenecPreview.connected && scenecPreview.drawnFrame !== null", in: page))
+        func click(_ id: String) async throws {
+          _ = try await tools.evaluate("document.getElementById('\(id)').click()", in: page)
+        }
+        try await click("record")
+        #expect(
+          try await tools.waitFor(
+            "document.getElementById('record').textContent.indexOf('Stop') >= 0", in: page))
+        // A fling: press the badge, three quick moves, and let go at once.
+        let start = try await tools.point("scenecPreview.toClient(120, 150)", in: page)
+        try await tools.mouse("mousePressed", start, in: page)
+        for k in 1...3 {
+          try await tools.mouse(
+            "mouseMoved", (start.x + Double(k) * 25, start.y + Double(k) * 40), in: page,
+            buttons: 1)
+        }
+        try await tools.mouse("mouseReleased", (start.x + 75, start.y + 120), in: page)
+        #expect(
+          try await tools.waitFor(
+            "document.getElementById('log').textContent.indexOf('release badge') >= 0",
+            in: page))
+        try await click("record")
+        #expect(try await tools.waitFor("!document.getElementById('savebox').hidden", in: page))
+        // Names from the scene's own.
+        let names = try await tools.evaluate(
+          "document.getElementById('tracename').value + ' ' + document.getElementById('scenename').value",
+          in: page)
+        #expect(names as? String == "elastic-drag-gesture.csv elastic-drag-recorded.yaml")
+        try await click("save")
+        #expect(
+          try await tools.waitFor(
+            "document.getElementById('saved').textContent.indexOf('saved elastic-drag-gesture.csv') === 0",
+            in: page))
+        // With no hand edits, the copy is a passing `scenec test` case.
+        let copy = folder + "/elastic-drag-recorded.yaml"
+        let report = SceneTest(scene: copy).run(record: true)
+        #expect(report.outcome == .recorded, "\(report.failedExpectations ?? "")")
+        // Saving again asks; declining keeps the files, and is no error.
+        let before = try String(contentsOfFile: copy, encoding: .utf8)
+        _ = try await tools.evaluate("window.confirm = function () { return false; }", in: page)
+        try await click("save")
+        #expect(
+          try await tools.waitFor(
+            "document.getElementById('saved').textContent === 'not saved: the existing files were kept'",
+            in: page))
+        let status = try await tools.evaluate(
+          "document.getElementById('status').textContent", in: page)
+        #expect((status as? String)?.hasPrefix("error") == false)
+        #expect(try String(contentsOfFile: copy, encoding: .utf8) == before)
+      }
+    }
+  }
+
+  @Test(
+    .enabled(
+      if: BrowserTests.chromium != nil,
+      "chromium is not installed: the browser test cannot run here (Debian: apt-get install chromium)"
+    ))
+  func aPageUnderAnotherHostNameGetsNothing() async throws {
+    try await PreviewServerTests.withServer { port, _, hub in
+      // A name that resolves to this machine, as a rebinding attacker's does.
+      let browser = try Browser(
+        executable: try #require(BrowserTests.chromium),
+        arguments: ["--host-resolver-rules=MAP rebind.test 127.0.0.1"])
+      defer { browser.stop() }
+      let endpoint = try await browser.devToolsEndpoint()
+      try await DevTools.session(endpoint) { tools in
+        let page = try await tools.open("http://rebind.test:\(port)/")
+        #expect(
+          try await tools.waitFor(
+            "document.body && document.body.innerText.indexOf('scenec preview answers only to') >= 0",
+            in: page))
+        let preview = try await tools.evaluate("typeof window.scenecPreview", in: page)
+        #expect(preview as? String == "undefined")
+      }
+      #expect(await hub.pageCount == 0)
+    }
+  }
+}
+
 /// The HTML player (`scenec run -o page.html`) in a real headless Chromium: its packed
 /// handles, decoded by the page, are the numbers of the JSON text for every frame it
 /// seeks to, and the readout follows.
@@ -167,18 +264,19 @@ final class Browser: @unchecked Sendable {
   let process = Process()
   let profile: URL
 
-  init(executable: String) throws {
+  init(executable: String, arguments extra: [String] = []) throws {
     profile = FileManager.default.temporaryDirectory.appendingPathComponent(
       "scenec-chromium-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: profile, withIntermediateDirectories: true)
     process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = [
-      "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
-      "--no-default-browser-check", "--disable-extensions", "--remote-debugging-port=0",
-      "--user-data-dir=\(profile.path)", "--window-size=800,900",
-      // The DevTools client library sends this origin; only it may connect.
-      "--remote-allow-origins=ws://127.0.0.1", "about:blank",
-    ]
+    process.arguments =
+      [
+        "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
+        "--no-default-browser-check", "--disable-extensions", "--remote-debugging-port=0",
+        "--user-data-dir=\(profile.path)", "--window-size=800,900",
+        // The DevTools client library sends this origin; only it may connect.
+        "--remote-allow-origins=ws://127.0.0.1",
+      ] + extra + ["about:blank"]
     process.standardOutput = FileHandle.nullDevice
     process.standardError = FileHandle.nullDevice
     try process.run()

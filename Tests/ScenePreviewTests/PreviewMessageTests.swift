@@ -13,8 +13,8 @@ import Testing
         == .control(.stopRecording))
     #expect(try PreviewMessage.parse(#"{"type":"speed","value":0.1}"#) == .speed(0.1))
     #expect(
-      try PreviewMessage.parse(#"{"type":"save","trace":"a.csv","scene":"","overwrite":true}"#)
-        == .save(trace: "a.csv", scene: nil, overwrite: true))
+      try PreviewMessage.parse(#"{"type":"save","trace":"a.csv","scene":"","confirm":"t1"}"#)
+        == .save(trace: "a.csv", scene: nil, confirm: "t1"))
   }
 
   @Test(arguments: [

@@ -57,9 +57,17 @@ import Testing
     // The badge was grabbed, dragged and let go.
     #expect(live.flatMap(\.events).map(\.type).prefix(2) == ["grab", "release"])
 
-    let written = try await hub.save(
-      trace, traceName: "pull.csv", sceneName: "pull.yaml", overwrite: false)
-    #expect(written == [folder + "/pull.csv", folder + "/pull.yaml"])
+    let outcome = try await hub.save(
+      trace, traceName: "pull.csv", sceneName: "pull.yaml", confirmed: false)
+    guard case .saved(let written, let summary) = outcome else {
+      Issue.record("not saved: \(outcome)")
+      return
+    }
+    #expect(written.map(\.path) == [folder + "/pull.csv", folder + "/pull.yaml"])
+    #expect(
+      summary
+        == "saved pull.csv (\(trace.samples.count) samples, \(FixedText.seconds(trace.duration)) s) and pull.yaml, which replays it; its expectations: event grab of badge; event release of badge; event rest of badge; at end: all at rest. Record its snapshot with: scenec test pull.yaml --record"
+    )
     // The trace reads back to the very samples recorded.
     let text = try String(contentsOfFile: folder + "/pull.csv", encoding: .utf8)
     #expect(try TraceFile.parse(text, name: "pull.csv") == trace)
@@ -78,7 +86,7 @@ import Testing
     }
   }
 
-  @Test func savingNeverReplacesAFileUnlessAsked() async throws {
+  @Test func savingNeverReplacesAFileUnlessConfirmed() async throws {
     let folder = try Self.folder(with: "elastic-drag.yaml")
     let hub = PreviewHub(sceneFile: folder + "/elastic-drag.yaml")
     await hub.load()
@@ -87,22 +95,21 @@ import Testing
       .init(time: 0.2, position: Vector(1, 2), phase: .up, pointer: 0),
     ])
     try "keep me".write(toFile: folder + "/taken.csv", atomically: true, encoding: .utf8)
-    do {
-      _ = try await hub.save(trace, traceName: "taken.csv", sceneName: nil, overwrite: false)
+    let asked = try await hub.save(trace, traceName: "taken.csv", sceneName: nil, confirmed: false)
+    guard case .needsConfirmation(let existing) = asked else {
       Issue.record("an existing trace was replaced")
-    } catch {
-      #expect(error.exists && error.message == "'\(folder)/taken.csv' exists")
+      return
     }
+    #expect(existing.map(\.real) == [folder + "/taken.csv"])
     #expect(try String(contentsOfFile: folder + "/taken.csv", encoding: .utf8) == "keep me")
-    _ = try await hub.save(trace, traceName: "taken.csv", sceneName: nil, overwrite: true)
+    _ = try await hub.save(trace, traceName: "taken.csv", sceneName: nil, confirmed: true)
     #expect(try String(contentsOfFile: folder + "/taken.csv", encoding: .utf8) == trace.csvText)
     // The scene being previewed is never the copy.
-    do {
+    await #expect(
+      throws: PreviewHub.SaveError(message: "the copy cannot replace the scene being previewed")
+    ) {
       _ = try await hub.save(
-        trace, traceName: "t.csv", sceneName: "elastic-drag.yaml", overwrite: true)
-      Issue.record("the previewed scene was replaced")
-    } catch {
-      #expect(error.message == "the copy cannot replace the scene being previewed")
+        trace, traceName: "t.csv", sceneName: "elastic-drag.yaml", confirmed: true)
     }
   }
 

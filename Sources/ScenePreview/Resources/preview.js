@@ -11,7 +11,7 @@
   var options = { paths: true, points: true, trail: true, vectors: false };
   var KEEP = 64, LOG_LIMIT = 1000;
   var socket = null, scene = null, renderer = null, frames = [], drawn = null;
-  var pending = false, recording = false, sceneVersion = 0;
+  var pending = false, recording = false, sceneVersion = 0, namesEdited = false;
   var pointerIds = {}, nextPointer = 0;
 
   // What tests and tools may read: the scene, the last frame received and the last drawn.
@@ -83,17 +83,30 @@
         $("pause").textContent = message.paused ? "▶ Resume" : "❚❚ Pause";
         $("speed").value = String(message.speed);
         saveBox.hidden = !message.canSave;
+        // Names from the scene's own, until the user types others.
+        if (!namesEdited && message.traceName) {
+          $("tracename").value = message.traceName;
+          $("scenename").value = message.sceneName;
+        }
         statusText.textContent = message.playingScript ? "playing the scene's gesture" : "live";
         break;
       case "saved":
-        savedText.textContent = "saved " + message.files.join(" and ");
+        savedText.textContent = message.message || "saved " + message.files.join(" and ");
+        break;
+      case "confirm":
+        // The server asks; only its token, sent back, lets a save replace a file.
+        if (window.confirm(message.message)) {
+          save(message.token);
+        } else {
+          savedText.textContent = "not saved: the existing files were kept";
+        }
+        break;
+      case "notice":
+        savedText.textContent = message.message;
         break;
       case "error":
         savedText.textContent = "";
         statusText.textContent = "error: " + message.message;
-        if (message.exists && window.confirm(message.message + "\nOverwrite it?")) {
-          save(true);
-        }
         break;
     }
   }
@@ -167,13 +180,18 @@
   recordButton.addEventListener("click", function () {
     control(recording ? "stop-recording" : "record");
   });
-  function save(overwrite) {
-    send({
-      type: "save", trace: $("tracename").value, scene: $("savescene").checked ? $("scenename").value : null,
-      overwrite: overwrite === true
-    });
+  function save(token) {
+    var message = {
+      type: "save", trace: $("tracename").value, scene: $("savescene").checked ? $("scenename").value : null
+    };
+    if (token) message.confirm = token;
+    savedText.textContent = "saving…";
+    send(message);
   }
-  $("save").addEventListener("click", function () { save(false); });
+  $("save").addEventListener("click", function () { save(null); });
+  ["tracename", "scenename"].forEach(function (name) {
+    $(name).addEventListener("input", function () { namesEdited = true; });
+  });
   ["paths", "points", "trail", "vectors"].forEach(function (name) {
     var box = $(name);
     box.checked = options[name];

@@ -168,7 +168,8 @@ let package = Package(
     .target(
       name: "SceneCommandLine",
       dependencies: [
-        "SceneFiles", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        "SceneFiles", "SceneDiagnostics",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
 
     // `scenec-preview`, the preview's web server, which `scenec preview` runs. Its own

@@ -48,6 +48,9 @@ public struct PreviewOptions: ParsableArguments {
     guard (0...65535).contains(port) else {
       throw ValidationError("--port must be between 0 and 65535, found \(port)")
     }
+    if let problem = TraceFolders.problems(traceFolders).first {
+      throw ValidationError(problem)
+    }
   }
 
   /// The same options as a command line that parses back to them: every option spelled

@@ -115,19 +115,6 @@ public enum TraceLoader {
     return (traces, files, diagnostics, paths)
   }
 
-  /// Why each of `folders` cannot be a trace folder (missing, or not a folder), one
-  /// message each; empty when all can.
-  public static func problems(folders: [String]) -> [String] {
-    folders.compactMap { folder in
-      let shown = "'" + TerminalText.escaped(folder) + "'"
-      switch InputFile.kind(atPath: folder) {
-      case .directory: return nil
-      case nil: return "--trace-folder \(shown): no such folder"
-      case .regularFile, .other: return "--trace-folder \(shown): not a folder"
-      }
-    }
-  }
-
   /// The path with every symbolic link and `..` resolved, or `nil` when it does not exist.
   static func realPath(_ path: String) -> String? {
     guard let resolved = realpath(path, nil) else { return nil }

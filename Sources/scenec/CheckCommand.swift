@@ -35,7 +35,7 @@ struct CheckCommand: ParsableCommand {
 
   func validate() throws {
     if paths.isEmpty { throw ValidationError("give at least one scene file or folder") }
-    if let problem = TraceLoader.problems(folders: traceFolder).first {
+    if let problem = TraceFolders.problems(traceFolder).first {
       throw ValidationError(problem)
     }
   }

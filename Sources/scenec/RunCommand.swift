@@ -95,7 +95,7 @@ struct RunCommand: ParsableCommand {
       throw ValidationError("--precision must be between 0 and 15")
     }
     if maxFrames < 1 { throw ValidationError("--max-frames must be at least 1") }
-    if let problem = TraceLoader.problems(folders: traceFolder).first {
+    if let problem = TraceFolders.problems(traceFolder).first {
       throw ValidationError(problem)
     }
     if let format, OutputRegistry.named(format) == nil {

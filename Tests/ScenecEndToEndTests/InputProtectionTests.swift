@@ -167,7 +167,7 @@ import Darwin
     for (folder, problem) in [
       (dir.appendingPathComponent("nope").path, "no such folder"), (scene, "not a folder"),
     ] {
-      for command in ["run", "check"] {
+      for command in ["run", "check", "preview"] {
         let result = try ScenecProcess.run([command, scene, "--trace-folder", folder])
         #expect(result.status == 64)
         #expect(result.stderr.hasPrefix("Error: --trace-folder '\(folder)': \(problem)\n"))

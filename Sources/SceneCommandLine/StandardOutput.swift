@@ -18,19 +18,9 @@ public enum StandardOutput {
   ///
   /// - Throws: ``Sysexits/cannotCreate`` after saying why on standard error.
   public static func write(_ text: String, terminator: String = "\n") throws(ExitCode) {
-    var bytes = Array((text + terminator).utf8)
-    var offset = 0
-    while offset < bytes.count {
-      let written = bytes.withUnsafeMutableBytes { raw in
-        guard let base = raw.baseAddress else { return 0 }
-        return systemWrite(1, base + offset, raw.count - offset)
-      }
-      if written < 0 && errno == EINTR { continue }
-      if written <= 0 {
-        printError("error: cannot write standard output: \(String(cString: strerror(errno)))")
-        throw Sysexits.cannotCreate
-      }
-      offset += written
+    if let failure = writeAll(1, Array((text + terminator).utf8)) {
+      printError("error: cannot write standard output: \(String(cString: strerror(failure)))")
+      throw Sysexits.cannotCreate
     }
   }
 

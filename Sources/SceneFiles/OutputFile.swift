@@ -23,6 +23,22 @@ public func systemWrite(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) ->
   #endif
 }
 
+/// Writes all of `bytes` to `fd`, again after an interrupted call; the `errno` of the
+/// call that failed, or `nil` when all were written.
+public func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Int32? {
+  var offset = 0
+  while offset < bytes.count {
+    let written = bytes.withUnsafeBytes { raw -> Int in
+      guard let base = raw.baseAddress else { return 0 }
+      return systemWrite(fd, base + offset, raw.count - offset)
+    }
+    if written < 0 && errno == EINTR { continue }
+    if written <= 0 { return written == 0 ? EIO : errno }
+    offset += written
+  }
+  return nil
+}
+
 /// Where a command's output goes: standard output as it comes, or a file that appears
 /// whole or not at all.
 ///

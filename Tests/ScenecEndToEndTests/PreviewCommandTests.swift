@@ -6,23 +6,8 @@ import Testing
 /// (SIGINT) stops it cleanly with status 0.
 @Suite struct PreviewCommandTests {
   @Test func printsItsAddressServesThePageAndStopsOnCtrlC() async throws {
-    let executable = try #require(ScenecProcess.executable)
-    let process = Process()
-    process.executableURL = executable
-    process.arguments = ["preview", "Scenes/wave.yaml", "--port", "0"]
-    let out = Pipe()
-    let err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
     // The first line is the address.
-    var line = Data()
-    while !line.contains(UInt8(ascii: "\n")) {
-      let chunk = out.fileHandleForReading.availableData
-      if chunk.isEmpty { break }
-      line.append(chunk)
-    }
-    let text = String(decoding: line, as: UTF8.self)
+    let (process, _, err, text) = try Self.startPreview(port: 0, scene: "Scenes/wave.yaml")
     let url = try #require(
       text.split(separator: " ").first { $0.hasPrefix("http://127.0.0.1:") }.map(String.init),
       "no address in: \(text)")
@@ -39,11 +24,13 @@ import Testing
   }
 
   /// Starts `scenec preview` on `port` and returns it with its first line of output.
-  static func startPreview(port: Int) throws -> (Process, Pipe, Pipe, String) {
+  static func startPreview(port: Int, scene: String = "Scenes/elastic-drag.yaml") throws -> (
+    Process, Pipe, Pipe, String
+  ) {
     let executable = try #require(ScenecProcess.executable)
     let process = Process()
     process.executableURL = executable
-    process.arguments = ["preview", "Scenes/elastic-drag.yaml", "--port", String(port)]
+    process.arguments = ["preview", scene, "--port", String(port)]
     let out = Pipe()
     let err = Pipe()
     process.standardOutput = out

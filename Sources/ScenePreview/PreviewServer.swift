@@ -103,7 +103,7 @@ public struct PreviewServer: Sendable {
     }
     let webSocketResponder = router.buildResponder()
     let channelConfiguration = HTTP1WebSocketUpgradeChannel.Configuration(
-      http1: .init(idleTimeout: .seconds(Int64(limits.idleTimeout.components.seconds))),
+      http1: .init(idleTimeout: .nanoseconds(Int64(limits.idleTimeout / .nanoseconds(1)))),
       ws: .init(
         maxFrameSize: Self.maximumMessageBytes, autoPing: .enabled(timePeriod: limits.pingInterval),
         closeTimeout: limits.closeTimeout, validateUTF8: true))

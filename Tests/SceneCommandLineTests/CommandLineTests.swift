@@ -22,9 +22,20 @@ import Testing
   /// What `scenec preview` hands to `scenec-preview` parses back to the same options,
   /// a file named like an option included.
   @Test func theForwardedCommandLineParsesBack() throws {
+    // Trace folders must exist: two real ones, one with a space in its name.
+    let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "scenec-options-\(UUID().uuidString)")
+    let spaced = scratch.appendingPathComponent("a b").path
+    let plain = scratch.appendingPathComponent("c").path
+    for folder in [spaced, plain] {
+      try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    }
+    defer { try? FileManager.default.removeItem(at: scratch) }
     for arguments in [
       ["Scenes/wave.yaml"],
-      ["--port", "0", "--open", "--trace-folder", "a b", "--trace-folder", "c", "--", "-x.yaml"],
+      [
+        "--port", "0", "--open", "--trace-folder", spaced, "--trace-folder", plain, "--", "-x.yaml",
+      ],
       ["--host", "0.0.0.0", "--", "--port"],
     ] {
       let options = try PreviewOptions.parse(arguments)
@@ -32,6 +43,11 @@ import Testing
       #expect(again.file == options.file)
       #expect(again.port == options.port && again.host == options.host)
       #expect(again.open == options.open && again.traceFolders == options.traceFolders)
+    }
+    #expect(throws: (any Error).self) {
+      try PreviewOptions.parse([
+        "x.yaml", "--trace-folder", scratch.appendingPathComponent("no").path,
+      ])
     }
   }
 }

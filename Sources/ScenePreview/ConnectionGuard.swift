@@ -70,9 +70,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         let reason = Array("frames from a page must be masked".utf8)
         close.writeBytes([0x88, UInt8(2 + reason.count), 0x03, 0xEA] + reason)
         phase = .closed
-        context.writeAndFlush(wrapOutboundOut(close)).whenComplete { _ in
-          context.close(promise: nil)
-        }
+        writeThenClose(close, context: context)
         return
       }
       context.fireChannelRead(data)
@@ -172,8 +170,14 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         + "Connection: close\r\n"
         + PreviewServer.securityHeaders.map { "\($0.0): \($0.1)\r\n" }.joined()
         + "\r\n" + body)
-    context.writeAndFlush(wrapOutboundOut(response)).whenComplete { _ in
-      context.close(promise: nil)
+    writeThenClose(response, context: context)
+  }
+
+  /// Sends `bytes`, then closes the connection once they are written.
+  private func writeThenClose(_ bytes: ByteBuffer, context: ChannelHandlerContext) {
+    let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+    context.writeAndFlush(wrapOutboundOut(bytes)).whenComplete { _ in
+      bound.value.close(promise: nil)
     }
   }
 

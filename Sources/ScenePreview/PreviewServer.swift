@@ -302,7 +302,7 @@ struct FileWatcher: Service {
 
   func run() async throws {
     // Ctrl-C (graceful shutdown) cancels the loop, which checks for cancellation.
-    try await cancelWhenGracefulShutdown {
+    await cancelWhenGracefulShutdown {
       await hub.watch(every: interval) { message in
         FileHandle.standardError.write(
           Data((message.hasSuffix("\n") ? message : message + "\n").utf8))

@@ -107,7 +107,7 @@ final class StopSignals: @unchecked Sendable {
     pointer.initialize(repeating: 0, count: 2)
     return pointer
   }()
-  nonisolated(unsafe) private static let forcedMessage: [UInt8] = Array(
+  private static let forcedMessage: [UInt8] = Array(
     "scenec preview: stopped at once (signal given twice)\n".utf8)
 
   init() {

@@ -100,7 +100,7 @@ import Testing
   func weightsIntegratePolynomialsExactly(order: Int) {
     let rule = CumulativeArcLengthRule(order: order)
     for degree in [0, 1, 2, 5, order - 3, order - 2, order - 1] {
-      let (lengths, tail) = rule.integrate(Function { t in pow(t, Double(degree)) })
+      let (lengths, _) = rule.integrate(Function { t in pow(t, Double(degree)) })
       for k in 1...8 {
         let exact = pow(Double(k) / 8, Double(degree + 1)) / Double(degree + 1)
         #expect(

@@ -86,7 +86,7 @@ import Testing
     var streamed: [UInt8] = []
     var flushed: [Int] = []
     var streaming = writer
-    try streaming.end(
+    streaming.end(
       into: &sink,
       flush: { bytes in
         streamed += Array(bytes.bytes)

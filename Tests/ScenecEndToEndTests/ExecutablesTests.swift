@@ -53,7 +53,8 @@ import Testing
       help.stdout.contains(
         "USAGE: scenec preview <file> [--port <port>] [--host <host>] [--open] [--trace-folder <trace-folder> ...]"
       ))
-    let direct = try ScenecProcess.run(["--help"], executable: try #require(Self.preview))
+    let server: URL = try #require(Self.preview)
+    let direct = try ScenecProcess.run(["--help"], executable: server)
     #expect(direct.status == 0 && direct.stdout.contains("USAGE: scenec-preview <file>"))
   }
 

@@ -59,6 +59,13 @@ extension MeasuredPath {
 
     deinit { entries.deallocate() }
 
+    /// The bytes the table of a path of `pieces` pieces holds: each piece's lengths at
+    /// 129 points and 128 stretches of 5 coefficients.
+    static func bytes(pieces: Int) -> Int {
+      pieces * (stretchesPerPiece + 1 + stretchesPerPiece * coefficientsPerStretch)
+        * MemoryLayout<Double>.size
+    }
+
     /// Whether each stretch, piece after piece, may be used: for tests and benchmarks.
     var usableStretches: [Bool] {
       stride(from: 0, to: coefficients.count, by: Self.coefficientsPerStretch).map {
@@ -77,18 +84,30 @@ extension MeasuredPath {
   }
 
   /// The same as ``preparedForRepeatedPositions()``, reusing the table of an earlier path
-  /// of the same shape from `cache`.
+  /// of the same shape from `cache`, within the cache's memory budget.
   ///
   /// The table depends only on the shape of each segment, not on where it is, so the
   /// hundreds of copies of one track a generated scene places around the canvas share one
   /// table: made once, held once.
+  ///
+  /// A table costs about 6 KB and 50 µs a curved piece, so a path of more than
+  /// ``InverseTableCache/maximumPieces`` curved pieces, or one whose table would take the
+  /// cache past ``InverseTableCache/budgetBytes``, is returned as it is: its positions are
+  /// solved exactly each time (as accurate, a little slower), and it costs only its own
+  /// measurements, a few hundred bytes a segment. A 350,000-segment track once took 4.4 GB
+  /// and 28 s to check.
   public func preparedForRepeatedPositions(sharing cache: inout InverseTableCache)
     -> MeasuredPath
   {
+    let curved = pieces.count { !$0.isLine && $0.length > 0 }
+    guard curved > 0, curved <= InverseTableCache.maximumPieces else { return self }
     let key = InverseTableCache.Key(pieces)
     if let table = cache.tables[key] { return MeasuredPath(self, inverseTable: table) }
+    let bytes = InverseTable.bytes(pieces: pieces.count)
+    guard cache.usedBytes + bytes <= cache.budgetBytes else { return self }
     let table = InverseTable(pieces)
     cache.tables[key] = table
+    cache.usedBytes += bytes
     return MeasuredPath(self, inverseTable: table)
   }
 
@@ -292,8 +311,19 @@ extension MeasuredPath.InverseTable {
 /// (see ``MeasuredPath/preparedForRepeatedPositions(sharing:)``).
 public struct InverseTableCache: Sendable {
   var tables: [Key: MeasuredPath.InverseTable] = [:]
+  /// The bytes the tables made so far hold.
+  public internal(set) var usedBytes = 0
+  /// The most bytes of tables the cache makes; past it, paths stay without one.
+  public var budgetBytes: Int
 
-  public init() {}
+  /// The most curved pieces a path may have and still get a table (about 6 MB of table).
+  public static let maximumPieces = 1_024
+  /// The default budget: 64 MiB of tables for a whole scene.
+  public static let defaultBudgetBytes = 64 << 20
+
+  public init(budgetBytes: Int = InverseTableCache.defaultBudgetBytes) {
+    self.budgetBytes = budgetBytes
+  }
 
   /// How many distinct tables the cache holds.
   public var count: Int { tables.count }

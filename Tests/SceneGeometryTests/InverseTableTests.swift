@@ -110,6 +110,42 @@ import Testing
     #expect(table.usableStretches.allSatisfy { $0 })
   }
 
+  /// A wavy track of `count` cubic segments, each unlike the others.
+  static func longTrack(_ count: Int) throws -> MeasuredPath {
+    var data = "M0 0"
+    for i in 0..<count {
+      let x = Double(i) * 10
+      data += " C \(x + 3) \(5 + Double(i % 7)) \(x + 7) \(-5 - Double(i % 5)) \(x + 10) 0"
+    }
+    return MeasuredPath(try Path(svgPathData: data))
+  }
+
+  /// A long path keeps no table: its memory is its measurements alone, and its positions
+  /// are exact all the same. (Its table would be 6 KB a segment: 2 GB for 350,000.)
+  @Test func aLongPathOrOneOverTheBudgetKeepsNoTableAndStaysExact() throws {
+    var cache = InverseTableCache()
+    let limit = InverseTableCache.maximumPieces
+    let atLimit = try Self.longTrack(limit).preparedForRepeatedPositions(sharing: &cache)
+    #expect(atLimit.isPreparedForRepeatedPositions)
+    #expect(cache.usedBytes == limit * (129 + 128 * 5) * 8)
+    let long = try Self.longTrack(limit + 1).preparedForRepeatedPositions(sharing: &cache)
+    #expect(!long.isPreparedForRepeatedPositions)
+    #expect(cache.usedBytes == limit * (129 + 128 * 5) * 8)
+    for k in 0...40 {
+      let s = long.length * Double(k) / 40
+      let position = long.position(atLength: s)
+      let piece = long.pieces[position.segmentIndex]
+      let reached = piece.startLength + Reference.arcLength(piece.cubic, from: 0, to: position.t)
+      #expect(abs(reached - s) <= Self.bound * long.length)
+    }
+    // A small budget: the first table fits, the next (another shape) does not.
+    var small = InverseTableCache(budgetBytes: 100_000)
+    let first = try Self.longTrack(10).preparedForRepeatedPositions(sharing: &small)
+    let second = try Self.longTrack(11).preparedForRepeatedPositions(sharing: &small)
+    #expect(first.isPreparedForRepeatedPositions && !second.isPreparedForRepeatedPositions)
+    #expect(small.usedBytes == 10 * 769 * 8)
+  }
+
   /// Paths of one shape share one table wherever they lie, and each still meets the bound.
   @Test func pathsOfOneShapeShareOneTable() throws {
     var cache = InverseTableCache()

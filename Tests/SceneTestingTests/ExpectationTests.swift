@@ -1,4 +1,6 @@
 import Foundation
+import ScenePipeline
+import SceneRuntime
 import Testing
 
 @testable import SceneTesting
@@ -132,5 +134,52 @@ import Testing
   @Test func expectationsCompareNumbers() throws {
     let text = try #require(try failures(base + "expect:\n  - at 0s: h < 3\n"))
     #expect(text.contains("an expectation compares numbers; compare a point's .x or .y"))
+  }
+}
+
+/// Checking is linear.
+///
+/// A frame visits the checks bound to it and the windows open at it, never every
+/// expectation. Counted, not timed.
+@Suite struct ExpectationCostTests {
+  /// Observes a whole run of `yaml` and returns the checker.
+  func checker(_ yaml: String) throws -> ExpectationChecker {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "scenec-cost-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let file = dir.appendingPathComponent("s.yaml")
+    try yaml.write(to: file, atomically: true, encoding: .utf8)
+    let loaded = try ScenePipeline.load(path: file.path)
+    let graph = try #require(loaded.graph, "\(loaded.rendered())")
+    var runner = try SceneRunner(graph: graph)
+    var checker = ExpectationChecker(graph: graph, fps: runner.fps)
+    while let frame = try runner.nextFrame() {
+      checker.observe(frame, simulation: runner.simulation)
+    }
+    checker.finishRun(runner.simulation, stoppedAtLimit: runner.stoppedAtLimit)
+    #expect(checker.finish().isEmpty)
+    return checker
+  }
+
+  /// `count` one-frame windows spread over a 10 s run at 10 fps, and as many moments.
+  func scene(_ count: Int, duration: Int) -> String {
+    var text =
+      "scene: { duration: \(duration)s, fps: 10 }\nhandles:\n  h: { position: [10, 0] }\nexpect:\n"
+    for k in 0..<count {
+      let t = Double(k % (duration * 10)) / 10
+      text += "  - always h.x == 10 during \(t)s..\(t)s\n  - at \(t)s: h.x == 10\n"
+    }
+    return text
+  }
+
+  @Test func visitsGrowWithFramesPlusExpectationsNotTheirProduct() throws {
+    let small = try checker(scene(2_000, duration: 10))
+    // 101 frames, 2,000 windows of one frame each and 2,000 moments: about 4,000 visits
+    // (a window is visited where it opens and once more to drop it), not 101 × 4,000.
+    #expect(small.visits <= 2 * 2_000 + 2_000 + 101, "\(small.visits)")
+    // Ten times the frames, the same expectations: the visits barely move.
+    let long = try checker(scene(2_000, duration: 100))
+    #expect(long.visits <= 2 * 2_000 + 2_000 + 1_001, "\(long.visits)")
   }
 }

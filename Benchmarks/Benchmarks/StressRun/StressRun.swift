@@ -28,6 +28,7 @@ import Darwin
 ///     swift run -c release StressRun phases 40000 3    # reading, decoding, resolving apart
 ///     swift run -c release StressRun parse 20000       # one of its expressions, parsed N times
 ///     swift run -c release StressRun measure 1000      # measure the 64-segment wavy path
+///     swift run -c release StressRun longpath 350000   # check a follow path of N segments: memory
 ///     swift run -c release StressRun resolve follow 10000 5  # load once, resolve 5 times
 ///     swift run -c release StressRun resolve animate 10000 5 # the same, animated handles
 ///     valgrind --tool=callgrind .build/release/StressRun 1000 1
@@ -37,6 +38,10 @@ enum StressRun {
     var arguments = Array(CommandLine.arguments.dropFirst())
     if arguments.first == "load" {
       try load(arguments.dropFirst().compactMap { Int($0) })
+      return
+    }
+    if arguments.first == "longpath" {
+      longPath(arguments.dropFirst().compactMap { Int($0) }.first ?? 350_000)
       return
     }
     if arguments.first == "parse" {
@@ -144,6 +149,53 @@ enum StressRun {
 
   /// `StressRun parse N`: the longest expression of the stress scene parsed N times (for
   /// callgrind: the difference of two counts is N parses).
+  /// Loads and resolves (what `scenec check` does) a scene whose one `follow` track has
+  /// `count` cubic segments, and prints the memory it took per segment.
+  static func longPath(_ count: Int) {
+    var data = "M0 0"
+    data.reserveCapacity(count * 16)
+    for i in 0..<count { data += "c3 \(5 + i % 7) 7 \(-5 - i % 5) 10 0" }
+    let text = """
+      scene: { name: Long, size: 400x300, duration: 1s }
+      paths:
+        track: { d: "\(data)" }
+      handles:
+        ball: { position: [0, 0], shape: circle, r: 5, draggable: true }
+      constraints:
+        - follow: { handle: ball, path: track }
+
+      """
+    let before = residentKB()
+    let started = ContinuousClock.now
+    let loaded = SceneLoader.load(SourceFile(name: "long.yaml", text: text), syntax: .yaml)
+    guard let spec = loaded.spec else {
+      print("the scene did not load")
+      return
+    }
+    let resolved = SceneResolver.resolve(spec)
+    let elapsed = ContinuousClock.now - started
+    let peak = peakKB()
+    withExtendedLifetime(resolved) {}
+    print(
+      "\(count) segments (\(text.utf8.count) bytes): load + resolve \(elapsed), "
+        + "peak resident \(peak / 1024) MB, \((peak - before) * 1024 / count) bytes a segment above "
+        + "the \(before / 1024) MB before; table: \(resolved.graph?.paths.first?.measured?.isPreparedForRepeatedPositions == true ? "yes" : "none")"
+    )
+  }
+
+  /// The process's resident memory now, and at its peak, in KB.
+  static func residentKB() -> Int {
+    let status = (try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8)) ?? ""
+    let pages = Int(status.split(separator: " ").dropFirst().first ?? "0") ?? 0
+    return pages * Int(sysconf(Int32(_SC_PAGESIZE))) / 1024
+  }
+
+  static func peakKB() -> Int {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return Int(usage.ru_maxrss)
+  }
+
   static func parse(_ repetitions: Int) {
     let text = "(15 + sway, 105 + pull * 0.3 + 2 * sin(time * 6 + 0))"
     let origin = SourceSpan(SourceLocation(file: "stress.yaml", line: 1, column: 1))

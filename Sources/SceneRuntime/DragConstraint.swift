@@ -158,13 +158,14 @@ enum DragConstraint: ConstraintBehavior {
       guard moves else { return Glide(still: value) }
       if let target {
         return Glide(
-          springFrom: value, velocity: speed, to: target, model: p.snapSpring, at: sim.time)
+          springFrom: value, velocity: speed, to: target, model: p.snapSpring, at: sim.time,
+          judgingRest: false)
       }
       if value > upper || value < lower {
         // Released past a bound: back to it, with the release speed.
         return Glide(
           springFrom: value, velocity: speed, to: value > upper ? upper : lower,
-          model: p.bounceSpring, at: sim.time)
+          model: p.bounceSpring, at: sim.time, judgingRest: false)
       }
       guard let momentum = p.momentum else { return Glide(still: value) }
       return Glide(
@@ -176,6 +177,13 @@ enum DragConstraint: ConstraintBehavior {
       position.x, velocity.x, moves: movesX, target: targetX, limits.minX, limits.maxX)
     sim.dragStates[s].y = axisMotion(
       position.y, velocity.y, moves: movesY, target: targetY, limits.minY, limits.maxY)
+    // Rest is judged on both axes together, from the start.
+    let x = sim.dragStates[s].x.advance(to: sim.time)
+    let y = sim.dragStates[s].y.advance(to: sim.time)
+    if Glide.restsTogether(x, y) {
+      sim.dragStates[s].x.settle()
+      sim.dragStates[s].y.settle()
+    }
     let moving = sim.dragStates[s].x.isMoving || sim.dragStates[s].y.isMoving
     sim.dragStates[s].moving = moving
     if moving {
@@ -228,11 +236,18 @@ enum DragConstraint: ConstraintBehavior {
     let s = sim.stateSlots[c]
     let h = p.handle
     guard sim.dragStates[s].moving, sim.handles[h].mode == .gliding else { return }
-    let x = sim.dragStates[s].x.sample(at: sim.time)
-    let y = sim.dragStates[s].y.sample(at: sim.time)
+    let x = sim.dragStates[s].x.advance(to: sim.time)
+    let y = sim.dragStates[s].y.advance(to: sim.time)
     sim.handles[h].position = Vector(x.value, y.value)
     sim.handles[h].velocity = Vector(x.velocity, y.velocity)
-    if !sim.dragStates[s].x.isMoving && !sim.dragStates[s].y.isMoving {
+    if Glide.restsTogether(x, y) {
+      // Both axes at once, exactly where they rest.
+      sim.dragStates[s].x.settle()
+      sim.dragStates[s].y.settle()
+      let end = (
+        sim.dragStates[s].x.advance(to: sim.time), sim.dragStates[s].y.advance(to: sim.time)
+      )
+      sim.handles[h].position = Vector(end.0.value, end.1.value)
       sim.dragStates[s].moving = false
       sim.handles[h].velocity = .zero
       sim.handles[h].mode = .idle

@@ -56,10 +56,14 @@ struct Glide: Sendable {
   }
 
   /// A spring from `value` moving at `velocity` to `rest`.
+  ///
+  /// `judgingRest: false` starts it even within its rest threshold, for a caller that
+  /// judges rest on two axes together (``restsTogether(_:_:)``).
   init(
-    springFrom value: Double, velocity: Double, to rest: Double, model: SpringModel, at time: Double
+    springFrom value: Double, velocity: Double, to rest: Double, model: SpringModel,
+    at time: Double, judgingRest: Bool = true
   ) {
-    if model.isAtRest(displacement: value - rest, velocity: velocity) {
+    if judgingRest && model.isAtRest(displacement: value - rest, velocity: velocity) {
       phase = .still(rest)
     } else {
       phase = .spring(
@@ -103,6 +107,81 @@ struct Glide: Sendable {
       }
       return (rest + state.displacement, state.velocity)
     }
+  }
+}
+
+// MARK: - Two axes at rest together
+
+extension Glide {
+  /// One axis at a moment, before rest is judged.
+  struct AxisSample {
+    var value: Double
+    var velocity: Double
+    /// How far the axis is from where it would rest (its glide's end, its spring's target).
+    var offset: Double
+    /// The distance (and, for a spring, speed) within which it may rest: the spring's
+    /// `restThreshold` or a glide's ``SceneGraph/Momentum/restDistance``; infinite for an
+    /// axis that is still.
+    var threshold: Double
+    /// Whether its speed counts towards rest (a spring's does; a glide rests by distance).
+    var speedCounts: Bool
+    /// False while it must go on: a glide still on its way to a bound it will bounce from.
+    var canRest: Bool
+  }
+
+  /// The axis at `time`, with no decision about rest: a glide that reaches its bound
+  /// turns into its bounce, but nothing becomes still here (see ``settle()``).
+  mutating func advance(to time: Double) -> AxisSample {
+    switch phase {
+    case .still(let value):
+      return AxisSample(
+        value: value, velocity: 0, offset: 0, threshold: .infinity, speedCounts: false,
+        canRest: true)
+    case .decay(
+      let start, let origin, let amplitude, let tau, let crossing, let bound, let bounce):
+      let t = max(time - start, 0)
+      if let crossing, t >= crossing {
+        let speed = amplitude / tau * Double.exp(-crossing / tau)
+        phase = .spring(
+          start: start + crossing, rest: bound, displacement: 0, velocity: speed, model: bounce)
+        return advance(to: time)
+      }
+      let remaining = amplitude * Double.exp(-t / tau)
+      return AxisSample(
+        value: origin + amplitude - remaining, velocity: remaining / tau, offset: -remaining,
+        threshold: SceneGraph.Momentum.restDistance, speedCounts: false, canRest: crossing == nil)
+    case .spring(let start, let rest, let displacement, let velocity, let model):
+      let state = model.state(
+        after: max(time - start, 0), displacement: displacement, velocity: velocity)
+      return AxisSample(
+        value: rest + state.displacement, velocity: state.velocity, offset: state.displacement,
+        threshold: model.restThreshold, speedCounts: true, canRest: true)
+    }
+  }
+
+  /// Becomes still where it would rest: a glide at its end, a spring at its target.
+  mutating func settle() {
+    switch phase {
+    case .still: break
+    case .decay(_, let origin, let amplitude, _, _, _, _): phase = .still(origin + amplitude)
+    case .spring(_, let rest, _, _, _): phase = .still(rest)
+    }
+  }
+
+  /// Whether two axes of one handle are at rest together, judged on 2D lengths as
+  /// Grammar.md says: the distance from where they would rest, and the speed of those
+  /// moving by spring, each within the smaller of their thresholds. So a diagonal spring
+  /// rests when a straight one of the same length would, both axes in the same frame;
+  /// for one moving axis this is that axis's own rule.
+  static func restsTogether(_ x: AxisSample, _ y: AxisSample) -> Bool {
+    guard x.canRest, y.canRest else { return false }
+    let threshold = min(x.threshold, y.threshold)
+    guard threshold.isFinite else { return true }  // Both still.
+    let squared = threshold * threshold
+    let distance = x.offset * x.offset + y.offset * y.offset
+    let vx = x.speedCounts ? x.velocity : 0
+    let vy = y.speedCounts ? y.velocity : 0
+    return distance <= squared && vx * vx + vy * vy <= squared
   }
 }
 

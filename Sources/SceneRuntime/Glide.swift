@@ -168,8 +168,9 @@ extension Glide {
     }
   }
 
-  /// Whether two axes of one handle are at rest together, judged on 2D lengths as
-  /// Grammar.md says: the distance from where they would rest, and the speed of those
+  /// Whether two axes of one handle are at rest together.
+  ///
+  /// Judged on 2D lengths, as Grammar.md says: the distance from where they would rest, and the speed of those
   /// moving by spring, each within the smaller of their thresholds. So a diagonal spring
   /// rests when a straight one of the same length would, both axes in the same frame;
   /// for one moving axis this is that axis's own rule.

@@ -32,7 +32,7 @@ extension SceneResolver {
         checkMoment(moment, of: expectation)
         let left = compileNumber(lhs, table)
         let right = compileNumber(rhs, table)
-        let tol = tolerance.flatMap { compileNumber($0, table) }
+        let tol = tolerance.flatMap { compileTolerance($0, table) }
         guard let left, let right, tolerance == nil || tol != nil else { continue }
         kind = .value(at: moment, left, comparison, right, tolerance: tol)
       case .event(let pattern, let timing):
@@ -58,14 +58,14 @@ extension SceneResolver {
         checkWindow(window, of: expectation)
         let compiled = compileNumber(value, table)
         let right = compileNumber(rhs, table)
-        let tol = tolerance.flatMap { compileNumber($0, table) }
+        let tol = tolerance.flatMap { compileTolerance($0, table) }
         guard let compiled, let right, tolerance == nil || tol != nil else { continue }
         kind = .extreme(extreme, compiled, window, comparison, right, tolerance: tol)
       case .throughout(let quantifier, let lhs, let comparison, let rhs, let tolerance, let window):
         checkWindow(window, of: expectation)
         let left = compileNumber(lhs, table)
         let right = compileNumber(rhs, table)
-        let tol = tolerance.flatMap { compileNumber($0, table) }
+        let tol = tolerance.flatMap { compileTolerance($0, table) }
         guard let left, let right, tolerance == nil || tol != nil else { continue }
         kind = .throughout(quantifier, left, comparison, right, tolerance: tol, window)
       }
@@ -107,11 +107,33 @@ extension SceneResolver {
         error("an expectation compares numbers; compare a point's .x or .y", at: expression.source)
         return nil
       }
+      // A side that never changes is known now: one that is never a number (`1/0`) would
+      // make the check pass or fail for no reason the scene shows.
+      if let value = compiled.constantValue?.x, !value.isFinite {
+        error(
+          "this is always \(value.shortestDescription), not a finite number; an expectation compares finite numbers",
+          at: expression.source)
+        return nil
+      }
       return compiled
     } catch {
       errors.append(error)
       return nil
     }
+  }
+
+  /// A tolerance: a number, never negative where it is known before the run.
+  mutating func compileTolerance(_ expression: Expression, _ symbols: [String: Symbol])
+    -> CompiledExpression?
+  {
+    guard let compiled = compileNumber(expression, symbols) else { return nil }
+    if let value = compiled.constantValue?.x, value < 0 {
+      error(
+        "a tolerance must not be negative, found \(value.shortestDescription)",
+        at: expression.source)
+      return nil
+    }
+    return compiled
   }
 
   /// A moment must be a time the run can reach: from 0 to an hour.

@@ -50,6 +50,42 @@ import Testing
         """)
   }
 
+  @Test func expectationsThatCanNeverMeanWhatTheySayAreRefused() throws {
+    let dir = try scratch()
+    let file = dir.appendingPathComponent("w.yaml")
+    let head = "scene: { duration: 1s, fps: 10 }\nhandles:\n  h: { position: [10, 0] }\nexpect:\n"
+    try (head + "  - always h.x == 10 during 0s...1s\n").write(
+      to: file, atomically: true, encoding: .utf8)
+    let dots = try ScenecProcess.run(["check", file.path])
+    #expect(dots.status == 65)
+    #expect(
+      dots.stderr == """
+        \(file.path):5:31: error: a window has two dots between its times (such as 0.5s..1s), found 3
+              - always h.x == 10 during 0s...1s
+                                          ^~~
+        1 error in 1 of 1 scene
+
+        """)
+    try (head + "  - at 0s: h.x ≈ 10 ± -1\n  - max 1/0 during 0s..1s < 5\n  - at 0s: h.x < 0/0\n")
+      .write(to: file, atomically: true, encoding: .utf8)
+    let values = try ScenecProcess.run(["check", file.path])
+    #expect(values.status == 65)
+    #expect(
+      values.stderr == """
+        \(file.path):5:23: error: a tolerance must not be negative, found -1
+              - at 0s: h.x ≈ 10 ± -1
+                                  ^~
+        \(file.path):6:9: error: this is always inf, not a finite number; an expectation compares finite numbers
+              - max 1/0 during 0s..1s < 5
+                    ^~~
+        \(file.path):7:18: error: this is always nan, not a finite number; an expectation compares finite numbers
+              - at 0s: h.x < 0/0
+                             ^~~
+        3 errors in 1 of 1 scene
+
+        """)
+  }
+
   @Test func checkOfAMissingFileExits66() throws {
     let result = try ScenecProcess.run(["check", "/nonexistent/scene.yaml"])
     #expect(result.status == 66)

@@ -329,6 +329,14 @@ public enum ExpectationParser {
       guard dots + 1 < word.end, dots > word.start else {
         throw error("expected \(what), found \(quote(word))", word.start, word.end)
       }
+      // `0s...1s` would read as 0s..0.1s: a third dot is a mistake, said where it is.
+      if dots + 2 < word.end && scalars[dots + 2] == "." {
+        var last = dots + 2
+        while last < word.end && scalars[last] == "." { last += 1 }
+        throw error(
+          "a window has two dots between its times (such as 0.5s..1s), found \(last - dots)",
+          dots, last)
+      }
       let first = Word(text: "", start: word.start, end: dots)
       guard let start = try time(first) else {
         throw error(

@@ -149,8 +149,13 @@ struct RunCommand: ParsableCommand {
     let clock = FrameClock(fps: runner.fps)
     let wanted: Int? = frame ?? at.flatMap(Self.seconds).flatMap(clock.frame(nearest:))
     if let wanted, wanted > runner.lastFrame {
+      let limit =
+        graph.duration.isUntilRest && duration == nil
+        ? " (it runs until rest, for at most \((Double(runner.lastFrame) / runner.fps).shortestDescription) s)"
+        : ""
       printError(
-        "error: the scene has frames 0 to \(runner.lastFrame); frame \(wanted) does not exist")
+        "error: the scene has frames 0 to \(runner.lastFrame)\(limit); frame \(wanted) does not exist"
+      )
       throw Sysexits.usage
     }
     var sink: OutputFile
@@ -198,11 +203,23 @@ struct RunCommand: ParsableCommand {
       }
       progress.finish()
       if let wanted, !found {
-        sink.abandon()
+        // An until-rest run ended at rest before the frame asked for: the scene stays as it
+        // is, so that frame is the rest, stepped on to its own time (a time-driven value
+        // still reads its time there).
+        let restFrame = frames - 1
+        var simulation = runner.simulation
+        var last: Frame?
+        for index in (restFrame + 1)...wanted {
+          last = try simulation.step(to: clock.time(ofFrame: index))
+        }
+        guard var shown = last else { throw Sysexits.software }
+        shown.index = wanted
+        writer.begin(into: &bytes)
+        writer.frame(shown, into: &bytes)
+        lastTime = shown.time
         printError(
-          "error: the scene came to rest after frame \(frames - 1) (t = \(lastTime.shortestDescription) s); it has frames 0 to \(frames - 1), so frame \(wanted) does not exist"
+          "note: the scene came to rest at frame \(restFrame) (t = \(FixedDecimals.text(clock.time(ofFrame: restFrame), decimals: 3)) s); frame \(wanted) shows it at rest"
         )
-        throw Sysexits.usage
       }
       try writer.end(into: &bytes, flush: { try drain(&$0, force: false) })
       try drain(&bytes, force: true)

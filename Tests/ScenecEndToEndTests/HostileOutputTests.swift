@@ -149,13 +149,28 @@ import Darwin
         == "error: cannot read '\(fifo)': not a regular file (a FIFO, socket or device)\n")
   }
 
-  @Test func aFramePastTheEndOfAnUntilRestSceneIsAUsageError() throws {
+  @Test func aFrameAfterAnUntilRestSceneCameToRestShowsItAtRest() throws {
     let result = try ScenecProcess.run(["run", Self.wave, "--at", "10s"])
-    #expect(result.status == 64)
-    #expect(result.stdout == "")
+    #expect(result.status == 0)
     #expect(
       result.stderr
-        == "error: the scene came to rest after frame 139 (t = 2.316666666666667 s); it has frames 0 to 139, so frame 600 does not exist\n"
+        == "note: the scene came to rest at frame 139 (t = 2.317 s); frame 600 shows it at rest\n")
+    let frame = try #require(
+      try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+    #expect(frame["frame"] as? Int == 600 && (frame["time"] as? NSNumber)?.doubleValue == 10)
+    // The same handles, where the last frame of the run left them.
+    let last = try ScenecProcess.run(["run", Self.wave, "--frame", "139"]).stdout
+    let rest = try #require(
+      try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
+    #expect(
+      NSDictionary(dictionary: frame["handles"] as? [String: Any] ?? [:])
+        == NSDictionary(dictionary: rest["handles"] as? [String: Any] ?? [:]))
+    // Past the cap it is an error, which says the same range as the scene has.
+    let past = try ScenecProcess.run(["run", Self.wave, "--frame", "5000"])
+    #expect(past.status == 64)
+    #expect(
+      past.stderr
+        == "error: the scene has frames 0 to 1800 (it runs until rest, for at most 30 s); frame 5000 does not exist\n"
     )
     let huge = try ScenecProcess.run(["run", Self.wave, "--at", "1e308s"])
     #expect(huge.status == 64)

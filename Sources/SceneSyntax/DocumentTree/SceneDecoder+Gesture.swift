@@ -41,6 +41,18 @@ extension SceneDecoder {
         steps.append(GestureStep(.release(velocity: nil), at: item.source))
         continue
       }
+      // A bare word that is not `release`: a misspelt step, or one that needs its value.
+      if case .scalar(let s) = item.value, !s.isQuoted {
+        error(
+          Self.stepKinds.contains(s.text)
+            ? "the gesture step '\(s.text)' needs a value, such as '\(s.text): …'"
+            : "unknown gesture step '\(s.text)'"
+              + Self.suggestionOrList(
+                s.text, among: Self.stepKinds,
+                list: "press, drag, move, wait, hold, release, tap, fling or replay"),
+          at: item.source)
+        continue
+      }
       guard let (kind, keySource, value) = singleEntry(item, what: "a gesture step") else {
         continue
       }

@@ -72,9 +72,11 @@ extension SceneDecoder {
       if entry.key.hasSuffix(")") && !entry.key.contains("(") { continue }
       let suggestion = Suggestion.closest(to: entry.key, among: allowed)
       if let suggestion { fields.misspelt.insert(suggestion) }
-      error(
-        "unknown key '\(entry.key)' in \(what())\(suggestion.map { "; did you mean '\($0)'?" } ?? "")",
-        at: entry.keySource)
+      // No near miss: the keys it may have, when they are few enough to read.
+      let hint =
+        suggestion.map { "; did you mean '\($0)'?" }
+        ?? (allowed.count <= 12 ? "; expected \(Self.list(allowed.map { "'\($0)'" }))" : "")
+      error("unknown key '\(entry.key)' in \(what())\(hint)", at: entry.keySource)
     }
     // Nearly always every key is allowed: then the entries are kept as they are.
     fields.entries = allAllowed ? entries : entries.filter { entry in allowed.contains(entry.key) }

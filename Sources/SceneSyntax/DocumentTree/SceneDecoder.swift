@@ -98,7 +98,11 @@ public struct SceneDecoder {
     if let node = fields["duration"] {
       if case .scalar(let s) = node.value, s.text == "until-rest" {
         header.duration = Located(.untilRest, at: node.source)
-      } else if let seconds = time(node, what: "'duration' (a time such as 3s, or until-rest)") {
+      } else if case .scalar(let s) = node.value, Self.seconds(s.text) == nil || s.isQuoted {
+        error(
+          "expected a time for 'duration' (such as 3s or 900ms) or until-rest, found '\(s.text)'",
+          at: node.source)
+      } else if let seconds = time(node, what: "'duration'") {
         header.duration = Located(.seconds(seconds.value), at: node.source)
       }
     }

@@ -28,6 +28,18 @@ public enum InputFile {
     }
   }
 
+  /// Why there is no file to read at `path`, in words: "no such file", or what stops it
+  /// being looked at ("permission denied" for a folder on the way that may not be read).
+  public static func missingReason(atPath path: String) -> String {
+    var status = stat()
+    guard stat(path, &status) != 0 else { return "no such file" }
+    switch errno {
+    case ENOENT, ENOTDIR: return "no such file"
+    case EACCES: return "permission denied"
+    default: return String(cString: strerror(errno)).lowercased()
+    }
+  }
+
   /// Why a read failed: `strerror`'s words, and whether the file could not even be opened.
   public struct ReadError: Error, Sendable {
     public var reason: String

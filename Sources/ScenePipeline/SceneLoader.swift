@@ -62,7 +62,7 @@ public enum SceneLoader {
     path: String, syntax: Syntax? = nil, limits: YAMLReader.Limits = YAMLReader.Limits()
   ) throws(ReadError) -> Result {
     switch InputFile.kind(atPath: path) {
-    case nil: throw ReadError(path: path, reason: "no such file")
+    case nil: throw ReadError(path: path, reason: InputFile.missingReason(atPath: path))
     case .directory: throw ReadError(path: path, reason: "it is a directory")
     // A FIFO or device would block in `open` or never end: only regular files are read.
     case .other:

@@ -236,6 +236,13 @@ public struct SceneTest: Sendable {
   /// Every scene file under `paths` (files as given, directories searched), sorted,
   /// leaving out snapshot folders.
   public static func discover(_ paths: [String]) -> [String] {
+    var problems: [String] = []
+    return discover(paths, problems: &problems)
+  }
+
+  /// ``discover(_:)``, adding to `problems` a message for each folder that could not be
+  /// searched (a folder that may not be read is not an empty one).
+  public static func discover(_ paths: [String], problems: inout [String]) -> [String] {
     var found: [String] = []
     for path in paths {
       // A missing file is reported as unreadable when run.
@@ -247,7 +254,7 @@ public struct SceneTest: Sendable {
       let real = realpath(path, nil)
       defer { free(real) }
       let listed = real.map { String(cString: $0) } ?? path
-      for relative in Self.files(under: listed) {
+      for relative in Self.files(under: listed, problems: &problems) {
         guard !relative.contains("__snapshots__"), SceneLoader.Syntax(fileName: relative) != nil
         else { continue }
         found.append(PathName.appending(relative, to: path))
@@ -261,12 +268,16 @@ extension SceneTest {
   /// Every file below `folder`, as paths relative to it: a folder that cannot be read is
   /// passed over, not the end of the search, and symbolic links to folders are not
   /// followed (no loops).
-  static func files(under folder: String) -> [String] {
+  static func files(under folder: String, problems: inout [String]) -> [String] {
     var found: [String] = []
     var pending = [""]
     while let relative = pending.popLast() {
       let directory = relative.isEmpty ? folder : PathName.appending(relative, to: folder)
       guard let entries = try? FileManager.default.contentsOfDirectory(atPath: directory) else {
+        let reason =
+          access(directory, R_OK | X_OK) == 0 ? "it cannot be listed" : "permission denied"
+        problems.append(
+          "cannot read the folder '\(TerminalText.escaped(directory))': \(reason)")
         continue
       }
       for entry in entries {

@@ -41,10 +41,13 @@ struct CheckCommand: ParsableCommand {
   }
 
   func run() throws {
-    let files = SceneTest.discover(paths)
+    var problems: [String] = []
+    let files = SceneTest.discover(paths, problems: &problems)
     var errorCount = 0
     var failedFiles = 0
-    var unreadable = 0
+    // A folder that cannot be searched is unreadable input, never "no errors".
+    for problem in problems { printError("error: \(problem)") }
+    var unreadable = problems.count
     for path in files {
       let loaded: ScenePipeline.Loaded
       do {

@@ -55,8 +55,14 @@ struct TestCommand: ParsableCommand {
   }
 
   func run() throws {
-    let scenes = SceneTest.discover(paths.isEmpty ? ["Scenes"] : paths).filter {
-      filter == nil || $0.contains(filter ?? "")
+    var problems: [String] = []
+    let scenes = SceneTest.discover(paths.isEmpty ? ["Scenes"] : paths, problems: &problems)
+      .filter { filter == nil || $0.contains(filter ?? "") }
+    // A folder that cannot be searched fails the run: its scenes were not tested.
+    for problem in problems { printError("error: \(problem)") }
+    guard problems.isEmpty else {
+      try StandardOutput.write("0 passed, \(problems.count) failed")
+      throw Sysexits.noInput
     }
     guard !scenes.isEmpty else {
       try StandardOutput.write("0 passed, 0 failed")

@@ -217,3 +217,71 @@ import Darwin
     #expect(try String(contentsOfFile: outside, encoding: .utf8) == "PRIVATE\n")
   }
 }
+
+/// A folder that may not be read is not an empty one, and a file in it is not missing.
+///
+/// Root reads everything, so the commands run as `nobody` through `setpriv` (util-linux);
+/// where that cannot run, the test says it skipped.
+@Suite struct UnreadableFolderTests {
+  static let setpriv = "/usr/bin/setpriv"
+
+  /// Whether `scenec` can run as `nobody` here.
+  static let canDropPrivileges: Bool = {
+    guard getuid() == 0, FileManager.default.isExecutableFile(atPath: setpriv),
+      let executable = ScenecProcess.executable
+    else { return false }
+    let result = try? ScenecProcess.run(
+      ["--reuid=65534", "--regid=65534", "--clear-groups", executable.path, "--version"],
+      executable: URL(fileURLWithPath: setpriv))
+    return result?.status == 0
+  }()
+
+  @Test(
+    .enabled(
+      if: canDropPrivileges,
+      "cannot run scenec as nobody here (needs root, util-linux's setpriv, and a build nobody may run)"
+    ))
+  func aFolderThatMayNotBeReadIsReportedNotPassed() throws {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "scenec-locked-\(UUID().uuidString)")
+    let locked = dir.appendingPathComponent("locked")
+    try FileManager.default.createDirectory(at: locked, withIntermediateDirectories: true)
+    defer {
+      chmod(locked.path, 0o755)
+      try? FileManager.default.removeItem(at: dir)
+    }
+    try FileManager.default.copyItem(
+      atPath: HostileOutputTests.wave, toPath: locked.appendingPathComponent("wave.yaml").path)
+    chmod(dir.path, 0o755)
+    chmod(locked.path, 0o000)
+    let executable = try #require(ScenecProcess.executable).path
+    func asNobody(_ arguments: [String]) throws -> ScenecProcess.Result {
+      try ScenecProcess.run(
+        ["--reuid=65534", "--regid=65534", "--clear-groups", executable] + arguments,
+        executable: URL(fileURLWithPath: Self.setpriv))
+    }
+    let real = try #require(FileIdentityPath.real(locked.path))
+    let check = try asNobody(["check", locked.path])
+    #expect(check.status == 66)
+    #expect(
+      check.stderr
+        == "error: cannot read the folder '\(real)': permission denied\n1 unreadable\n")
+    let file = try asNobody(["check", locked.appendingPathComponent("wave.yaml").path])
+    #expect(file.status == 66)
+    #expect(
+      file.stderr
+        == "error: cannot read '\(locked.path)/wave.yaml': permission denied\n1 unreadable\n")
+    let test = try asNobody(["test", locked.path])
+    #expect(test.status == 66)
+    #expect(test.stdout == "0 passed, 1 failed\n")
+  }
+}
+
+/// Real paths, as the commands print them.
+enum FileIdentityPath {
+  static func real(_ path: String) -> String? {
+    guard let resolved = realpath(path, nil) else { return nil }
+    defer { free(resolved) }
+    return String(cString: resolved)
+  }
+}

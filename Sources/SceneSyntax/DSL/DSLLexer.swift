@@ -230,6 +230,15 @@ enum DSLLexer {
     while index < closing {
       let scalar = line[index]
       guard scalar == "\\" else {
+        // As YAML refuses them: a raw control character (other than a tab) is almost
+        // always a mistake, and would reach the terminal in a name or a title.
+        if scalar != "\t" && (scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)) {
+          let hex = String(scalar.value, radix: 16, uppercase: true)
+          throw DSLLexError(
+            message:
+              "control character U+\(String(repeating: "0", count: 4 - hex.count))\(hex) is not allowed in a string; write it as \\u{\(hex)}",
+            start: index, length: 1)
+        }
         text.append(scalar)
         index += 1
         continue

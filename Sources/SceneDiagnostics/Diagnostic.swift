@@ -40,6 +40,12 @@ public struct Diagnostic: Hashable, Sendable, Error {
   {
     Diagnostic(.error, message, at: span, notes: notes)
   }
+
+  public static func warning(_ message: String, at span: SourceSpan?, notes: [Note] = [])
+    -> Diagnostic
+  {
+    Diagnostic(.warning, message, at: span, notes: notes)
+  }
 }
 
 /// An error type of some stage that can be shown to the user as a ``Diagnostic``.

@@ -86,6 +86,39 @@ import Testing
         """)
   }
 
+  @Test func aBareTimeThatLooksLikeMillisecondsIsWarnedAbout() throws {
+    let dir = try scratch()
+    let file = dir.appendingPathComponent("t.yaml")
+    let scene = """
+      springs:
+        s: { duration: 400, dampingRatio: 1 }
+        t: { duration: 400ms, dampingRatio: 1 }
+      handles:
+        h: { position: [1, 2], draggable: true }
+      gesture:
+        - press: h
+        - drag: { by: [1, 1], over: 100 }
+        - drag: { by: [1, 1], over: 100s }
+        - wait: 0.5
+        - release
+
+      """
+    try scene.write(to: file, atomically: true, encoding: .utf8)
+    let result = try ScenecProcess.run(["check", file.path])
+    #expect(result.status == 0)
+    #expect(result.stdout == "1 scene checked: no errors\n")
+    #expect(
+      result.stderr == """
+        \(file.path):2:18: warning: 'duration' is 400 seconds, as a bare number is seconds; write 400ms for milliseconds, or 400s to keep seconds without this warning
+              s: { duration: 400, dampingRatio: 1 }
+                             ^~~
+        \(file.path):8:31: warning: 'over' is 100 seconds, as a bare number is seconds; write 100ms for milliseconds, or 100s to keep seconds without this warning
+              - drag: { by: [1, 1], over: 100 }
+                                          ^~~
+
+        """)
+  }
+
   @Test func checkOfAMissingFileExits66() throws {
     let result = try ScenecProcess.run(["check", "/nonexistent/scene.yaml"])
     #expect(result.status == 66)

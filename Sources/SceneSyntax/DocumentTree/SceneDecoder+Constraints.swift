@@ -203,7 +203,7 @@ extension SceneDecoder {
     case "speed":
       return f["speed"].flatMap { number($0, what: "'speed'") }.map { .speed($0, easing: ease) }
     default:
-      return f["duration"].flatMap { time($0, what: "'duration'") }.map {
+      return f["duration"].flatMap { shortTime($0, what: "'duration'", plausible: 10) }.map {
         .duration($0, easing: ease)
       }
     }

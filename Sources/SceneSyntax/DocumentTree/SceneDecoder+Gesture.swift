@@ -91,7 +91,7 @@ extension SceneDecoder {
       guard let f = fields(of: value, what: "'\(kind)'", allowed: ["to", "by", "over", "ease"]),
         let motion = motion(f)
       else { return nil }
-      let over = f["over"].flatMap { time($0, what: "'over'") }
+      let over = f["over"].flatMap { shortTime($0, what: "'over'", plausible: 30) }
       let ease = f["ease"].flatMap { easing($0, what: "'ease'") }
       return GestureStep(
         kind == "drag"
@@ -104,11 +104,13 @@ extension SceneDecoder {
       else { return nil }
       return GestureStep(
         .fling(
-          motion, duration: f["over"].flatMap { time($0, what: "'over'") },
+          motion, duration: f["over"].flatMap { shortTime($0, what: "'over'", plausible: 30) },
           velocity: f["velocity"].flatMap { expression($0, what: "'velocity'") }),
         at: keySource)
     case "wait", "hold":
-      return time(value, what: "'\(kind)'").map { GestureStep(.wait($0), at: keySource) }
+      return shortTime(value, what: "'\(kind)'", plausible: 60).map {
+        GestureStep(.wait($0), at: keySource)
+      }
     case "release":
       if case .scalar(let s) = value.value, s.isNull {
         return GestureStep(.release(velocity: nil), at: keySource)

@@ -14,7 +14,7 @@ extension SceneDecoder {
       return nil
     }
     let ratio = f["dampingRatio"].flatMap { number($0, what: "'dampingRatio'") }
-    let duration = f["duration"].flatMap { time($0, what: "'duration'") }
+    let duration = f["duration"].flatMap { shortTime($0, what: "'duration'", plausible: 10) }
     let bounce = f["bounce"].flatMap { number($0, what: "'bounce'") }
     let stiffness = f["stiffness"].flatMap { number($0, what: "'stiffness'") }
     let damping = f["damping"].flatMap { number($0, what: "'damping'") }

@@ -188,6 +188,22 @@ extension SceneDecoder {
     }
   }
 
+  /// ``time(_:what:)`` for a key whose times are short (a spring's or a drag's
+  /// `duration`, `over`): a bare number above `plausible` seconds gets a warning, as it was
+  /// most likely meant in milliseconds (`over: 100`).
+  mutating func shortTime(_ node: DocumentNode, what: String, plausible: Double) -> Located<
+    Double
+  >? {
+    guard let time = time(node, what: what) else { return nil }
+    if case .scalar(let s) = node.value, Double(s.text) != nil, time.value > plausible {
+      diagnostics.append(
+        .warning(
+          "\(what) is \(s.text) seconds, as a bare number is seconds; write \(s.text)ms for milliseconds, or \(s.text)s to keep seconds without this warning",
+          at: node.source.span))
+    }
+    return time
+  }
+
   /// A time in seconds: `0.9s`, `900ms`, or a bare number of seconds.
   mutating func time(_ node: DocumentNode, what: @autoclosure () -> String) -> Located<Double>? {
     guard let s = scalar(node, what: "a time for \(what())") else { return nil }

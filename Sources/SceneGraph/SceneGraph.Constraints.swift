@@ -308,11 +308,15 @@ extension SceneGraph {
     public var grid: CompiledExpression?
     public var snapSpring: SpringModel
     public var bounceSpring: SpringModel
+    /// Snap at most one target away from the one nearest where it was grabbed, along each
+    /// axis it moves on (iOS's `isPagingEnabled`).
+    public var paging: Bool
 
     public init(
       handle: Int, axis: DragAxis?, directionLock: Bool, bounds: Bounds,
       overdrag: Elastic.Resistance, momentum: Momentum?, snapPoints: [SnapPoint],
-      grid: CompiledExpression?, snapSpring: SpringModel, bounceSpring: SpringModel
+      grid: CompiledExpression?, snapSpring: SpringModel, bounceSpring: SpringModel,
+      paging: Bool = false
     ) {
       self.handle = handle
       self.axis = axis
@@ -324,6 +328,7 @@ extension SceneGraph {
       self.grid = grid
       self.snapSpring = snapSpring
       self.bounceSpring = bounceSpring
+      self.paging = paging
     }
 
     /// Whether it snaps at all.

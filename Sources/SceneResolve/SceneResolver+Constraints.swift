@@ -128,6 +128,11 @@ extension SceneResolver {
           "'lock' chooses an axis on the first movement, but 'axis' already holds the handle to \(axis.value.rawValue); use one",
           at: lock.source)
       }
+      if let paging = d.paging, paging.value, d.snap.isEmpty, d.grid == nil {
+        error(
+          "'paging' limits which snap target a release may reach, but this drag has none; add 'snap' or 'grid'",
+          at: paging.source)
+      }
       let momentum: SceneGraph.Momentum?
       if let given = d.momentum {
         momentum = resolveMomentum(given, what: what())
@@ -152,7 +157,8 @@ extension SceneResolver {
         SceneGraph.Drag(
           handle: handle, axis: d.axis?.value, directionLock: d.lock?.value ?? false,
           bounds: SceneGraph.Drag.Bounds(), overdrag: overdrag, momentum: momentum,
-          snapPoints: [], grid: nil, snapSpring: snapSpring, bounceSpring: bounceSpring))
+          snapPoints: [], grid: nil, snapSpring: snapSpring, bounceSpring: bounceSpring,
+          paging: d.paging?.value ?? false))
     }
     return (
       SceneGraph.Constraint(name: constraint.name?.value, kind: kind, source: constraint.source),

@@ -144,7 +144,7 @@ enum DragConstraint: ConstraintBehavior {
       let projected = limits.clamped(position + velocity * projection.gain)
       if let chosen = snapTarget(
         p, projected: projected, movesX: movesX, movesY: movesY,
-        home: sim.dragStates[s].home, in: sim)
+        home: sim.dragStates[s].home, grabbed: sim.dragStates[s].grabbedAt, in: sim)
       {
         sim.dragStates[s].target = chosen.name
         if movesX, let x = chosen.x { targetX = x }
@@ -197,39 +197,73 @@ enum DragConstraint: ConstraintBehavior {
   /// The snap target nearest `projected` along the axes the handle moves on.
   ///
   /// A target is a named point or the nearest grid point; `nil` coordinates are axes
-  /// it leaves free.
+  /// it leaves free. With ``SceneGraph/Drag/paging``, only the target nearest where the
+  /// handle was grabbed (`grabbed`) and its nearest neighbour on each side along each
+  /// moving axis may be chosen (on a grid, the cell it was grabbed in and the next on each
+  /// side), so a release moves it at most one page, as iOS's paging does.
   static func snapTarget(
     _ p: Parameters, projected: Vector, movesX: Bool, movesY: Bool, home: Vector,
-    in sim: Simulation
+    grabbed: Vector, in sim: Simulation
   ) -> (name: String, x: Double?, y: Double?)? {
-    var best: (name: String, x: Double?, y: Double?)?
-    var bestDistance = Double.infinity
-    func consider(_ name: String, _ x: Double?, _ y: Double?) {
-      let dx = movesX ? (x.map { $0 - projected.x } ?? 0) : 0
-      let dy = movesY ? (y.map { $0 - projected.y } ?? 0) : 0
-      let distance = dx * dx + dy * dy
-      guard distance.isFinite, distance < bestDistance else { return }
-      bestDistance = distance
-      best = (name, x, y)
+    typealias Candidate = (name: String, x: Double?, y: Double?)
+    func distance(_ candidate: Candidate, from point: Vector) -> Double {
+      let dx = movesX ? (candidate.x.map { $0 - point.x } ?? 0) : 0
+      let dy = movesY ? (candidate.y.map { $0 - point.y } ?? 0) : 0
+      return dx * dx + dy * dy
     }
-    for target in p.snapPoints {
+    func nearest(_ candidates: [Candidate], to point: Vector) -> Candidate? {
+      var best: Candidate?
+      var bestDistance = Double.infinity
+      for candidate in candidates {
+        let d = distance(candidate, from: point)
+        guard d.isFinite, d < bestDistance else { continue }
+        bestDistance = d
+        best = candidate
+      }
+      return best
+    }
+    var points: [Candidate] = p.snapPoints.map { target in
       let point = sim.evaluate(target.point)
-      consider(target.name, point.x, point.y)
+      return (target.name, point.x, point.y)
     }
+    if p.paging, let start = nearest(points, to: grabbed) {
+      var allowed = [start]
+      for (moves, along) in [(movesX, \Candidate.x), (movesY, \Candidate.y)] where moves {
+        guard let origin = start[keyPath: along] else { continue }
+        for side in [-1.0, 1.0] {
+          // The nearest target beyond the start on this side along this axis.
+          let beyond = points.filter { candidate in
+            candidate[keyPath: along].map { ($0 - origin) * side > 1e-9 } ?? false
+          }
+          let next = beyond.min { a, b in
+            abs((a[keyPath: along] ?? 0) - origin) < abs((b[keyPath: along] ?? 0) - origin)
+          }
+          if let next { allowed.append(next) }
+        }
+      }
+      points = allowed
+    }
+    var candidates = points
     if let grid = p.grid {
       let cell = sim.evaluate(grid)
-      func snapped(_ value: Double, _ origin: Double, _ size: Double) -> Double? {
+      func snapped(_ value: Double, _ origin: Double, _ size: Double, from start: Double)
+        -> Double?
+      {
         guard size > 0, size.isFinite else { return nil }
-        let index = ((value - origin) / size).rounded()
+        var index = ((value - origin) / size).rounded()
+        if p.paging {
+          let first = ((start - origin) / size).rounded()
+          index = min(max(index, first - 1), first + 1)
+        }
         guard abs(index) < 1e9 else { return nil }
         return origin + index * size
       }
-      let x = snapped(projected.x, home.x, cell.x)
-      let y = snapped(projected.y, home.y, cell.y)
+      let x = snapped(projected.x, home.x, cell.x, from: grabbed.x)
+      let y = snapped(projected.y, home.y, cell.y, from: grabbed.y)
       // Every grid point answers to one name, which `expect:` lines can write.
-      if x != nil || y != nil { consider("grid", x, y) }
+      if x != nil || y != nil { candidates.append(("grid", x, y)) }
     }
-    return best
+    return nearest(candidates, to: projected)
   }
 
   static func step(_ c: Int, _ p: Parameters, dt: Double, in sim: inout Simulation) {

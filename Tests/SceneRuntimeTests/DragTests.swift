@@ -1,7 +1,9 @@
 import Foundation
+import SceneDiagnostics
 import SceneGeometry
 import SceneGraph
 import ScenePipeline
+import SceneResolve
 import SceneTestSupport
 import Testing
 
@@ -315,6 +317,49 @@ import Testing
       #expect(isApproximatelyEqual(last, x, relativeTolerance: 1e-9))
       #expect(events.contains(SceneEvent("snap", "bead", target: target)))
     }
+  }
+
+  // MARK: - Paging
+
+  /// The last `snap` event of a fling of the dot (at x 100) with `settings`.
+  static func snappedPage(_ settings: String, velocity: Double) throws -> String? {
+    var simulation = try Self.flung(Self.scene(settings), velocity: Vector(velocity, 0))
+    var target: String?
+    for n in 1...300 {
+      for event in try simulation.step(to: Double(n) / 60).events where event.type == "snap" {
+        target = event.target
+      }
+    }
+    return target
+  }
+
+  /// A hard flick from the first page lands on the next, as iOS's paging does; without
+  /// `paging` its momentum carries it to the page it projects to.
+  @Test func pagingMovesAtMostOnePagePerRelease() throws {
+    let pages = "axis: x, snap: { one: [100, 300], two: [400, 300], three: [700, 300] }"
+    #expect(try Self.snappedPage(pages, velocity: 1500) == "three")
+    #expect(try Self.snappedPage(pages + ", paging: true", velocity: 1500) == "two")
+    #expect(try Self.snappedPage(pages + ", paging: true", velocity: -1500) == "one")
+    #expect(try Self.snappedPage(pages + ", paging: true", velocity: 100) == "one")
+    // On a grid: the cell it was grabbed in and the next on each side.
+    let grid = "axis: x, grid: [100, 0]"
+    #expect(try Self.snappedPage(grid, velocity: 1500) == "grid")
+    var simulation = try Self.flung(Self.scene(grid + ", paging: true"), velocity: Vector(1500, 0))
+    var x = 0.0
+    for n in 1...300 { x = try simulation.step(to: Double(n) / 60).handles[0].x }
+    #expect(x == 200)
+  }
+
+  @Test func pagingWithNothingToPageBetweenIsAnError() throws {
+    let result = SceneResolver.resolve(
+      try #require(
+        SceneLoader.load(
+          SourceFile(name: "p.yaml", text: Self.scene("paging: true")), syntax: .yaml
+        ).spec))
+    #expect(
+      result.errors.map(\.message) == [
+        "'paging' limits which snap target a release may reach, but this drag has none; add 'snap' or 'grid'"
+      ])
   }
 
   // MARK: - With elastic

@@ -256,12 +256,14 @@ public struct DragSpec: Hashable, Sendable {
   public var spring: Reference?
   /// The spring it bounces back from a bound with.
   public var bounce: Reference?
+  /// At most one target away from where it was grabbed, per release (iOS's paging).
+  public var paging: Located<Bool>?
 
   public init(
     handle: Reference, axis: Located<DragAxis>? = nil, lock: Located<Bool>? = nil,
     bounds: Bounds? = nil, overdrag: ElasticSpec.Resistance? = nil,
     momentum: MomentumSpec? = nil, snap: [SnapPointSpec] = [], grid: Expression? = nil,
-    spring: Reference? = nil, bounce: Reference? = nil
+    spring: Reference? = nil, bounce: Reference? = nil, paging: Located<Bool>? = nil
   ) {
     self.handle = handle
     self.axis = axis
@@ -273,5 +275,6 @@ public struct DragSpec: Hashable, Sendable {
     self.grid = grid
     self.spring = spring
     self.bounce = bounce
+    self.paging = paging
   }
 }

@@ -9,7 +9,8 @@ extension SceneDecoder {
     "name", "handle", "path", "orient", "ends", "spring", "rest", "hysteresis", "momentum", "snap",
   ]
   static let dragKeys = [
-    "name", "handle", "axis", "lock", "bounds", "overdrag", "momentum", "snap", "grid", "spring",
+    "name", "handle", "axis", "lock", "bounds", "overdrag", "momentum", "snap", "grid", "paging",
+    "spring",
     "bounce",
   ]
   static let boundsKeys = ["minX", "maxX", "minY", "maxY"]
@@ -108,7 +109,8 @@ extension SceneDecoder {
         snap: f["snap"].map { snapPoints($0) } ?? [],
         grid: f["grid"].flatMap { expression($0, what: "'grid'") },
         spring: f["spring"].flatMap { reference($0, what: "'spring'") },
-        bounce: f["bounce"].flatMap { reference($0, what: "'bounce'") })
+        bounce: f["bounce"].flatMap { reference($0, what: "'bounce'") },
+        paging: f["paging"].flatMap { bool($0, what: "'paging'") })
       return ConstraintSpec(name: name(f), kind: .drag(spec), at: keySource)
     case nil:
       error(

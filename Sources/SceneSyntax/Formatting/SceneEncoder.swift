@@ -234,6 +234,7 @@ public enum SceneEncoder {
       add("handle", d.handle.value)
       add("axis", d.axis?.value.rawValue)
       add("lock", d.lock.map { String($0.value) })
+      add("paging", d.paging.map { String($0.value) })
       if let bounds = d.bounds {
         let limits = [
           ("minX", bounds.minX), ("maxX", bounds.maxX), ("minY", bounds.minY),

@@ -32,6 +32,12 @@ public struct PreviewServer: Sendable {
   public let hub: PreviewHub
   /// How often the files are checked for changes.
   public var pollInterval: Duration = .milliseconds(100)
+  /// Where each reload's outcome is said (the terminal's standard error by default; a
+  /// test or an embedding app may collect or drop it).
+  public var reportReload: @Sendable (String) -> Void = { message in
+    FileHandle.standardError.write(
+      Data((message.hasSuffix("\n") ? message : message + "\n").utf8))
+  }
   public var limits = Limits()
   /// Warnings and errors only: the terminal shows the URL and each reload, not every
   /// request.
@@ -127,7 +133,7 @@ public struct PreviewServer: Sendable {
       router: router,
       server: server,
       configuration: configuration,
-      services: [FileWatcher(hub: hub, interval: poll, logger: logger)],
+      services: [FileWatcher(hub: hub, interval: poll, report: reportReload)],
       onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) },
       logger: logger)
   }
@@ -298,15 +304,12 @@ struct SecurityHeaders<Context: RequestContext>: RouterMiddleware {
 struct FileWatcher: Service {
   let hub: PreviewHub
   let interval: Duration
-  let logger: Logger
+  let report: @Sendable (String) -> Void
 
   func run() async throws {
     // Ctrl-C (graceful shutdown) cancels the loop, which checks for cancellation.
     await cancelWhenGracefulShutdown {
-      await hub.watch(every: interval) { message in
-        FileHandle.standardError.write(
-          Data((message.hasSuffix("\n") ? message : message + "\n").utf8))
-      }
+      await hub.watch(every: interval, report: report)
     }
   }
 }

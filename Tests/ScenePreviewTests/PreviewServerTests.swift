@@ -24,6 +24,9 @@ import FoundationNetworking
     var configured = PreviewServer(hub: hub, port: 0)
     configured.pollInterval = .milliseconds(20)
     configured.limits = limits
+    // Reloads (and the errors of a bad edit, which a test makes on purpose) are the
+    // test's to check, not the log's.
+    configured.reportReload = { _ in }
     let server = configured
     let (ports, portSink) = AsyncStream.makeStream(of: Int.self)
     let logger = {

@@ -144,9 +144,15 @@ public struct OutputFile {
     Self.removeStaleTemporaries(of: name, in: directory.isEmpty ? "." : directory)
     let temporary =
       (directory.isEmpty ? "" : directory + "/") + Self.temporaryName(for: name, pid: getpid())
-    let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-    guard fd >= 0 else { throw WriteError(description: "cannot write \(shown): \(Self.reason())") }
+    // Registered before it exists, so a signal between its creation and its registration
+    // cannot leave it behind (removing a name not yet made is harmless).
     if removeOnInterrupt { TemporaryFiles.register(temporary) }
+    let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+    guard fd >= 0 else {
+      let failure = WriteError(description: "cannot write \(shown): \(Self.reason())")
+      if removeOnInterrupt { TemporaryFiles.unregister(temporary) }
+      throw failure
+    }
     self.init(displayName: path, descriptor: fd, temporary: temporary, target: resolved)
   }
 

@@ -189,7 +189,10 @@ enum DragConstraint: ConstraintBehavior {
     if moving {
       sim.handles[h].mode = .gliding
     } else {
+      // At rest from the release (no momentum, or nowhere to go): said as `elastic` says
+      // it, with `rest` in the release's frame (then `snap`, if it is at a target).
       sim.handles[h].mode = .idle
+      sim.events.append(SceneEvent("rest", sim.handleNames[h]))
       arrive(c, handle: h, in: &sim)
     }
   }

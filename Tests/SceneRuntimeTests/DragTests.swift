@@ -319,6 +319,56 @@ import Testing
     }
   }
 
+  // MARK: - What Grammar.md settles
+
+  /// Released with `momentum: none` and nothing to snap to, it is at rest at once, and
+  /// says so as `elastic` does: `rest` in the release's frame.
+  @Test func noMomentumRestsAtTheRelease() throws {
+    var simulation = try Self.flung(Self.scene("momentum: none"), velocity: Vector(900, 0))
+    #expect(simulation.events.map(\.type) == ["grab", "release", "rest"])
+    #expect(try simulation.step(to: 1 / 60).handles[0].x == 100)
+  }
+
+  /// A target off the locked axis: only its coordinate along the axis counts, and the
+  /// handle stays on its own line.
+  @Test func aSnapTargetOffTheLockedAxisPullsOnlyAlongIt() throws {
+    var simulation = try Self.flung(
+      Self.scene("axis: x, momentum: none, snap: { far: [300, 500] }"), velocity: .zero)
+    var last = HandleFrame?.none
+    for n in 1...120 { last = try simulation.step(to: Double(n) / 60).handles[0] }
+    #expect(last?.x == 300 && last?.y == 300)
+  }
+
+  /// A grid with a free axis (cell size 0): the free axis glides on with momentum while
+  /// the other snaps, and the handle rests when both are done (judged in 2D).
+  @Test func aGridsFreeAxisGlidesOn() throws {
+    var simulation = try Self.flung(
+      Self.scene("grid: [100, 0], spring: snappy"), velocity: Vector(10, 400))
+    var last = HandleFrame?.none
+    var rests = 0
+    for n in 1...600 {
+      let frame = try simulation.step(to: Double(n) / 60)
+      last = frame.handles[0]
+      rests += frame.events.filter { $0.type == "rest" }.count
+    }
+    let glide = 400 * Self.normalTau
+    #expect(last?.x == 100)
+    #expect(last.map { isApproximatelyEqual($0.y, 300 + glide, relativeTolerance: 1e-12) } == true)
+    #expect(rests == 1)
+  }
+
+  /// A `follow` handle whose bounce spring carries it past a clamped end is drawn at the
+  /// end, never off the path, until the spring turns it back.
+  @Test func aBouncePastAClampedEndIsDrawnAtTheEnd() throws {
+    let yaml = Self.rail.replacingOccurrences(
+      of: "SETTINGS", with: "momentum: normal, spring: snappy")
+    var simulation = try Self.flung(yaml, velocity: Vector(3000, 0))
+    var xs: [Double] = []
+    for n in 1...240 { xs.append(try simulation.step(to: Double(n) / 60).handles[0].x) }
+    #expect(xs.allSatisfy { $0 <= 400 })
+    #expect(xs.contains(400) && xs.last == 400)
+  }
+
   // MARK: - Paging
 
   /// The last `snap` event of a fling of the dot (at x 100) with `settings`.

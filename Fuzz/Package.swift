@@ -32,6 +32,15 @@ let package = Package(
       name: "FuzzTrace",
       dependencies: ["FuzzSupport", .product(name: "SceneSyntax", package: "scenec")]),
     .executableTarget(
+      name: "FuzzDrag",
+      dependencies: [
+        "FuzzSupport",
+        .product(name: "ScenePipeline", package: "scenec"),
+        .product(name: "SceneSyntax", package: "scenec"),
+        .product(name: "SceneDiagnostics", package: "scenec"),
+        .product(name: "SceneTesting", package: "scenec"),
+      ]),
+    .executableTarget(
       name: "FuzzPipeline",
       dependencies: [
         "FuzzSupport",

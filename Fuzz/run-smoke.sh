@@ -25,6 +25,13 @@ for f in "$root"/Scenes/*.scene "$root"/Tests/SceneSyntaxTests/Malformed/*.scene
   [ -e "$f" ] || continue
   { printf '\001'; cat "$f"; } > "$work/pipeline-seeds/d-$(basename "$f")"
 done
+# The drag target: even first byte, a YAML scene (the drag scenes); odd, settings chosen
+# from the bytes (the seeds in Seeds/drag).
+mkdir -p "$work/drag-seeds"
+for name in bottom-sheet paging-carousel detent-knob dismiss-card; do
+  { printf '\000'; cat "$root/Scenes/$name.yaml"; } > "$work/drag-seeds/y-$name"
+done
+cp Seeds/drag/* "$work/drag-seeds/"
 mkdir -p "$work/yaml-seeds" "$work/dsl-seeds"
 cp "$root"/Scenes/*.yaml "$root"/Tests/SceneSyntaxTests/Malformed/*.yaml "$work/yaml-seeds/"
 cp "$root"/Scenes/*.scene "$work/dsl-seeds/"
@@ -56,4 +63,5 @@ run FuzzDSL "$work/dsl-seeds"
 run FuzzExpression Seeds/expressions
 run FuzzTrace Seeds/traces
 run FuzzPipeline "$work/pipeline-seeds"
+run FuzzDrag "$work/drag-seeds"
 echo "fuzz: every target ran ${seconds}s without a crash"

@@ -85,11 +85,17 @@ public struct SceneTest: Sendable {
 
   /// The scene's frames as JSON lines, or the diagnostics that stopped it.
   public func frames(fps: Double? = nil) -> Result<Run, SceneTestError> {
-    let loaded: ScenePipeline.Loaded
     switch self.loaded() {
-    case .success(let value): loaded = value
-    case .failure(let error): return .failure(error)
+    case .success(let loaded): Self.run(loaded, fps: fps)
+    case .failure(let error): .failure(error)
     }
+  }
+
+  /// Runs a scene already loaded (from a file or from text) as `scenec test` does: its
+  /// frames as JSON lines and its expectations checked; or the diagnostics that stop it.
+  public static func run(_ loaded: ScenePipeline.Loaded, fps: Double? = nil) -> Result<
+    Run, SceneTestError
+  > {
     guard let graph = loaded.graph else { return .failure(SceneTestError(text: loaded.rendered())) }
     let renderer = DiagnosticRenderer(files: loaded.files)
     do {

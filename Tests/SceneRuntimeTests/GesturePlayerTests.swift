@@ -9,6 +9,28 @@ import Testing
 @testable import SceneRuntime
 
 @Suite struct GesturePlayerTests {
+  /// A finished track costs nothing: the player stops visiting it. Counted: the tracks
+  /// left to visit after each frame.
+  @Test func finishedTracksAreNoLongerVisited() {
+    // 100 fingers; finger k presses at once and lifts after k hundredths of a second.
+    let tracks = (0..<100).map { k in
+      Self.track(
+        k,
+        [
+          .press(Self.point(Double(k), 0)), .wait(Self.seconds(Double(k) / 100)),
+          .release(velocity: nil),
+        ])
+    }
+    var player = GesturePlayer(tracks: Self.resolved(tracks))
+    var left: [Int] = []
+    for frame in 0...120 {
+      _ = player.events(through: Double(frame) / 100, evaluate: Self.constant)
+      left.append(player.unfinishedCount)
+    }
+    #expect(left.first == 99 && left[50] == 49 && left[99] == 0 && left.last == 0)
+    #expect(player.isFinished)
+  }
+
   // MARK: - Building scripts
 
   static func point(_ x: Double, _ y: Double) -> Expression {

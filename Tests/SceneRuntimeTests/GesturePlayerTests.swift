@@ -9,8 +9,9 @@ import Testing
 @testable import SceneRuntime
 
 @Suite struct GesturePlayerTests {
-  /// A finished track costs nothing: the player stops visiting it. Counted: the tracks
-  /// left to visit after each frame.
+  /// A finished track costs nothing: the player stops visiting it.
+  ///
+  /// Counted: the tracks left to visit after each frame.
   @Test func finishedTracksAreNoLongerVisited() {
     // 100 fingers; finger k presses at once and lifts after k hundredths of a second.
     let tracks = (0..<100).map { k in

@@ -46,6 +46,11 @@ public enum SceneLoader {
     public var diagnostics: [Diagnostic]
     /// The comment lines at the top of the file, which `fmt` keeps.
     public var header: String?
+    /// What did decode, when there were errors but the rest can still be resolved (for
+    /// `check`, which reports name errors with the others); never to be run.
+    public var partialSpec: SceneSpec?
+    /// The names whose definitions failed: references to them are not reported again.
+    public var failedNames: Set<String> = []
 
     public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
   }
@@ -160,9 +165,17 @@ public enum SceneLoader {
       document, keysAreUnique: syntax == .yaml, parallel: .allCores)
     diagnostics += decoded.diagnostics
     let failed = diagnostics.contains { $0.severity == .error }
-    return Result(
+    var result = Result(
       file: file, spec: failed ? nil : decoded.spec, diagnostics: sorted(diagnostics),
       header: header(of: file.text))
+    // Errors the decoder found leave the rest of the scene decoded: resolved too, its name
+    // errors are reported in the same run (a syntax error of the DSL's or YAML's reader
+    // leaves no tree, and nothing to resolve).
+    if failed && !decoded.lostSection {
+      result.partialSpec = decoded.spec
+      result.failedNames = decoded.failedNames
+    }
+    return result
   }
 
   /// Diagnostics in file order (those without a place first), stable otherwise.

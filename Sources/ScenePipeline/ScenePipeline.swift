@@ -75,7 +75,14 @@ public enum ScenePipeline {
     var loaded = Loaded(
       graph: nil, files: read.file.map { [$0] } ?? [], diagnostics: read.diagnostics,
       inputs: [sceneFile])
-    guard let spec = read.spec else { return loaded }
+    guard let spec = read.spec else {
+      if let partial = read.partialSpec {
+        loaded.diagnostics = SourceOrder.sorted(
+          loaded.diagnostics + partialErrors(partial, failedNames: read.failedNames),
+          by: \.span)
+      }
+      return loaded
+    }
     loaded.spec = spec
     // Traces are read first, for the resolver to bind, and checked even when the scene has
     // other errors: `check` reports them all.
@@ -88,5 +95,16 @@ public enum ScenePipeline {
     loaded.diagnostics += traces.diagnostics
     if !loaded.hasErrors { loaded.graph = resolved.graph }
     return loaded
+  }
+
+  /// The resolver's errors in what decoded of a scene with errors, less those that only
+  /// repeat a failed definition (`unknown handle 'ball'` where `ball` did not decode).
+  static func partialErrors(_ spec: SceneSpec, failedNames: Set<String>) -> [Diagnostic] {
+    let resolved = SceneResolver.resolve(spec, traces: [:], parallel: .serial)
+    return resolved.errors.map(\.diagnostic).filter { diagnostic in
+      !failedNames.contains { diagnostic.message.contains("'\($0)'") }
+        // A replay's trace is read only once the scene has no other errors.
+        && !diagnostic.message.contains("trace")
+    }
   }
 }

@@ -119,6 +119,45 @@ import Testing
         """)
   }
 
+  /// Name errors come in the same run as the others, and a reference to a definition
+  /// that failed is not reported again.
+  @Test func checkReportsNameErrorsWithTheOthersInOneRun() throws {
+    let dir = try scratch()
+    let file = dir.appendingPathComponent("p.yaml")
+    try """
+    springs:
+      s: { duration: 0.5s, dampingRatio: oops }
+    handles:
+      ball: { position: [1, 2], r: 5, draggable: true }
+      dot: { position: [5, 5], r: -5 }
+    constraints:
+      - elastic: { handle: ball, return: s }
+      - elastic: { handle: dott, return: s }
+    expect:
+      - at 0s: ball.z > 1
+
+    """.write(to: file, atomically: true, encoding: .utf8)
+    let result = try ScenecProcess.run(["check", file.path])
+    #expect(result.status == 65)
+    #expect(
+      result.stderr == """
+        \(file.path):2:38: error: expected a number for 'dampingRatio', found 'oops'
+              s: { duration: 0.5s, dampingRatio: oops }
+                                                 ^~~~
+        \(file.path):5:31: error: handle 'dot': radius must not be negative, found -5
+              dot: { position: [5, 5], r: -5 }
+                                          ^~
+        \(file.path):8:24: error: unknown handle 'dott'; did you mean 'dot'?
+              - elastic: { handle: dott, return: s }
+                                   ^~~~
+        \(file.path):10:12: error: 'ball' has no member 'z'; expected x, y, angle, r, speed, state, vx or vy
+              - at 0s: ball.z > 1
+                       ^~~~~~
+        4 errors in 1 of 1 scene
+
+        """)
+  }
+
   @Test func checkOfAMissingFileExits66() throws {
     let result = try ScenecProcess.run(["check", "/nonexistent/scene.yaml"])
     #expect(result.status == 66)

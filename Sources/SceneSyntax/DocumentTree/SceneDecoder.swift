@@ -13,6 +13,12 @@ public struct SceneDecoder {
   public struct Result: Sendable {
     public var spec: SceneSpec
     public var diagnostics: [Diagnostic]
+    /// The names of lets, springs, handles and paths that were written but did not decode:
+    /// a reference to one of them is a consequence of its error, not an error of its own.
+    public var failedNames: Set<String> = []
+    /// Whether a whole section failed (not a mapping or list at all): then too little is
+    /// known to resolve the rest.
+    public var lostSection = false
   }
 
   /// The top-level keys of a scene, in canonical order.
@@ -21,6 +27,9 @@ public struct SceneDecoder {
   ]
 
   var diagnostics: [Diagnostic] = []
+  /// See ``Result/failedNames`` and ``Result/lostSection``.
+  var failedNames: Set<String> = []
+  var lostSection = false
   /// Whether every mapping in the tree is known to hold each key once, as the YAML
   /// reader guarantees (a repeated key is an error there), so ``unique(_:what:)`` need
   /// not look again.
@@ -43,7 +52,9 @@ public struct SceneDecoder {
     decoder.keysAreUnique = keysAreUnique
     decoder.parallel = parallel
     let spec = decoder.decodeScene(root)
-    return Result(spec: spec, diagnostics: decoder.diagnostics)
+    return Result(
+      spec: spec, diagnostics: decoder.diagnostics, failedNames: decoder.failedNames,
+      lostSection: decoder.lostSection)
   }
 
   mutating func error(_ message: String, at source: SourceRef, notes: [Diagnostic.Note] = []) {
@@ -58,17 +69,22 @@ public struct SceneDecoder {
     for entry in unique(entries, what: "key") {
       switch entry.key {
       case "scene": spec.header = decodeHeader(entry.value)
-      case "let": spec.lets = decodeLets(entry.value)
+      case "let":
+        spec.lets = decodeLets(entry.value)
+        noteFailures(entry.value, decoded: spec.lets.map(\.name.value))
       case "springs":
         spec.springs = decodeNamed(entry.value, what: "spring") { $0.decodeSpring($1, $2) }
+        noteFailures(entry.value, decoded: spec.springs.map(\.name.value))
       case "handles":
         spec.handles = decodeNamed(
           entry.value, what: "handle", splitting: hasManyWrittenPositions(entry.value)
         ) { $0.decodeHandle($1, $2) }
+        noteFailures(entry.value, decoded: spec.handles.map(\.name.value))
       case "paths":
         spec.paths = decodeNamed(entry.value, what: "path", splitting: false) {
           $0.decodePath($1, $2)
         }
+        noteFailures(entry.value, decoded: spec.paths.map(\.name.value))
       case "constraints": spec.constraints = decodeConstraints(entry.value)
       case "gesture": spec.gesture = decodeGesture(entry.value)
       case "expect": spec.expectations = decodeExpectations(entry.value)
@@ -109,6 +125,17 @@ public struct SceneDecoder {
     if let node = fields["maxDuration"] { header.maxDuration = time(node, what: "'maxDuration'") }
     if let node = fields["background"] { header.background = color(node, what: "'background'") }
     return header
+  }
+
+  /// Records the names written in the section `node` that did not decode, or that the
+  /// whole section was lost.
+  mutating func noteFailures(_ node: DocumentNode, decoded: [String]) {
+    guard case .mapping(let entries) = node.value else {
+      lostSection = true
+      return
+    }
+    let made = Set(decoded)
+    for entry in entries where !made.contains(entry.key) { failedNames.insert(entry.key) }
   }
 
   mutating func decodeLets(_ node: DocumentNode) -> [LetSpec] {

@@ -57,7 +57,9 @@ public struct PreviewServer: Sendable {
     public var headTimeout: Duration = .seconds(10)
     /// A connection with no request under way is closed after this long.
     public var idleTimeout: Duration = .seconds(60)
-    /// Connections served at once; more wait in the listening queue until one closes.
+    /// Connections served at once; more wait in the listening queue until one closes
+    /// (SwiftNIO accepts up to 4 in one read of the listening socket, so the count can pass
+    /// this by up to 3 for a moment).
     public var maximumConnections = 64
     /// Pages (WebSockets) served at once; another is told to close one.
     public var maximumPages = 8

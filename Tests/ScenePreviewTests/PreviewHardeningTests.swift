@@ -174,7 +174,9 @@ import Darwin
         looks += 1
         try await Task.sleep(for: .milliseconds(5))
       }
-      #expect(most >= 1 && most <= cap, "\(most)")
+      // SwiftNIO accepts up to 4 connections in one read of the listening socket, so the
+      // cap can be passed by at most that many less one.
+      #expect(most >= 1 && most <= cap + 3, "\(most)")
       // Each is dropped in turn, and then a real request is served.
       for client in flood { #expect(client.readUntilClosed().closed) }
       let client = try RawConnection(port: port)

@@ -1,6 +1,7 @@
 import Foundation
 import PropertyBased
 import SceneDiagnostics
+import ScenePipeline
 import Testing
 
 @testable import SceneSyntax
@@ -814,6 +815,39 @@ let dslExampleTree: DocumentNode = map([
       #expect(diagnostics.count == errors)
       if let document { _ = DSLEmitter.emit(document) }
     }
+  }
+}
+
+/// A statement goes on over several lines when a line ends in `\`.
+@Suite struct DSLContinuationTests {
+  func parse(_ text: String) -> (SceneSpec?, [Diagnostic]) {
+    let result = SceneLoader.load(SourceFile(name: "c.scene", text: text), syntax: .dsl)
+    return (result.spec, result.diagnostics)
+  }
+
+  @Test func aContinuedStatementReadsAsOneAndErrorsPointAtTheirOwnLine() throws {
+    let (spec, diagnostics) = parse(
+      "handle ball \\\n    position=(1, 2) \\\n    r=oops draggable\n")
+    #expect(spec == nil)
+    #expect(diagnostics.map(\.message) == ["expected a number for 'r', found 'oops'"])
+    let place = try #require(diagnostics.first?.span?.start)
+    #expect(place.line == 3 && place.column == 7)
+    let (good, none) = parse("handle ball \\\n  position=(1, \\\n  2) r=5\n")
+    #expect(none.isEmpty)
+    #expect(good?.handles.first?.radius?.value == 5)
+  }
+
+  @Test func aStringGoesOnAcrossLinesAndOnlyARealMarkerContinues() throws {
+    let (spec, diagnostics) = parse(
+      "path p d=\"M0 0 \\\n    L10 0\"\n# a comment ending in \\\nhandle h position=(0, 0)\n")
+    #expect(diagnostics.isEmpty, "\(diagnostics)")
+    #expect(spec?.paths.first.map { "\($0)" }?.contains("M0 0 L10 0") == true)
+    #expect(spec?.handles.map(\.name.value) == ["h"])
+    // An escaped backslash at the end of a string is text, not a marker.
+    #expect(DSLLexer.continuation(of: Array("scene \"a\\\\\"".unicodeScalars)) == nil)
+    #expect(DSLLexer.continuation(of: Array("scene \"a\\".unicodeScalars)) == 8)
+    #expect(DSLLexer.continuation(of: Array("f(a, #b) \\".unicodeScalars)) == 9)
+    #expect(DSLLexer.continuation(of: Array("handle h # note \\".unicodeScalars)) == nil)
   }
 }
 

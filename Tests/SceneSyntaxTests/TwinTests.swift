@@ -30,6 +30,37 @@ import Testing
     return try #require(result.spec, "formatted text did not load:\n\(rendered)\n\(text)")
   }
 
+  // MARK: - Values too long for one line
+
+  /// A path of 20,000 segments, 5,000 snap targets and long expressions convert to the DSL
+  /// (continued over lines of at most about 1,000 characters) and read back the same.
+  @Test func longValuesGoOnOverSeveralLinesAndReadBackTheSame() throws {
+    let d = "M0 0 " + (1..<20_000).map { "L\($0) \($0 % 7)" }.joined(separator: " ")
+    let snaps = (0..<5_000).map { "t\($0): [\($0), 1]" }.joined(separator: ", ")
+    let sum = (0..<200).map { "\($0)" }.joined(separator: " + ")
+    let yaml = """
+      scene: { name: Long, size: 400x300, duration: 1s }
+      let:
+        total: \(sum)
+      paths:
+        track: { d: "\(d)" }
+      handles:
+        ball: { position: [0, 0], shape: circle, r: 5, draggable: true }
+      constraints:
+        - drag: { handle: ball, snap: { \(snaps) } }
+      expect:
+        - "at 0s: ball.x < 1 + \(sum)"
+
+      """
+    let original = try Self.load(text: yaml, syntax: .yaml)
+    let dsl = DSLEmitter.emit(SceneEncoder.encode(original))
+    let longest = dsl.split(separator: "\n").map(\.unicodeScalars.count).max() ?? 0
+    #expect(longest <= DSLEmitter.wrapWidth + 5)
+    #expect(dsl.contains("\\\n"))
+    let read = try Self.load(text: dsl, syntax: .dsl)
+    #expect(original == read, "\(Self.firstDifference(original, read))")
+  }
+
   // MARK: - Every scene in Scenes/
 
   static let scenes = URL(fileURLWithPath: #filePath).deletingLastPathComponent()

@@ -84,6 +84,96 @@ enum DSLLexer {
     return lines
   }
 
+  // MARK: - Continued lines
+
+  /// A physical line's part of a statement continued over several: where it starts in the
+  /// joined line, its line number, and how many scalars before its first were dropped (its
+  /// indentation), so a place in the joined line maps back to its own line and column.
+  struct Segment: Hashable, Sendable {
+    var joinedStart: Int
+    var line: Int
+    var dropped: Int
+  }
+
+  /// Joins every line that ends in a continuation (a `\` as its last character outside a
+  /// comment, trailing spaces aside) with the line after it, whose indentation is dropped.
+  ///
+  /// The joined text replaces the first line, and the lines it took become empty (blank,
+  /// so blocks and line numbers are as they were); the result gives each joined line's
+  /// segments. A physical line over ``maximumLineLength`` is never joined, so the lexer
+  /// still refuses it at its own line.
+  static func joinContinuations(_ lines: inout [[Unicode.Scalar]]) -> [Int: [Segment]] {
+    var segments: [Int: [Segment]] = [:]
+    var index = 0
+    while index < lines.count {
+      guard lines[index].count <= maximumLineLength,
+        let marker = continuation(of: lines[index]), index + 1 < lines.count
+      else {
+        index += 1
+        continue
+      }
+      let first = index
+      var joined = Array(lines[index][..<marker])
+      var parts = [Segment(joinedStart: 0, line: index + 1, dropped: 0)]
+      var next = index + 1
+      var continues = true
+      while continues && next < lines.count && lines[next].count <= maximumLineLength {
+        let line = lines[next]
+        var start = 0
+        while start < line.count && isSpace(line[start]) { start += 1 }
+        let end: Int
+        if let marker = continuation(of: line) {
+          end = marker
+        } else {
+          end = line.count
+          continues = false
+        }
+        parts.append(Segment(joinedStart: joined.count, line: next + 1, dropped: start))
+        joined += line[start..<max(start, end)]
+        lines[next] = []
+        next += 1
+      }
+      lines[first] = joined
+      segments[first] = parts
+      index = next
+    }
+    return segments
+  }
+
+  /// Where the continuation `\` of `line` is, if it has one: the last character but
+  /// trailing spaces, outside a comment (a `#` where a token may start, outside strings
+  /// and brackets) and not the escaped half of a `\\` in a string.
+  static func continuation(of line: [Unicode.Scalar]) -> Int? {
+    var last = line.count - 1
+    while last >= 0 && isSpace(line[last]) { last -= 1 }
+    guard last >= 0, line[last] == "\\" else { return nil }
+    var index = 0
+    var inString = false
+    var depth = 0
+    while index <= last {
+      let scalar = line[index]
+      if inString {
+        if scalar == "\\" {
+          if index == last { return index }
+          index += 2
+          continue
+        }
+        if scalar == "\"" { inString = false }
+      } else {
+        switch scalar {
+        case "\"": inString = true
+        case "(", "[", "{": depth += 1
+        case ")", "]", "}": depth = max(0, depth - 1)
+        case "#" where depth == 0 && (index == 0 || isSpace(line[index - 1])): return nil
+        case "\\" where index == last: return index
+        default: break
+        }
+      }
+      index += 1
+    }
+    return nil
+  }
+
   /// Whether `scalar` separates tokens (outside brackets and strings).
   static func isSpace(_ scalar: Unicode.Scalar) -> Bool { scalar == " " || scalar == "\t" }
 
@@ -135,15 +225,18 @@ enum DSLLexer {
   /// The most words (a keyword, values, attributes) one line may hold.
   static let maximumTokensPerLine = 4_096
 
-  static func tokens(of line: [Unicode.Scalar], from start: Int = 0) throws(DSLLexError)
-    -> [DSLToken]
-  {
+  static func tokens(
+    of line: [Unicode.Scalar], from start: Int = 0, physicalLines: Int = 1
+  ) throws(DSLLexError) -> [DSLToken] {
     var tokens: [DSLToken] = []
     var index = start
     var openers: [Int] = []
     let count = line.count
-    // Absurd lines are refused before any work is spent on them.
-    if count > maximumLineLength {
+    // A statement continued over several lines may hold as many words as they do.
+    let maximumTokens = maximumTokensPerLine * max(physicalLines, 1)
+    // Absurd lines are refused before any work is spent on them (each physical line of a
+    // continued statement was checked before it was joined).
+    if physicalLines == 1 && count > maximumLineLength {
       throw DSLLexError(
         message: "line is \(count) characters long; a line may have at most \(maximumLineLength)",
         start: maximumLineLength, length: 1)
@@ -152,10 +245,12 @@ enum DSLLexer {
       while index < count && isSpace(line[index]) { index += 1 }
       if index >= count || line[index] == "#" { break }
       let tokenStart = index
-      if tokens.count == maximumTokensPerLine {
+      if tokens.count == maximumTokens {
         throw DSLLexError(
           message:
-            "more than \(maximumTokensPerLine) words on one line; split it into several statements",
+            physicalLines == 1
+            ? "more than \(maximumTokensPerLine) words on one line; split it into several statements"
+            : "more than \(maximumTokens) words in one statement of \(physicalLines) lines; split it into several statements",
           start: tokenStart, length: 1)
       }
       openers.removeAll(keepingCapacity: true)

@@ -99,14 +99,31 @@ private struct Line {
   var number: Int
   var scalars: [Unicode.Scalar]
   var file: SourceFileName
+  /// For a statement continued over several lines, where each one's part starts (see
+  /// ``DSLLexer/joinContinuations(_:)``); empty for one line.
+  var segments: [DSLLexer.Segment] = []
 
-  /// The span of the scalars `start..<end` (at least the column of `start`).
+  /// The span of the scalars `start..<end` (at least the column of `start`), at the line
+  /// and column where `start` was written.
   func span(_ start: Int, _ end: Int) -> SourceSpan {
-    SourceSpan(
-      SourceLocation(file: file, line: number, column: start + 1), length: max(end - start, 0))
+    guard segments.count > 1,
+      let segment = segments.last(where: { $0.joinedStart <= start })
+    else {
+      return SourceSpan(
+        SourceLocation(file: file, line: number, column: start + 1), length: max(end - start, 0))
+    }
+    let column = segment.dropped + start - segment.joinedStart + 1
+    return SourceSpan(
+      SourceLocation(file: file, line: segment.line, column: column), length: max(end - start, 0))
   }
 
   func span(_ token: DSLToken) -> SourceSpan { span(token.start, token.end) }
+
+  /// Whether `start..<end` runs over a line break of a continued statement: its text is
+  /// then not written one scalar per column, and places inside it are given at its start.
+  func crossesBreak(_ start: Int, _ end: Int) -> Bool {
+    segments.dropFirst().contains { $0.joinedStart > start && $0.joinedStart < end }
+  }
 
   func text(_ start: Int, _ end: Int) -> String { DSLLexer.string(scalars, start, end) }
 
@@ -358,10 +375,13 @@ private struct DSLStatementParser {
   // MARK: - Lines and blocks
 
   mutating func parseFile(parallel: ParallelWork = .serial) {
-    let lines = DSLLexer.lines(of: file.text)
-    let prepared = Self.prepare(lines, file: file.fileName, parallel: parallel)
+    var lines = DSLLexer.lines(of: file.text)
+    let segments = DSLLexer.joinContinuations(&lines)
+    let prepared = Self.prepare(
+      lines, segments: segments, file: file.fileName, parallel: parallel)
     for (index, scalars) in lines.enumerated() {
-      let line = Line(number: index + 1, scalars: scalars, file: file.fileName)
+      let line = Line(
+        number: index + 1, scalars: scalars, file: file.fileName, segments: segments[index] ?? [])
       switch Self.layout(of: scalars, lineIndex: index) {
       case .blank:
         continue
@@ -423,7 +443,8 @@ private struct DSLStatementParser {
   /// The one-line statements of `lines`, by line index, read in pieces `parallel` runs;
   /// empty when it would run them one by one, which gains nothing.
   static func prepare(
-    _ lines: [[Unicode.Scalar]], file: SourceFileName, parallel: ParallelWork
+    _ lines: [[Unicode.Scalar]], segments: [Int: [DSLLexer.Segment]], file: SourceFileName,
+    parallel: ParallelWork
   ) -> [PreparedStatement?] {
     let pieces = parallel.pieces(of: lines.count)
     guard pieces.count > 1 else { return [] }
@@ -432,7 +453,8 @@ private struct DSLStatementParser {
         guard case .statement(let content) = layout(of: lines[index], lineIndex: index) else {
           return nil
         }
-        let line = Line(number: index + 1, scalars: lines[index], file: file)
+        let line = Line(
+          number: index + 1, scalars: lines[index], file: file, segments: segments[index] ?? [])
         return prepareStatement(line, at: content)
       }
     }
@@ -652,7 +674,8 @@ private struct DSLStatementParser {
 
   private static func lex(_ line: Line, from start: Int) throws(LineError) -> [DSLToken] {
     do throws(DSLLexError) {
-      return try DSLLexer.tokens(of: line.scalars, from: start)
+      return try DSLLexer.tokens(
+        of: line.scalars, from: start, physicalLines: max(line.segments.count, 1))
     } catch {
       throw line.error(error)
     }
@@ -887,13 +910,17 @@ private struct DSLStatementParser {
 
   /// The rest of a line as one verbatim plain scalar: `let` expressions and expectations.
   private func text(_ line: Line, from start: Int, to end: Int) -> DocumentNode {
-    DocumentNode(.scalar(.init(line.text(start, end))), at: SourceRef(line.span(start, end)))
+    DocumentNode(
+      .scalar(.init(line.text(start, end), isVerbatim: !line.crossesBreak(start, end))),
+      at: SourceRef(line.span(start, end)))
   }
 
   /// An atom as a scalar: a plain run of text, or a double-quoted string.
   private static func scalar(_ line: Line, _ token: DSLToken) throws(LineError) -> DocumentNode {
     guard line.scalars[token.start] == "\"" else {
-      return DocumentNode(.scalar(.init(line.text(token))), at: SourceRef(line.span(token)))
+      return DocumentNode(
+        .scalar(.init(line.text(token), isVerbatim: !line.crossesBreak(token.start, token.end))),
+        at: SourceRef(line.span(token)))
     }
     do throws(DSLLexError) {
       let closing = try DSLLexer.closingQuote(line.scalars, openingAt: token.start)
@@ -906,7 +933,11 @@ private struct DSLStatementParser {
       // Without escapes the text stands in the source as it is, starting inside the quotes.
       let span = hadEscapes ? line.span(token) : line.span(token.start + 1, closing)
       return DocumentNode(
-        .scalar(.init(text, isQuoted: true, isVerbatim: !hadEscapes)), at: SourceRef(span))
+        .scalar(
+          .init(
+            text, isQuoted: true,
+            isVerbatim: !hadEscapes && !line.crossesBreak(token.start, token.end))),
+        at: SourceRef(span))
     } catch {
       throw line.error(error)
     }

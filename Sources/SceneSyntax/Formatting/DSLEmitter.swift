@@ -43,9 +43,55 @@ public enum DSLEmitter {
       }
       text += "\n"
     }
-    let groups = statementGroups(node).filter { !$0.isEmpty }
+    let groups = statementGroups(node).filter { !$0.isEmpty }.map { $0.flatMap(wrapped) }
     text += groups.map { $0.joined(separator: "\n") + "\n" }.joined(separator: "\n")
     return text
+  }
+
+  /// The longest line written; a longer statement goes on over several lines.
+  static let wrapWidth = 1_000
+
+  /// `line` as it is, or continued over several lines (`\` at the end of each but the
+  /// last, the next indented four more) when it is longer than ``wrapWidth``, so the DSL's
+  /// reader, which takes at most 65,536 characters and 4,096 words a line, reads any scene
+  /// back.
+  ///
+  /// The reader joins the parts, dropping only the `\`, the line break and the next
+  /// line's indentation, so a line breaks anywhere (in a string, between brackets) where
+  /// the next part does not start with a space and the part before does not end in a
+  /// backslash.
+  static func wrapped(_ line: String) -> [String] {
+    let scalars = Array(line.unicodeScalars)
+    guard scalars.count > wrapWidth else { return [line] }
+    var indent = 0
+    while indent < scalars.count && scalars[indent] == " " { indent += 1 }
+    let continuation = String(repeating: " ", count: indent + 4)
+    var parts: [String] = []
+    var start = 0
+    while scalars.count - start > wrapWidth {
+      var cut = start + wrapWidth
+      while cut > start + 1
+        && (scalars[cut] == " " || scalars[cut] == "\t" || scalars[cut - 1] == "\\")
+      {
+        cut -= 1
+      }
+      // A run of spaces or backslashes as long as the width: cut after it instead.
+      if cut == start + 1 {
+        cut = start + wrapWidth
+        while cut < scalars.count
+          && (scalars[cut] == " " || scalars[cut] == "\t" || scalars[cut - 1] == "\\")
+        {
+          cut += 1
+        }
+        if cut >= scalars.count { break }
+      }
+      parts.append(String(String.UnicodeScalarView(scalars[start..<cut])))
+      start = cut
+    }
+    parts.append(String(String.UnicodeScalarView(scalars[start...])))
+    return parts.enumerated().map { index, part in
+      (index == 0 ? "" : continuation) + part + (index == parts.count - 1 ? "" : "\\")
+    }
   }
 
   // MARK: - Statements

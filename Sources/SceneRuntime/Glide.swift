@@ -78,35 +78,19 @@ struct Glide: Sendable {
 
   /// Where the axis is at `time`, and its velocity; a motion that has come to rest
   /// becomes still exactly at its end (the glide's limit, the spring's target).
+  ///
+  /// Rest is judged on this axis alone: a spring within its threshold in distance and
+  /// speed, a glide within ``SceneGraph/Momentum/restDistance`` of its end (one on its way
+  /// to a bound always gets there). Two axes of one handle judge it together instead,
+  /// with ``advance(to:)`` and ``restsTogether(_:_:)``.
   mutating func sample(at time: Double) -> (value: Double, velocity: Double) {
-    switch phase {
-    case .still(let value):
-      return (value, 0)
-    case .decay(
-      let start, let origin, let amplitude, let tau, let crossing, let bound, let bounce):
-      let t = max(time - start, 0)
-      if let crossing, t >= crossing {
-        let speed = amplitude / tau * Double.exp(-crossing / tau)
-        phase = .spring(
-          start: start + crossing, rest: bound, displacement: 0, velocity: speed, model: bounce)
-        return sample(at: time)
-      }
-      let remaining = amplitude * Double.exp(-t / tau)
-      // A glide that reaches a bound always gets there, however near its end the bound is.
-      if crossing == nil && abs(remaining) <= SceneGraph.Momentum.restDistance {
-        phase = .still(origin + amplitude)
-        return (origin + amplitude, 0)
-      }
-      return (origin + amplitude - remaining, remaining / tau)
-    case .spring(let start, let rest, let displacement, let velocity, let model):
-      let state = model.state(
-        after: max(time - start, 0), displacement: displacement, velocity: velocity)
-      if model.isAtRest(displacement: state.displacement, velocity: state.velocity) {
-        phase = .still(rest)
-        return (rest, 0)
-      }
-      return (rest + state.displacement, state.velocity)
-    }
+    let axis = advance(to: time)
+    let rests =
+      axis.canRest && abs(axis.offset) <= axis.threshold
+      && (!axis.speedCounts || abs(axis.velocity) <= axis.threshold)
+    guard rests, axis.threshold.isFinite else { return (axis.value, axis.velocity) }
+    settle()
+    return (advance(to: time).value, 0)
   }
 }
 

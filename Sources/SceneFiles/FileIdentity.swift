@@ -36,6 +36,45 @@ public struct FileIdentity: Hashable, Sendable {
   }
 }
 
+/// Where a path leads once its symbolic links are followed, hop by hop, without asking
+/// that the end exist (as `realpath` does): what a write lands on.
+public enum LinkEnd: Equatable, Sendable {
+  /// The path the links end at, whether any link was followed, and whether it exists.
+  case found(String, viaLink: Bool, exists: Bool)
+  /// A link could not be read: `strerror`'s words.
+  case unreadable(String)
+  /// More than 40 links in a row (or a loop).
+  case tooDeep
+
+  /// Follows the links from `path`.
+  public init(of path: String) {
+    var current = path
+    for hop in 0..<40 {
+      var status = stat()
+      guard lstat(current, &status) == 0 else {
+        self = .found(current, viaLink: hop > 0, exists: false)
+        return
+      }
+      guard status.st_mode & S_IFMT == S_IFLNK else {
+        self = .found(current, viaLink: hop > 0, exists: true)
+        return
+      }
+      var target = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+      let count = readlink(current, &target, Int(PATH_MAX))
+      guard count > 0 else {
+        self = .unreadable(String(cString: strerror(errno)))
+        return
+      }
+      let destination = String(
+        decoding: target[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      current =
+        destination.hasPrefix("/")
+        ? destination : PathName.appending(destination, to: PathName.deletingLastComponent(current))
+    }
+    self = .tooDeep
+  }
+}
+
 /// What a write may do beyond what ``OutputFile`` refuses of every write.
 public struct WritePolicy: Sendable {
   /// Files the output must never replace: the inputs of the run (the scene, its traces),

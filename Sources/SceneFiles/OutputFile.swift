@@ -237,30 +237,20 @@ public struct OutputFile {
   /// the link points.
   static func resolve(_ path: String) throws(WriteError) -> String {
     let shown = "'" + TerminalText.escaped(path) + "'"
-    var current = path
-    for hop in 0..<40 {
-      var status = stat()
-      guard lstat(current, &status) == 0 else {
-        if hop > 0 && errno == ENOENT {
-          throw WriteError(
-            description:
-              "cannot write \(shown): it is a symbolic link to '\(TerminalText.escaped(current))', which does not exist"
-          )
-        }
-        return current
+    switch LinkEnd(of: path) {
+    case .found(let end, let viaLink, let exists):
+      if viaLink && !exists {
+        throw WriteError(
+          description:
+            "cannot write \(shown): it is a symbolic link to '\(TerminalText.escaped(end))', which does not exist"
+        )
       }
-      guard status.st_mode & S_IFMT == S_IFLNK else { return current }
-      var target = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-      let count = readlink(current, &target, Int(PATH_MAX))
-      guard count > 0 else { throw WriteError(description: "cannot write \(shown): \(reason())") }
-      let destination = String(
-        decoding: target[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-      current =
-        destination.hasPrefix("/")
-        ? destination
-        : PathName.appending(destination, to: PathName.deletingLastComponent(current))
+      return end
+    case .unreadable(let reason):
+      throw WriteError(description: "cannot write \(shown): \(reason)")
+    case .tooDeep:
+      throw WriteError(description: "cannot write \(shown): too many levels of symbolic links")
     }
-    throw WriteError(description: "cannot write \(shown): too many levels of symbolic links")
   }
 
   /// Whether `target` (a path whose last part is not a link) lies inside `folder`, both

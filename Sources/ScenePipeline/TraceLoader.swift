@@ -41,7 +41,7 @@ public enum TraceLoader {
     // Paths stay as the scene's was given (relative stays relative), for messages.
     let folder = PathName.deletingLastComponent(sceneFile)
     let directory = folder.isEmpty ? "." : folder
-    let allowed = ([directory] + folders).compactMap(realPath)
+    let allowed = ([directory] + folders).compactMap(FileIdentity.realPath)
     var traces: [String: TraceFile] = [:]
     var seen: Set<String> = []
     var files: [SourceFile] = []
@@ -53,7 +53,7 @@ public enum TraceLoader {
         let path =
           name.value.hasPrefix("/")
           ? name.value : (folder.isEmpty ? name.value : folder + "/" + name.value)
-        guard let real = realPath(path) else {
+        guard let real = FileIdentity.realPath(path) else {
           diagnostics.append(
             .error(
               "cannot read the trace '\(name.value)' (looked for \(path))", at: name.source.span))
@@ -113,12 +113,5 @@ public enum TraceLoader {
       }
     }
     return (traces, files, diagnostics, paths)
-  }
-
-  /// The path with every symbolic link and `..` resolved, or `nil` when it does not exist.
-  static func realPath(_ path: String) -> String? {
-    guard let resolved = realpath(path, nil) else { return nil }
-    defer { free(resolved) }
-    return String(cString: resolved)
   }
 }

@@ -34,6 +34,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
   let limits: PreviewServer.Limits
   var phase = Phase.head
   var pending: [UInt8] = []
+  var scanner = HeadScanner()
   var frames = WebSocketFrameScanner()
   var timer: Scheduled<Void>?
 
@@ -84,10 +85,15 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
   /// Passes on every whole, admitted head in `pending`; refuses the first bad one.
   private func processHeads(context: ChannelHandlerContext) {
     while phase == .head, !pending.isEmpty {
-      guard let end = headEnd() else {
-        if let problem = lineBreakProblem() {
-          refuse(.badRequest(problem), context: context)
-        } else if pending.count > RequestAdmission.maximumHeadBytes {
+      let end: Int
+      switch scanner.scan(pending) {
+      case .end(let at):
+        end = at
+      case .problem(let problem):
+        refuse(.badRequest(problem), context: context)
+        return
+      case .incomplete:
+        if pending.count > RequestAdmission.maximumHeadBytes {
           refuse(
             RequestAdmission.Refusal(
               status: 431, phrase: "Request Header Fields Too Large",
@@ -127,31 +133,6 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         }
       }
     }
-  }
-
-  /// Where the first head in `pending` ends (after its empty line), if it is whole.
-  private func headEnd() -> Int? {
-    guard pending.count >= 4 else { return nil }
-    for i in 3..<pending.count
-    where pending[i] == 10 && pending[i - 1] == 13 && pending[i - 2] == 10 && pending[i - 3] == 13 {
-      return i + 1
-    }
-    return nil
-  }
-
-  /// A line break that is not CRLF, or a byte no head may hold, in what has come so far:
-  /// such a head is refused at once rather than waited on.
-  private func lineBreakProblem() -> String? {
-    for (i, byte) in pending.enumerated() {
-      if byte == 10 && (i == 0 || pending[i - 1] != 13) {
-        return "lines of a request head must end with CRLF"
-      }
-      if byte == 13 && i + 1 < pending.count && pending[i + 1] != 10 {
-        return "lines of a request head must end with CRLF"
-      }
-      if byte == 0 { return "a request head has a NUL byte" }
-    }
-    return nil
   }
 
   /// Answers with `refusal` and closes the connection.
@@ -218,6 +199,58 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
       phase = .closed
       context.close(promise: nil)
     }
+  }
+}
+
+/// Finds where a request head ends, and refuses one that no HTTP/1.1 head could be, looking
+/// at each byte once however the head arrives (a slow client sending a byte at a time
+/// costs no more than one sending it whole).
+struct HeadScanner: Sendable {
+  enum Outcome: Equatable {
+    /// The head is whole: its bytes are the first `end`.
+    case end(Int)
+    /// A line break that is not CRLF, or a NUL: refused at once rather than waited on.
+    case problem(String)
+    case incomplete
+  }
+
+  /// How many bytes of the head so far have been judged.
+  private var scanned = 0
+  /// Bytes looked at in all (for the test that counts them).
+  private(set) var visited = 0
+
+  /// Judges the bytes of `head` not judged yet.
+  ///
+  /// After ``Outcome/end(_:)`` the caller drops those bytes, and the next call starts a new
+  /// head.
+  mutating func scan(_ head: [UInt8]) -> Outcome {
+    let crlf = Outcome.problem("lines of a request head must end with CRLF")
+    var index = scanned
+    while index < head.count {
+      visited += 1
+      switch head[index] {
+      case 0:
+        return .problem("a request head has a NUL byte")
+      case 13:
+        // Judged once the byte after it has come.
+        guard index + 1 < head.count else {
+          scanned = index
+          return .incomplete
+        }
+        if head[index + 1] != 10 { return crlf }
+      case 10:
+        if index == 0 || head[index - 1] != 13 { return crlf }
+        if index >= 3 && head[index - 2] == 10 && head[index - 3] == 13 {
+          scanned = 0
+          return .end(index + 1)
+        }
+      default:
+        break
+      }
+      index += 1
+    }
+    scanned = index
+    return .incomplete
   }
 }
 

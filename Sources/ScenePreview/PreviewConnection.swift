@@ -281,26 +281,14 @@ public actor PreviewConnection<C: Clock> where C.Duration == Duration {
 
   func sendState() async {
     guard let session else { return }
+    let names = PreviewHub.saveNames(sceneFile: hub.sceneFile)
     await send(
       Self.object([
         "type": "state", "paused": session.isPaused, "speed": session.speed,
         "recording": session.isRecording, "playingScript": session.isPlayingScript,
         "canSave": session.recordedTrace != nil,
-        "traceName": Self.defaultNames(sceneFile: hub.sceneFile).trace,
-        "sceneName": Self.defaultNames(sceneFile: hub.sceneFile).scene,
+        "traceName": names.trace, "sceneName": names.scene,
       ]))
-  }
-
-  /// The names the page offers for a save, from the scene's own: `wave.yaml` gives
-  /// `wave-gesture.csv` and `wave-recorded.yaml` (`.scene` for a DSL scene).
-  static func defaultNames(sceneFile: String) -> (trace: String, scene: String) {
-    let name = PathName.lastComponent(sceneFile)
-    let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
-    var stem = String(PathName.deletingPathExtension(name).filter(allowed.contains).prefix(60))
-    while stem.hasPrefix(".") || stem.hasPrefix("-") { stem.removeFirst() }
-    if stem.isEmpty { stem = "scene" }
-    let ext = PathName.pathExtension(name) == "scene" ? "scene" : "yaml"
-    return (stem + "-gesture.csv", stem + "-recorded." + ext)
   }
 
   // MARK: - Text

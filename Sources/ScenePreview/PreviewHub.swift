@@ -189,6 +189,18 @@ public actor PreviewHub {
     return try result.get()
   }
 
+  /// The names the page offers for a save, from the scene's own: `wave.yaml` gives
+  /// `wave-gesture.csv` and `wave-recorded.yaml` (`.scene` for a DSL scene).
+  static func saveNames(sceneFile: String) -> (trace: String, scene: String) {
+    let name = PathName.lastComponent(sceneFile)
+    let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
+    var stem = String(PathName.deletingPathExtension(name).filter(allowed.contains).prefix(60))
+    while stem.hasPrefix(".") || stem.hasPrefix("-") { stem.removeFirst() }
+    if stem.isEmpty { stem = "scene" }
+    let ext = PathName.pathExtension(name) == "scene" ? "scene" : "yaml"
+    return (stem + "-gesture.csv", stem + "-recorded." + ext)
+  }
+
   /// A file name the page may choose: letters, digits, `.`, `_` and `-` (no folders, no
   /// hidden files), with one of `extensions`.
   static func check(name: String, extensions: [String], what: String) throws(SaveError) {

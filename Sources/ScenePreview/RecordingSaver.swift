@@ -1,6 +1,7 @@
 import Foundation
 import SceneDiagnostics
 import SceneFiles
+import SceneGeometry
 import SceneGraph
 import ScenePipeline
 import SceneRuntime
@@ -109,7 +110,7 @@ struct RecordingSaver: Sendable {
   func summary(_ targets: [Target], expectations: [String]) -> String {
     let samples = trace.samples.count
     var text =
-      "saved \(targets[0].name) (\(samples) sample\(samples == 1 ? "" : "s"), \(FixedText.seconds(trace.duration)) s)"
+      "saved \(targets[0].name) (\(samples) sample\(samples == 1 ? "" : "s"), \(((trace.duration * 100).rounded() / 100).shortestDescription) s)"
     if targets.count == 2 {
       text +=
         " and \(targets[1].name), which replays it; its expectations: "
@@ -127,27 +128,19 @@ struct RecordingSaver: Sendable {
     let path = folder == "." ? name : folder + "/" + name
     let shown = "'" + TerminalText.escaped(name) + "'"
     // Follow every link, as the write will.
-    var current = path
-    var hops = 0
-    while true {
-      var status = stat()
-      guard lstat(current, &status) == 0 else {
-        if hops > 0 {
-          throw PreviewHub.SaveError(
-            message:
-              "\(shown) is a symbolic link to '\(TerminalText.escaped(current))', which does not exist: not written"
-          )
-        }
-        break
+    let current: String
+    let hops: Bool
+    switch LinkEnd(of: path) {
+    case .found(let end, let viaLink, let exists):
+      if viaLink && !exists {
+        throw PreviewHub.SaveError(
+          message:
+            "\(shown) is a symbolic link to '\(TerminalText.escaped(end))', which does not exist: not written"
+        )
       }
-      guard status.st_mode & S_IFMT == S_IFLNK else { break }
-      hops += 1
-      guard hops < 40, let destination = Self.readLink(current) else {
-        throw PreviewHub.SaveError(message: "\(shown) is a symbolic link that cannot be followed")
-      }
-      current =
-        destination.hasPrefix("/")
-        ? destination : PathName.appending(destination, to: PathName.deletingLastComponent(current))
+      (current, hops) = (end, viaLink)
+    case .unreadable, .tooDeep:
+      throw PreviewHub.SaveError(message: "\(shown) is a symbolic link that cannot be followed")
     }
     guard OutputFile.isInside(current, folder: folder) else {
       throw PreviewHub.SaveError(
@@ -155,7 +148,7 @@ struct RecordingSaver: Sendable {
           "\(shown) is a symbolic link to '\(TerminalText.escaped(current))', outside the scene's folder: not written"
       )
     }
-    let real = hops == 0 ? path : current
+    let real = hops ? current : path
     guard let kind = InputFile.kind(atPath: real) else {
       return Target(name: name, path: path, real: real, exists: false)
     }
@@ -175,13 +168,6 @@ struct RecordingSaver: Sendable {
         message: "\(shown) is a trace the previewed scene replays: not written")
     }
     return Target(name: name, path: path, real: real, exists: true)
-  }
-
-  static func readLink(_ path: String) -> String? {
-    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-    let count = readlink(path, &buffer, Int(PATH_MAX))
-    guard count > 0 else { return nil }
-    return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
   }
 
   // MARK: - The copy, tested
@@ -319,14 +305,5 @@ extension SceneSpec {
     let tree = SceneEncoder.encode(self, comments: SceneComments(text: original))
     return syntax == .yaml
       ? YAMLEmitter.emit(tree, header: header) : DSLEmitter.emit(tree, header: header)
-  }
-}
-
-/// Seconds with two decimals, for the page.
-enum FixedText {
-  static func seconds(_ value: Double) -> String {
-    let hundredths = Int((value * 100).rounded())
-    let fraction = String(hundredths % 100)
-    return "\(hundredths / 100).\(fraction.count == 1 ? "0" + fraction : fraction)"
   }
 }

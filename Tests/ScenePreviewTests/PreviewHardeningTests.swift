@@ -122,6 +122,25 @@ import Darwin
     }
   }
 
+  /// A head sent a byte at a time is looked at once, not once per byte that came.
+  @Test func aHeadIsScannedOnceHoweverItArrives() {
+    let head = Array("GET / HTTP/1.1\r\nHost: localhost\r\n\r\nGET".utf8)
+    var scanner = HeadScanner()
+    var outcome = HeadScanner.Outcome.incomplete
+    for count in 1...head.count where outcome == .incomplete {
+      outcome = scanner.scan(Array(head[..<count]))
+    }
+    #expect(outcome == .end(head.count - 3))
+    // Each byte once, a CR waiting for its LF twice at most.
+    #expect(scanner.visited <= head.count - 3 + 4)
+    var bare = HeadScanner()
+    #expect(
+      bare.scan(Array("GET /\nHost".utf8)) == .problem("lines of a request head must end with CRLF")
+    )
+    var nul = HeadScanner()
+    #expect(nul.scan([71, 0]) == .problem("a request head has a NUL byte"))
+  }
+
   @Test func aMalformedRequestGets400AndIsClosed() async throws {
     try await PreviewServerTests.withServer { port, _, _ in
       for garbage in ["GARBAGE\r\n\r\n", "\u{16}\u{3}\u{1}\u{0}\u{a5}\u{1}", "GET /\nHost: x\n\n"] {

@@ -66,7 +66,7 @@ import Testing
     #expect(written.map(\.path) == [folder + "/pull.csv", folder + "/pull.yaml"])
     #expect(
       summary
-        == "saved pull.csv (\(trace.samples.count) samples, \(FixedText.seconds(trace.duration)) s) and pull.yaml, which replays it; its expectations: event grab of badge; event release of badge; event rest of badge; at end: all at rest. Record its snapshot with: scenec test pull.yaml --record"
+        == "saved pull.csv (\(trace.samples.count) samples, \(((trace.duration * 100).rounded() / 100).shortestDescription) s) and pull.yaml, which replays it; its expectations: event grab of badge; event release of badge; event rest of badge; at end: all at rest. Record its snapshot with: scenec test pull.yaml --record"
     )
     // The trace reads back to the very samples recorded.
     let text = try String(contentsOfFile: folder + "/pull.csv", encoding: .utf8)

@@ -184,13 +184,13 @@ import Darwin
 
   @Test func saveNamesComeFromTheScenesName() {
     #expect(
-      PreviewConnection<ContinuousClock>.defaultNames(sceneFile: "Scenes/wave.yaml")
+      PreviewHub.saveNames(sceneFile: "Scenes/wave.yaml")
         == ("wave-gesture.csv", "wave-recorded.yaml"))
     #expect(
-      PreviewConnection<ContinuousClock>.defaultNames(sceneFile: "a/b/sticky ball.scene")
+      PreviewHub.saveNames(sceneFile: "a/b/sticky ball.scene")
         == ("stickyball-gesture.csv", "stickyball-recorded.scene"))
     #expect(
-      PreviewConnection<ContinuousClock>.defaultNames(sceneFile: "-.yaml")
+      PreviewHub.saveNames(sceneFile: "-.yaml")
         == ("scene-gesture.csv", "scene-recorded.yaml"))
   }
 }
@@ -205,6 +205,20 @@ enum PathNameOfHub {
 
 /// What a recording holds: always a trace that loads, whatever the fingers did.
 @Suite struct RecordingTraceTests {
+  /// Saves `trace` as `NAME.csv` with its copy `NAME.yaml`, and checks that the copy is
+  /// recorded by `scenec test --record` as it is.
+  static func expectSavedCopyPasses(
+    _ trace: TraceFile, named name: String, hub: PreviewHub, folder: String
+  ) async throws {
+    let outcome = try await hub.save(
+      trace, traceName: name + ".csv", sceneName: name + ".yaml", confirmed: false)
+    guard case .saved = outcome else {
+      Issue.record("\(outcome)")
+      return
+    }
+    #expect(SceneTest(scene: folder + "/\(name).yaml").run(record: true).outcome == .recorded)
+  }
+
   static func session() async throws -> (PreviewSession, PreviewHub, String) {
     let (hub, folder) = try await RecordingSaveTests.hub()
     let graph = try #require(await hub.graph)
@@ -227,13 +241,7 @@ enum PathNameOfHub {
     session.stopRecording()
     let trace = try #require(session.recordedTrace)
     #expect(try TraceFile.parse(trace.csvText, name: "fling.csv") == trace)
-    let outcome = try await hub.save(
-      trace, traceName: "fling.csv", sceneName: "fling.yaml", confirmed: false)
-    guard case .saved = outcome else {
-      Issue.record("\(outcome)")
-      return
-    }
-    #expect(SceneTest(scene: folder + "/fling.yaml").run(record: true).outcome == .recorded)
+    try await Self.expectSavedCopyPasses(trace, named: "fling", hub: hub, folder: folder)
   }
 
   @Test func aPressAtTheFirstFrameAndALiftAtTheNextFrameStayInOrder() async throws {
@@ -272,12 +280,6 @@ enum PathNameOfHub {
     #expect(session.takeRecordingNotice() == nil)
     let trace = try #require(session.recordedTrace)
     #expect(trace.samples.last?.phase == .up)
-    let outcome = try await hub.save(
-      trace, traceName: "held.csv", sceneName: "held.yaml", confirmed: false)
-    guard case .saved = outcome else {
-      Issue.record("\(outcome)")
-      return
-    }
-    #expect(SceneTest(scene: folder + "/held.yaml").run(record: true).outcome == .recorded)
+    try await Self.expectSavedCopyPasses(trace, named: "held", hub: hub, folder: folder)
   }
 }

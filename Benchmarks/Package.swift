@@ -123,6 +123,7 @@ let package = Package(
         .product(name: "SceneResolve", package: "scenec"),
         .product(name: "SceneGraph", package: "scenec"),
         .product(name: "SceneRuntime", package: "scenec"),
+        .product(name: "SceneOutputs", package: "scenec"),
         .product(name: "SceneStress", package: "scenec"),
       ],
       path: "Benchmarks/StressRun"

@@ -85,7 +85,7 @@ public struct SceneRunner: Sendable {
   public mutating func nextFrame() throws(RuntimeError) -> Frame? {
     guard !finished, next <= lastFrame else { return nil }
     let time = clock.time(ofFrame: next)
-    let events = player.events(through: time) { simulation.evaluate($0) }
+    let events = Self.play(&player, through: time, reading: simulation.expressionReader)
     for event in events {
       // Apply each event at its own time, so a release between two frames happens then.
       if next > 0 && event.time > simulation.time { simulation.advance(to: event.time) }
@@ -111,6 +111,14 @@ public struct SceneRunner: Sendable {
     return frame
   }
 
+  /// The player's events through `time`, its expressions read by `reader` (see
+  /// ``ExpressionReader``), which is gone before the simulation changes.
+  private static func play(
+    _ player: inout GesturePlayer, through time: Double, reading reader: ExpressionReader
+  ) -> [PointerEvent] {
+    player.events(through: time, evaluate: reader.evaluate)
+  }
+
   /// Every frame of the run.
   public static func frames(
     of graph: SceneGraph, fps: Double? = nil, duration: Double? = nil
@@ -125,7 +133,7 @@ public struct SceneRunner: Sendable {
 extension Simulation {
   /// `true` when no pointer is down and every handle is at rest (``isAtRest(handle:)``).
   public var isAtRest: Bool {
-    !pointers.contains { $0.isDown } && handles.indices.allSatisfy { isAtRest(handle: $0) }
+    pointersDown == 0 && handles.indices.allSatisfy { isAtRest(handle: $0) }
   }
 
   /// Whether handle `i` is at rest: idle or hidden, or following an expression that does

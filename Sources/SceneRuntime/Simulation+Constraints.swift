@@ -51,12 +51,16 @@ extension Simulation {
       drawConstraint(c, into: &shown[pathNames.count + k])
     }
     swap(&shown, &publishedPaths)
+    if pointerFramesAreStale {
+      publishedPointers = pointers.map {
+        PointerFrame(id: $0.id, x: $0.position.x, y: $0.position.y, isDown: $0.isDown)
+      }
+      pointerFramesAreStale = false
+      pointerFramesMade += 1
+    }
     let frame = Frame(
       index: frameIndex, time: time, handles: publishedHandles, paths: publishedPaths,
-      pointers: pointers.map {
-        PointerFrame(id: $0.id, x: $0.position.x, y: $0.position.y, isDown: $0.isDown)
-      },
-      events: events)
+      pointers: publishedPointers, events: events)
     events.removeAll(keepingCapacity: true)
     return frame
   }

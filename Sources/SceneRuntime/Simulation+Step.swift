@@ -120,13 +120,7 @@ extension Simulation {
 
   /// The slots with every handle's brought up to date, for an expression that reads one
   /// not kept current (see ``handleSlotIsCurrent``).
-  func currentSlots() -> [Double] {
-    var current = slots
-    for i in handles.indices where !handleSlotIsCurrent[i] {
-      Self.store(handles[i], at: graph.layout.handleSlot(i), in: &current)
-    }
-    return current
-  }
+  func currentSlots() -> [Double] { expressionReader.currentSlots() }
 
   /// A handle's position and angle, in its three slots of `state` from `slot`.
   @inline(__always)
@@ -136,15 +130,6 @@ extension Simulation {
     state[slot + 2] = handle.angle
   }
 
-  /// Whether `expression` reads the slots of a handle not kept current.
-  func readsStaleSlots(_ expression: CompiledExpression) -> Bool {
-    let first = graph.layout.handleSlot(0)
-    return expression.dependencies.contains { slot in
-      let handle = (slot - first) / 3
-      return slot >= first && handle < handleSlotIsCurrent.count && !handleSlotIsCurrent[handle]
-    }
-  }
-
   mutating func writeHandleSlot(_ i: Int) {
     Self.store(handles[i], at: graph.layout.handleSlot(i), in: &slots)
   }
@@ -152,11 +137,14 @@ extension Simulation {
   /// The value of an expression from outside the frame's batch (a drag constraint's
   /// bounds, a gesture's points, a scene test's expectation), read on current slots.
   func evaluate(_ expression: CompiledExpression) -> Vector {
-    let value =
-      readsStaleSlots(expression)
-      ? currentSlots().withUnsafeBufferPointer { expression.evaluate($0) }
-      : slots.withUnsafeBufferPointer { expression.evaluate($0) }
-    return Vector(value.x, value.y)
+    expressionReader.evaluate(expression)
+  }
+
+  /// What ``evaluate(_:)`` reads.
+  var expressionReader: ExpressionReader {
+    ExpressionReader(
+      slots: slots, handles: handles, handleSlotIsCurrent: handleSlotIsCurrent,
+      firstHandleSlot: graph.layout.handleSlot(0))
   }
 
   /// `body` applied to the measured geometry of path `index`, read in place: copying a
@@ -297,16 +285,18 @@ extension Simulation {
     }
     writeBuiltinSlots()
     // Bound handles follow their expression while a pointer is down.
-    if pointers.contains(where: { $0.isDown }) {
+    if pointersDown > 0 {
       for i in boundHandles where mover[i] == nil && handles[i].mode != .following {
         handles[i].mode = .following
       }
     }
     // Dragged handles go where their pointer says, through their constraint.
-    for pointer in pointers where pointer.isDown {
-      guard let i = pointer.grabbed else { continue }
-      let target = pointer.position + pointer.grabOffset
-      drag(i, to: target, dt: dt)
+    if pointersDown > 0 {
+      for pointer in pointers where pointer.isDown {
+        guard let i = pointer.grabbed else { continue }
+        let target = pointer.position + pointer.grabOffset
+        drag(i, to: target, dt: dt)
+      }
     }
     moveAll(dt: dt)
     stepConstraints(dt: dt)
@@ -449,5 +439,47 @@ extension Simulation {
       gooeyStates[stateSlots[c]].releasedBeforeBreak = false
       events.append(SceneEvent("link.restored", constraintNames[c]))
     }
+  }
+}
+
+/// The part of a simulation that evaluating an expression from outside the frame's batch
+/// reads: three arrays, shared, not copied.
+///
+/// A caller that evaluates while it changes another part of the run (the gesture player
+/// inside ``SceneRunner``) holds this rather than the simulation: a closure reading the
+/// simulation itself made the optimiser copy all of it (a retain of each of its arrays)
+/// for every gesture track on every frame, 90% of the cost of a script's first frames
+/// with a finger per handle.
+struct ExpressionReader {
+  let slots: [Double]
+  let handles: [HandleRuntime]
+  /// See ``Simulation/handleSlotIsCurrent``.
+  let handleSlotIsCurrent: [Bool]
+  let firstHandleSlot: Int
+
+  func evaluate(_ expression: CompiledExpression) -> Vector {
+    let value =
+      readsStaleSlots(expression)
+      ? currentSlots().withUnsafeBufferPointer { expression.evaluate($0) }
+      : slots.withUnsafeBufferPointer { expression.evaluate($0) }
+    return Vector(value.x, value.y)
+  }
+
+  /// Whether `expression` reads the slots of a handle not kept current.
+  func readsStaleSlots(_ expression: CompiledExpression) -> Bool {
+    for slot in expression.dependencies where slot >= firstHandleSlot {
+      let handle = (slot - firstHandleSlot) / 3
+      if handle < handleSlotIsCurrent.count && !handleSlotIsCurrent[handle] { return true }
+    }
+    return false
+  }
+
+  /// The slots with every handle's brought up to date.
+  func currentSlots() -> [Double] {
+    var current = slots
+    for i in handles.indices where !handleSlotIsCurrent[i] {
+      Simulation.store(handles[i], at: firstHandleSlot + 3 * i, in: &current)
+    }
+    return current
   }
 }

@@ -20,7 +20,18 @@ public struct Simulation: Sendable {
   var slots: [Double]
   public private(set) var time = 0.0
   public private(set) var frameIndex = 0
-  var pointers: [PointerRuntime] = []
+  /// Every pointer seen so far, down or lifted, in order of id (a frame lists them all).
+  var pointers: [PointerRuntime] = [] { didSet { pointerFramesAreStale = true } }
+  /// How many of `pointers` are down, so that a step with none down costs nothing per
+  /// lifted pointer (a script of 10,000 fingers leaves 10,000 of them).
+  var pointersDown = 0
+  /// The handles a pointer holds (a handle is held by at most one).
+  var heldHandles: Set<Int> = []
+  /// The pointers as the last frame showed them, remade only after they change.
+  var publishedPointers: [PointerFrame] = []
+  var pointerFramesAreStale = false
+  /// How many times the frame's pointer list was remade (for the tests that count the work).
+  var pointerFramesMade = 0
   var handles: [HandleRuntime]
   /// The tween each handle is on, while its mode is `tweening`.
   var tweens: [Tween?]
@@ -394,18 +405,21 @@ public struct Simulation: Sendable {
     guard point.isFinite else { return }
     // Found before the pointer is pressed anew: a handle it still holds cannot be grabbed.
     let grabbed = grabbableHandle(at: point)
-    let index: Int
-    if let existing = pointers.firstIndex(where: { $0.id == id }) {
-      index = existing
+    let index = pointerIndex(id: id)
+    if index < pointers.count && pointers[index].id == id {
+      if !pointers[index].isDown { pointersDown += 1 }
+      // Pressed anew while down, it lets go of what it held without a release.
+      if let held = pointers[index].grabbed { heldHandles.remove(held) }
       pointers[index].press(at: point)
     } else {
-      pointers.append(PointerRuntime(id: id, position: point, pressPosition: point, isDown: true))
-      pointers.sort { $0.id < $1.id }
-      index = pointers.firstIndex(where: { $0.id == id }) ?? pointers.count - 1
+      pointers.insert(
+        PointerRuntime(id: id, position: point, pressPosition: point, isDown: true), at: index)
+      pointersDown += 1
     }
     pointers[index].record(time: time, position: point)
     if let i = grabbed {
       pointers[index].grabbed = i
+      heldHandles.insert(i)
       pointers[index].grabOffset = handles[i].position - point
       handles[i].mode = .dragging
       handles[i].velocity = .zero
@@ -415,28 +429,47 @@ public struct Simulation: Sendable {
 
   /// The topmost handle a press at `point` grabs.
   ///
-  /// A function of its own so the copies of `handles` and `pointers` its closures hold are
+  /// A function of its own so the copies of `handles` and `heldHandles` its closures hold are
   /// gone before the press changes a handle: one still alive would make that change copy
   /// the whole array.
   private mutating func grabbableHandle(at point: Point) -> Int? {
     let handles = self.handles
-    let pointers = self.pointers
+    let held = heldHandles
     return hitGrid.topmost(
       at: point, scanEveryTime: hasBoundDraggable, position: { handles[$0].position },
-      accepts: { i in
-        handles[i].state != .hidden && !pointers.contains(where: { $0.grabbed == i })
-      })
+      accepts: { i in handles[i].state != .hidden && !held.contains(i) })
+  }
+
+  /// Where pointer `id` is in `pointers`, or where it would go: a binary search, since a
+  /// script's fingers can be many.
+  func pointerIndex(id: Int) -> Int {
+    var low = 0
+    var high = pointers.count
+    while low < high {
+      let middle = (low + high) / 2
+      if pointers[middle].id < id { low = middle + 1 } else { high = middle }
+    }
+    return low
+  }
+
+  /// The index of pointer `id`, if it has been seen.
+  func existingPointer(id: Int) -> Int? {
+    let index = pointerIndex(id: id)
+    return index < pointers.count && pointers[index].id == id ? index : nil
   }
 
   /// Whether pointer `id` is down.
-  public func pointerIsDown(id: Int) -> Bool { pointers.contains { $0.id == id && $0.isDown } }
+  public func pointerIsDown(id: Int) -> Bool {
+    existingPointer(id: id).map { pointers[$0].isDown } ?? false
+  }
 
   /// A pointer moves (down or hovering).
   public mutating func pointerMoved(id: Int, to point: Point) {
     guard point.isFinite else { return }
-    guard let index = pointers.firstIndex(where: { $0.id == id }) else {
-      pointers.append(PointerRuntime(id: id, position: point, pressPosition: point, isDown: false))
-      pointers.sort { $0.id < $1.id }
+    guard let index = existingPointer(id: id) else {
+      pointers.insert(
+        PointerRuntime(id: id, position: point, pressPosition: point, isDown: false),
+        at: pointerIndex(id: id))
       return
     }
     pointers[index].position = point
@@ -448,16 +481,15 @@ public struct Simulation: Sendable {
   /// Without a `velocity` (points per second), it is estimated from the
   /// last 100 ms of motion, as a pan gesture recogniser does.
   public mutating func pointerUp(id: Int, velocity: Vector? = nil) {
-    guard let index = pointers.firstIndex(where: { $0.id == id }), pointers[index].isDown else {
-      return
-    }
+    guard let index = existingPointer(id: id), pointers[index].isDown else { return }
     let released =
       velocity.flatMap { $0.isFinite ? $0 : nil } ?? pointers[index].estimatedVelocity(at: time)
     // Bound handles leave from where the finger is now, not from the last frame.
     writeBuiltinSlots()
     evaluateNodes(initial: false)
     pointers[index].isDown = false
-    if !pointers.contains(where: { $0.isDown }) { releaseBoundHandles() }
+    pointersDown -= 1
+    if pointersDown == 0 { releaseBoundHandles() }
     pointers[index].releaseVelocity = released
     if let handle = pointers[index].grabbed {
       // The handle leaves from where the finger last put it, even if no step ran since.
@@ -466,6 +498,7 @@ public struct Simulation: Sendable {
       hitGrid.move(handle, to: handles[handle].position)
       handles[handle].velocity = velocity
       pointers[index].grabbed = nil
+      heldHandles.remove(handle)
       events.append(SceneEvent("release", handleNames[handle]))
       release(handle, velocity: released)
     }

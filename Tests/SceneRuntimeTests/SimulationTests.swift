@@ -475,4 +475,66 @@ func handle(_ frame: Frame, _ name: String) -> HandleFrame? {
     #expect(handle(last, "a")?.y == 50 && handle(last, "b")?.y == -50)
     #expect(last.pointers.map(\.id) == [0, 1])
   }
+
+  /// A lifted finger stays in every frame (the contract lists every pointer seen), but
+  /// costs nothing a frame: the list is remade only after a pointer changes, and a press
+  /// finds its place among the others by binary search, whatever order the ids come in.
+  @Test func liftedFingersAreListedButNotRemadeEachFrame() throws {
+    var yaml = "scene: { size: 3000x3000, fps: 60, duration: 10s }\nhandles:\n"
+    for i in 0..<300 {
+      yaml +=
+        "  h\(i): { position: [\(i % 20 * 100 + 50), \(i / 20 * 100 + 50)], r: 10, draggable: true }\n"
+    }
+    var simulation = try Simulation(graph: graph(yaml))
+    // Ids in a scrambled order (137 is prime to 300), each finger grabbing its own handle
+    // and letting go.
+    let ids = (0..<300).map { $0 * 137 % 300 }
+    for (k, id) in ids.enumerated() {
+      let at = Point(Double(k % 20 * 100 + 50), Double(k / 20 * 100 + 50))
+      simulation.pointerDown(id: id, at: at)
+      #expect(simulation.pointerIsDown(id: id))
+      simulation.pointerMoved(id: id, to: at + Vector(5, 5))
+      simulation.pointerUp(id: id, velocity: .zero)
+      #expect(!simulation.pointerIsDown(id: id))
+    }
+    #expect(simulation.heldHandles.isEmpty && simulation.pointersDown == 0)
+    let first = try simulation.step(to: 1.0 / 60)
+    #expect(first.pointers.map(\.id) == Array(0..<300))
+    #expect(first.pointers.allSatisfy { !$0.isDown })
+    let made = simulation.pointerFramesMade
+    var last = first
+    for frame in 2...120 { last = try simulation.step(to: Double(frame) / 60) }
+    #expect(simulation.pointerFramesMade == made)
+    #expect(last.pointers == first.pointers)
+    // A finger that moves again is shown where it went, in the very next frame.
+    simulation.pointerMoved(id: 7, to: Point(1, 2))
+    let moved = try simulation.step(to: 121.0 / 60)
+    #expect(simulation.pointerFramesMade == made + 1)
+    #expect(moved.pointers[7] == PointerFrame(id: 7, x: 1, y: 2, isDown: false))
+  }
+
+  /// A handle held by one finger cannot be grabbed by another; a finger pressed anew
+  /// while down lets go of what it held, which another finger can then take.
+  @Test func aHeldHandleIsTakenOnlyOnceItIsLetGo() throws {
+    let yaml = """
+      scene: { size: 400x300, fps: 60, duration: 1s }
+      handles:
+        a: { position: [100, 100], r: 20, draggable: true }
+      """
+    var simulation = try Simulation(graph: graph(yaml))
+    simulation.pointerDown(id: 1, at: Point(100, 100))
+    simulation.pointerDown(id: 2, at: Point(100, 100))
+    #expect(simulation.heldHandles == [0])
+    simulation.pointerMoved(id: 2, to: Point(150, 100))
+    _ = try simulation.step(to: 1.0 / 60)
+    #expect(simulation.handles[0].position == Vector(100, 100))
+    // Finger 1 presses elsewhere without lifting: the handle is free again.
+    simulation.pointerDown(id: 1, at: Point(300, 250))
+    #expect(simulation.heldHandles.isEmpty)
+    simulation.pointerDown(id: 2, at: Point(100, 100))
+    simulation.pointerMoved(id: 2, to: Point(150, 100))
+    _ = try simulation.step(to: 2.0 / 60)
+    #expect(simulation.heldHandles == [0])
+    #expect(simulation.handles[0].position == Vector(150, 100))
+  }
 }

@@ -20,8 +20,23 @@ public enum RuntimeWorkload: String, CaseIterable, Sendable {
   /// asks for 10,000 followed or animated paths in 50 ms).
   case animate
 
-  /// The scene's YAML for `count` handles.
-  public func yaml(handles count: Int) -> String {
+  /// The scene's YAML for `count` handles; with `gestures`, a follow or spring scene also
+  /// has one gesture track per handle doing what ``grabAndReleaseAll(_:handles:)`` does
+  /// (press, 0.05 s drag by (40, 10), release at 600 points/s), for runs driven by
+  /// `SceneRunner` as `scenec run` drives them.
+  public func yaml(handles count: Int, gestures: Bool = false) -> String {
+    var text = body(handles: count)
+    guard gestures, self == .follow || self == .spring else { return text }
+    text += "gesture:\n"
+    for i in 0..<count {
+      let start = Self.start(ofHandle: i)
+      text +=
+        "  \(i): [{ press: [\(Int(start.x)), \(Int(start.y))] }, { drag: { by: [40, 10], over: 0.05s } }, { release: { velocity: [600, 0] } }]\n"
+    }
+    return text
+  }
+
+  private func body(handles count: Int) -> String {
     switch self {
     case .stress: return StressScene(handles: count).yaml
     case .follow:

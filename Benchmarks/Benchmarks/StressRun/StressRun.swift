@@ -2,6 +2,7 @@ import RuntimeWorkloads
 import SceneDiagnostics
 import SceneGeometry
 import SceneGraph
+import SceneOutputs
 import ScenePipeline
 import SceneResolve
 import SceneRuntime
@@ -29,6 +30,7 @@ import Darwin
 ///     swift run -c release StressRun parse 20000       # one of its expressions, parsed N times
 ///     swift run -c release StressRun measure 1000      # measure the 64-segment wavy path
 ///     swift run -c release StressRun longpath 350000   # check a follow path of N segments: memory
+///     swift run -c release StressRun encode 10000 120 5  # springs: step, run, JSON lines apart
 ///     swift run -c release StressRun resolve follow 10000 5  # load once, resolve 5 times
 ///     swift run -c release StressRun resolve animate 10000 5 # the same, animated handles
 ///     valgrind --tool=callgrind .build/release/StressRun 1000 1
@@ -61,6 +63,15 @@ enum StressRun {
       let numbers = arguments.compactMap { Int($0) }
       try resolve(
         workload, handles: numbers.first ?? 10_000, repetitions: numbers.dropFirst().first ?? 5)
+      return
+    }
+    if arguments.first == "encode" {
+      try encode(arguments.dropFirst().compactMap { Int($0) })
+      return
+    }
+    if arguments.first == "runner" {
+      let numbers = arguments.dropFirst().compactMap { Int($0) }
+      try runnerOnly(handles: numbers.first ?? 10_000, frames: numbers.dropFirst().first ?? 600)
       return
     }
     if arguments.first == "measure" {
@@ -362,6 +373,84 @@ enum StressRun {
         }.joined(separator: ", ") + "; "
         + "a path of 64 random cubics: \(nanoseconds(fastestRandom) / 1_000) µs "
         + "(\(sink > 0 ? "ok" : "?"))")
+  }
+
+  /// `StressRun encode N frames reps`: the spring scene of N handles, every one released
+  /// at once, stepped for `frames` frames in three ways measured in the same run: the
+  /// library loop (`Simulation.step`), the same frames through `SceneRunner` (what
+  /// `scenec run` drives, gesture player included), and the library loop's frames written
+  /// as JSON lines into memory. Prints each per handle per frame, the fastest of `reps`.
+  static func encode(_ numbers: [Int]) throws {
+    let count = numbers.first ?? 10_000
+    let frames = max(1, numbers.dropFirst().first ?? 120)
+    let repetitions = max(1, numbers.dropFirst(2).first ?? 5)
+    // The runner's scene releases every handle through its own gesture script.
+    let graph = RuntimeWorkload.graph(of: RuntimeWorkload.spring.yaml(handles: count))
+    let scripted = RuntimeWorkload.graph(
+      of: RuntimeWorkload.spring.yaml(handles: count, gestures: true))
+    let context = OutputContext(graph: graph, precision: 3, fps: 60)
+    var fastestStep = Duration.seconds(1_000)
+    var fastestEncode = Duration.seconds(1_000)
+    var fastestRunner = Duration.seconds(1_000)
+    var fastestGrab = Duration.seconds(1_000)
+    var bytes = 0
+    for _ in 0..<repetitions {
+      var simulation = try Simulation(graph: graph)
+      let grabStart = ContinuousClock.now
+      RuntimeWorkload.grabAndReleaseAll(&simulation, handles: count)
+      fastestGrab = min(fastestGrab, ContinuousClock.now - grabStart)
+      var writer = FrameOutput.jsonl.writer(for: context)
+      var sink = TextBytes(capacity: 1 << 20)
+      var stepping = Duration.zero
+      var encoding = Duration.zero
+      bytes = 0
+      for f in 1...frames {
+        let start = ContinuousClock.now
+        let frame = try simulation.step(to: Double(f) / 60)
+        let stepped = ContinuousClock.now
+        writer.frame(frame, into: &sink)
+        encoding += ContinuousClock.now - stepped
+        stepping += stepped - start
+        bytes += sink.count
+        sink.removeAll()
+      }
+      fastestStep = min(fastestStep, stepping)
+      fastestEncode = min(fastestEncode, encoding)
+      var runner = try SceneRunner(graph: scripted, fps: 60, duration: Double(frames) / 60)
+      let start = ContinuousClock.now
+      while let frame = try runner.nextFrame() { _ = frame.handles.count }
+      fastestRunner = min(fastestRunner, ContinuousClock.now - start)
+    }
+    let handleFrames = Double(count * frames)
+    func per(_ duration: Duration, _ n: Double) -> String {
+      String((nanoseconds(duration) / n * 10).rounded() / 10) + " ns"
+    }
+    print("springs: \(count) handles × \(frames) frames, fastest of \(repetitions) runs")
+    print(
+      "  Simulation.step (the library loop): \(per(fastestStep, handleFrames)) per handle per frame"
+    )
+    print(
+      "    its grab and release of every handle first: \(per(fastestGrab, Double(count))) per handle"
+    )
+    print("    both together: \(per(fastestStep + fastestGrab, handleFrames)) per handle per frame")
+    print(
+      "  SceneRunner.nextFrame (scenec run): \(per(fastestRunner, handleFrames + Double(count))) per handle per frame"
+    )
+    print(
+      "  JSON lines of those frames: \(per(fastestEncode, handleFrames)) per handle per frame, \(bytes / frames / count) bytes per handle"
+    )
+  }
+
+  /// `StressRun runner N frames`: only the `SceneRunner` part of `encode`, for a profiler.
+  static func runnerOnly(handles count: Int, frames: Int) throws {
+    let scripted = RuntimeWorkload.graph(
+      of: RuntimeWorkload.spring.yaml(handles: count, gestures: true))
+    var runner = try SceneRunner(graph: scripted, fps: 60, duration: Double(frames) / 60)
+    let start = ContinuousClock.now
+    var handleFrames = 0
+    while let frame = try runner.nextFrame() { handleFrames += frame.handles.count }
+    let elapsed = ContinuousClock.now - start
+    print("SceneRunner: \(nanoseconds(elapsed) / Double(handleFrames)) ns per handle per frame")
   }
 
   static func nanoseconds(_ duration: Duration) -> Double {

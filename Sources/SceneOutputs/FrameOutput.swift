@@ -121,29 +121,41 @@ struct SceneText: Sendable {
   /// gooey bridge; and their indices in the order of their names, a JSON line's order.
   let pathNames: [String]
   let sortedPaths: [Int]
+  /// For each path in `sortedPaths`: `"name":"`, after a `,` for every one but the first,
+  /// all one after the other as `handleKeys` are.
+  let pathKeys: [UInt8]
+  let pathKeyEnds: [Int]
 
   init(_ graph: SceneGraph) {
     let names = graph.handles.map(\.name)
     handleNames = names
     // The same sort as a frame's handles by name, so equal names keep the same order too.
     sortedHandles = names.indices.sorted { names[$0] < names[$1] }
-    var keys = TextBytes(capacity: names.count * 24)
-    var ends: [Int] = []
-    ends.reserveCapacity(names.count)
-    for (k, i) in sortedHandles.enumerated() {
-      if k > 0 { keys.append(UInt8(ascii: ",")) }
-      keys.appendQuoted(names[i])
-      keys.append(":{\"angle\":")
-      ends.append(keys.count)
-    }
-    handleKeys = Array(keys.bytes)
-    handleKeyEnds = ends
+    (handleKeys, handleKeyEnds) = Self.keys(
+      of: sortedHandles.map { names[$0] }, ending: ":{\"angle\":")
     handleNamesAreDistinct = zip(sortedHandles, sortedHandles.dropFirst()).allSatisfy {
       names[$0] != names[$1]
     }
     let paths = graph.drawnPaths.map(\.name)
     pathNames = paths
-    sortedPaths = paths.indices.sorted { paths[$0] < paths[$1] }
+    let sortedPaths = paths.indices.sorted { paths[$0] < paths[$1] }
+    self.sortedPaths = sortedPaths
+    (pathKeys, pathKeyEnds) = Self.keys(of: sortedPaths.map { paths[$0] }, ending: ":\"")
+  }
+
+  /// `"name"` and `suffix` for each of `names`, after a `,` for every one but the first, one
+  /// after the other, and where each ends.
+  static func keys(of names: [String], ending suffix: StaticString) -> ([UInt8], [Int]) {
+    var keys = TextBytes(capacity: names.count * 24)
+    var ends: [Int] = []
+    ends.reserveCapacity(names.count)
+    for (k, name) in names.enumerated() {
+      if k > 0 { keys.append(UInt8(ascii: ",")) }
+      keys.appendQuoted(name)
+      keys.append(suffix)
+      ends.append(keys.count)
+    }
+    return (Array(keys.bytes), ends)
   }
 
   /// The index of the scene's first handle called `name` in sorted order, if any.

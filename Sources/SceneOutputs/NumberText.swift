@@ -34,24 +34,39 @@ enum NumberText {
 
     /// Writes the text backwards, ending just before `end`, and returns where it starts;
     /// it takes at most 18 bytes (a sign, 16 digits or a `0` and 15 decimals, a point).
+    ///
+    /// Two digits at a time (``digitPairs``): half the divisions, each of which waits for
+    /// the one before.
     @inline(__always) @discardableResult
     func write(endingAt end: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+      let pairs = NumberText.digitPairs.utf8Start
       var position = end
       var magnitude = self.magnitude
-      if fractionDigits > 0 {
-        for _ in 0..<fractionDigits {
-          position -= 1
-          position.pointee = 0x30 &+ UInt8(truncatingIfNeeded: magnitude % 10)
-          magnitude /= 10
-        }
-        position -= 1
-        position.pointee = UInt8(ascii: ".")
+      @inline(__always) func writePair() {
+        let rest = magnitude / 100
+        let pair = 2 &* Int(truncatingIfNeeded: magnitude &- rest &* 100)
+        position -= 2
+        position[0] = pairs[pair]
+        position[1] = pairs[pair &+ 1]
+        magnitude = rest
       }
-      repeat {
+      @inline(__always) func writeDigit() {
         position -= 1
         position.pointee = 0x30 &+ UInt8(truncatingIfNeeded: magnitude % 10)
         magnitude /= 10
-      } while magnitude > 0
+      }
+      if fractionDigits > 0 {
+        var left = fractionDigits
+        while left >= 2 {
+          writePair()
+          left &-= 2
+        }
+        if left == 1 { writeDigit() }
+        position -= 1
+        position.pointee = UInt8(ascii: ".")
+      }
+      while magnitude >= 100 { writePair() }
+      if magnitude >= 10 { writePair() } else { writeDigit() }
       if negative {
         position -= 1
         position.pointee = UInt8(ascii: "-")
@@ -59,6 +74,13 @@ enum NumberText {
       return position
     }
   }
+
+  /// "00", "01", … "99" one after another: the two digits of n at 2n.
+  static let digitPairs: StaticString = """
+    00010203040506070809101112131415161718192021222324252627282930313233343536373839\
+    40414243444546474849505152535455565758596061626364656667686970717273747576777879\
+    8081828384858687888990919293949596979899
+    """
 
   /// `value` at `precision` as ``Parts``.
   @inline(__always)

@@ -6,9 +6,8 @@ import SceneGeometry
 /// strings. The caller drains it (``bytes``, then ``removeAll()``) into a file, a socket or
 /// memory.
 ///
-/// It owns its buffer (freed when it goes away), so it cannot be copied. None of its
-/// methods hands `self` to a closure, and callers should not capture it in one either:
-/// they pass it `inout`.
+/// It owns its buffer (freed when it goes away), so it cannot be copied: callers pass it
+/// `inout`.
 public struct TextBytes: ~Copyable {
   private var base: UnsafeMutablePointer<UInt8>
   private var capacity: Int
@@ -240,10 +239,20 @@ public struct TextBytes: ~Copyable {
 
   /// SVG path data at a fixed precision, as ``PathText/data(_:precision:)`` writes it.
   public mutating func append(_ path: Path, precision p: Int) {
-    for subpath in path.subpaths {
-      append(UInt8(ascii: "M"))
-      append(subpath.start, precision: p)
-      for segment in subpath.segments {
+    // Read in place: copying a subpath or segment out of its array retains its storage.
+    path.subpaths.withUnsafeBufferPointer { subpaths in
+      for subpath in subpaths.indices {
+        append(subpaths[subpath], precision: p)
+      }
+    }
+  }
+
+  /// One subpath's data: `M`, its segments, and `Z` if it is closed.
+  private mutating func append(_ subpath: borrowing Subpath, precision p: Int) {
+    append(UInt8(ascii: "M"))
+    append(subpath.start, precision: p)
+    subpath.segments.withUnsafeBufferPointer { segments in
+      for segment in segments {
         switch segment {
         case .line(_, let b):
           append(UInt8(ascii: "L"))
@@ -262,8 +271,8 @@ public struct TextBytes: ~Copyable {
           append(b, precision: p)
         }
       }
-      if subpath.isClosed { append(UInt8(ascii: "Z")) }
     }
+    if subpath.isClosed { append(UInt8(ascii: "Z")) }
   }
 
   /// `x y`.

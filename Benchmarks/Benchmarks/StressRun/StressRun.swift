@@ -31,6 +31,7 @@ import Darwin
 ///     swift run -c release StressRun measure 1000      # measure the 64-segment wavy path
 ///     swift run -c release StressRun longpath 350000   # check a follow path of N segments: memory
 ///     swift run -c release StressRun encode 10000 120 5  # springs: step, run, JSON lines apart
+///     swift run -c release StressRun encode stress 1000 5  # the stress scene: run, JSON lines apart
 ///     swift run -c release StressRun resolve follow 10000 5  # load once, resolve 5 times
 ///     swift run -c release StressRun resolve animate 10000 5 # the same, animated handles
 ///     valgrind --tool=callgrind .build/release/StressRun 1000 1
@@ -63,6 +64,10 @@ enum StressRun {
       let numbers = arguments.compactMap { Int($0) }
       try resolve(
         workload, handles: numbers.first ?? 10_000, repetitions: numbers.dropFirst().first ?? 5)
+      return
+    }
+    if arguments.first == "encode", arguments.dropFirst().first == "stress" {
+      try encodeStress(arguments.dropFirst(2).compactMap { Int($0) })
       return
     }
     if arguments.first == "encode" {
@@ -439,6 +444,50 @@ enum StressRun {
     print(
       "  JSON lines of those frames: \(per(fastestEncode, handleFrames)) per handle per frame, \(bytes / frames / count) bytes per handle"
     )
+  }
+
+  /// `StressRun encode stress N reps`: the stress scene of N handles run by `SceneRunner`
+  /// (its 601 frames), each frame written as JSON lines into memory as it comes; the
+  /// runner's time and the writer's are summed apart. Prints each per handle per frame,
+  /// the fastest of `reps`.
+  static func encodeStress(_ numbers: [Int]) throws {
+    let count = numbers.first ?? 1_000
+    let repetitions = max(1, numbers.dropFirst().first ?? 5)
+    let graph = RuntimeWorkload.graph(of: RuntimeWorkload.stress.yaml(handles: count))
+    let context = OutputContext(graph: graph, precision: 3, fps: graph.fps)
+    var fastestRun = Duration.seconds(1_000)
+    var fastestEncode = Duration.seconds(1_000)
+    var handleFrames = 0
+    var bytes = 0
+    for _ in 0..<repetitions {
+      var runner = try SceneRunner(graph: graph)
+      var writer = FrameOutput.jsonl.writer(for: context)
+      var sink = TextBytes(capacity: 1 << 20)
+      var running = Duration.zero
+      var encoding = Duration.zero
+      handleFrames = 0
+      bytes = 0
+      while true {
+        let start = ContinuousClock.now
+        guard let frame = try runner.nextFrame() else { break }
+        let made = ContinuousClock.now
+        writer.frame(frame, into: &sink)
+        encoding += ContinuousClock.now - made
+        running += made - start
+        handleFrames += frame.handles.count
+        bytes += sink.count
+        sink.removeAll()
+      }
+      fastestRun = min(fastestRun, running)
+      fastestEncode = min(fastestEncode, encoding)
+    }
+    let n = Double(max(handleFrames, 1))
+    func per(_ duration: Duration) -> String {
+      String((nanoseconds(duration) / n * 10).rounded() / 10) + " ns"
+    }
+    print("stress: \(count) handles, \(handleFrames / max(count, 1)) frames, fastest of \(repetitions) runs")
+    print("  SceneRunner.nextFrame: \(per(fastestRun)) per handle per frame")
+    print("  JSON lines: \(per(fastestEncode)) per handle per frame, \(bytes / max(handleFrames, 1)) bytes per handle")
   }
 
   /// `StressRun runner N frames`: only the `SceneRunner` part of `encode`, for a profiler.

@@ -1,0 +1,119 @@
+import SceneGeometry
+import SceneRuntime
+
+/// What a JSON-lines writer wrote for the previous frame, with the values it was made
+/// from: a handle or path that did not change since is copied, not formatted again.
+///
+/// Most of a scene is still most of the time (a handle at rest, a track that never
+/// moves), and formatting numbers is most of the cost of a line: four for every handle,
+/// eight for every cubic. Values are compared by their bits, so a copy is exactly the
+/// text formatting would give.
+struct FrameTextMemory {
+  /// The values each of the scene's handles was last written with (by scene index).
+  var handleValues: [HandleValues] = []
+  /// The previous frame's `handles` object without its braces: entry `k` (in name order)
+  /// starts at `entryStarts[k]` and ends where the next starts.
+  var handleText: [UInt8] = []
+  var entryStarts: [Int] = []
+  /// This frame's entry starts, swapped in when the frame is done.
+  var nextEntryStarts: [Int] = []
+  /// Each drawn path's last text and what it was made from (by index in the frame).
+  var paths: [PathText] = []
+  /// How many handles and paths were formatted and how many copied, for the tests that
+  /// count the work.
+  var formatted = 0
+  var copied = 0
+
+  /// A handle's values as bits: equal bits give equal text.
+  struct HandleValues: Equatable {
+    var x: UInt64
+    var y: UInt64
+    var angle: UInt64
+    var radius: UInt64
+    var state: HandleState
+
+    @inline(__always)
+    init(_ handle: HandleFrame) {
+      x = handle.x.bitPattern
+      y = handle.y.bitPattern
+      angle = handle.angle.bitPattern
+      radius = handle.radius.bitPattern
+      state = handle.state
+    }
+
+    init() {
+      x = 0
+      y = 0
+      angle = 0
+      radius = 0
+      state = .idle
+    }
+  }
+
+  /// A path's text and the words it was made from (``words(of:_:)``).
+  struct PathText {
+    var words: [UInt64] = []
+    var text: [UInt8] = []
+  }
+
+  /// Calls `body` with each word describing `path`: every coordinate's bits and each
+  /// subpath's and segment's kind, in order; stops early when `body` returns `false`, and
+  /// returns whether it went to the end.
+  @inline(__always)
+  static func words(of path: Path, _ body: (UInt64) -> Bool) -> Bool {
+    // Read in place: copying a subpath out of its array retains its segments.
+    path.subpaths.withUnsafeBufferPointer { subpaths in
+      for subpath in subpaths.indices {
+        guard words(of: subpaths[subpath], body) else { return false }
+      }
+      return true
+    }
+  }
+
+  @inline(__always)
+  static func words(of subpath: borrowing Subpath, _ body: (UInt64) -> Bool) -> Bool {
+    guard body(subpath.isClosed ? 1 : 0), body(subpath.start.x.bitPattern),
+      body(subpath.start.y.bitPattern), body(UInt64(subpath.segments.count))
+    else { return false }
+    return subpath.segments.withUnsafeBufferPointer { segments in
+      for segment in segments {
+        switch segment {
+        case .line(_, let b):
+          guard body(2), body(b.x.bitPattern), body(b.y.bitPattern) else { return false }
+        case .quadratic(_, let c, let b):
+          guard body(3), body(c.x.bitPattern), body(c.y.bitPattern), body(b.x.bitPattern),
+            body(b.y.bitPattern)
+          else { return false }
+        case .cubic(_, let c1, let c2, let b):
+          guard body(4), body(c1.x.bitPattern), body(c1.y.bitPattern), body(c2.x.bitPattern),
+            body(c2.y.bitPattern), body(b.x.bitPattern), body(b.y.bitPattern)
+          else { return false }
+        }
+      }
+      return true
+    }
+  }
+
+  /// Whether `path` is the one `remembered` describes.
+  static func path(_ path: Path, matches remembered: [UInt64]) -> Bool {
+    var next = 0
+    let count = remembered.count
+    let whole = remembered.withUnsafeBufferPointer { stored in
+      words(of: path) { word in
+        guard next < count, stored[next] == word else { return false }
+        next += 1
+        return true
+      }
+    }
+    return whole && next == count
+  }
+
+  /// The words describing `path`, into `words` (emptied first).
+  static func remember(_ path: Path, in words: inout [UInt64]) {
+    words.removeAll(keepingCapacity: true)
+    _ = Self.words(of: path) { word in
+      words.append(word)
+      return true
+    }
+  }
+}

@@ -195,9 +195,10 @@ enum JSONLines {
     memory.formatted += n - copied
   }
 
-  /// The body of the `paths` object: each path in `order`, copied from `memory` where it
-  /// did not change since the previous frame (and remembered where it did), or formatted
-  /// without memory. Returns how many were copied.
+  /// The body of the `paths` object, each path in `order`; returns how many were copied.
+  ///
+  /// With `memory`, a path that did not change since the previous frame is copied from it,
+  /// and one that did is formatted and remembered.
   static func writePaths(
     _ paths: UnsafeBufferPointer<PathFrame>, order: [Int], keys: ([UInt8], [Int])?,
     precision p: Int, memory: UnsafeMutableBufferPointer<FrameTextMemory.PathText>?,

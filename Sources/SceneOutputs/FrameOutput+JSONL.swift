@@ -102,13 +102,13 @@ enum JSONLines {
       }
       // Read in place: copying a path or its memory out of its array retains its arrays.
       paths.withUnsafeBufferPointer { paths in
-        let copied = memory.paths.withUnsafeMutableBufferPointer { remembered in
+        let (copied, formatted) = memory.paths.withUnsafeMutableBufferPointer { remembered in
           writePaths(
             paths, order: sceneText.sortedPaths, keys: (sceneText.pathKeys, sceneText.pathKeyEnds),
             precision: p, memory: remembered, to: &text)
         }
         memory.copied += copied
-        memory.formatted += paths.count - copied
+        memory.formatted += formatted
       }
     } else {
       // The same sort as the scene's, for paths it does not describe.
@@ -135,67 +135,125 @@ enum JSONLines {
     text.append(UInt8(ascii: "}"))
   }
 
-  /// The body of the `handles` object for a frame of the scene `sceneText` describes: each
-  /// handle whose values did not change since the previous frame is copied from what
-  /// `memory` kept of it (runs of them at once), the rest formatted; then the body is
-  /// remembered for the next frame.
+  /// The body of the `handles` object for a frame of the scene `sceneText` describes,
+  /// then remembered for the next frame.
+  ///
+  /// What did not change since the previous frame is copied from what `memory` kept: a
+  /// whole entry when none of its values changed (consecutive ones at once), its start up
+  /// to `"x":` when only its position did, and its `x` as well when only `y` did (a
+  /// handle moving along one axis). The rest is formatted.
   static func writeHandles(
     _ handles: UnsafeBufferPointer<HandleFrame>, precision p: Int, sceneText: SceneText,
     memory: inout FrameTextMemory, to text: inout TextBytes
   ) {
     let order = sceneText.sortedHandles
     let n = order.count
-    let remembered = memory.entryStarts.count == n && memory.handleValues.count == n
+    let remembered = memory.entries.count == n && memory.handleValues.count == n
     if !remembered {
       memory.handleValues = Array(repeating: FrameTextMemory.HandleValues(), count: n)
     }
     let sectionStart = text.count
-    memory.nextEntryStarts.removeAll(keepingCapacity: true)
-    // A run of unchanged entries still to copy: `runLength` bytes of the remembered text
-    // from `runStart`. Entries in name order lie one after another there, so consecutive
-    // unchanged handles make one copy.
-    var runStart = 0
-    var runLength = 0
-    var keyStart = 0
+    memory.nextEntries.removeAll(keepingCapacity: true)
+    // Taken out while it is read, so that it is read in place and, refilled below, never
+    // copied.
+    var oldText: [UInt8] = []
+    swap(&oldText, &memory.handleText)
     var copied = 0
-    for k in 0..<n {
-      let i = order[k]
-      let keyEnd = sceneText.handleKeyEnds[k]
-      defer { keyStart = keyEnd }
-      let values = FrameTextMemory.HandleValues(handles[i])
-      memory.nextEntryStarts.append(text.count - sectionStart + runLength)
-      if remembered && memory.handleValues[i] == values {
-        let from = memory.entryStarts[k]
-        let to = k + 1 < n ? memory.entryStarts[k + 1] : memory.handleText.count
-        if runLength > 0 && runStart + runLength == from {
-          runLength += to - from
-        } else {
-          if runLength > 0 { text.append(memory.handleText, runStart..<runStart + runLength) }
-          runStart = from
-          runLength = to - from
+    oldText.withUnsafeBufferPointer { old in
+      var pending = PendingCopy()
+      var keyStart = 0
+      for k in 0..<n {
+        let i = order[k]
+        let keyEnd = sceneText.handleKeyEnds[k]
+        defer { keyStart = keyEnd }
+        let values = FrameTextMemory.HandleValues(handles[i])
+        let start = text.count - sectionStart + pending.length
+        if !remembered {
+          // Nothing to copy.
+        } else if memory.handleValues[i] == values {
+          let entry = memory.entries[k]
+          let end = k + 1 < n ? memory.entries[k + 1].start : old.count
+          pending.add(entry.start..<end, from: old, to: &text)
+          memory.nextEntries.append(
+            .init(
+              start: start, x: start + entry.x - entry.start, y: start + entry.y - entry.start))
+          copied += 1
+          continue
+        } else if memory.handleValues[i].keepsItsStart(values) {
+          // The key, angle, radius and state as they were, up to `"x":`; and `x`, if only
+          // `y` changed.
+          let entry = memory.entries[k]
+          pending.add(entry.start..<entry.x, from: old, to: &text)
+          let x = text.count - sectionStart + pending.length
+          if memory.handleValues[i].x == values.x {
+            pending.add(entry.x..<entry.y, from: old, to: &text)
+            pending.flush(from: old, to: &text)
+          } else {
+            pending.flush(from: old, to: &text)
+            text.append(handles[i].x, precision: p)
+            text.append(",\"y\":")
+          }
+          let y = text.count - sectionStart
+          text.append(handles[i].y, precision: p)
+          text.append(UInt8(ascii: "}"))
+          memory.nextEntries.append(.init(start: start, x: x, y: y))
+          memory.handleValues[i] = values
+          continue
         }
-        copied += 1
-        continue
+        pending.flush(from: old, to: &text)
+        text.append(sceneText.handleKeys, keyStart..<keyEnd)
+        text.append(handles[i].angle, precision: p)
+        text.append(",\"r\":")
+        text.append(handles[i].radius, precision: p)
+        text.append(",\"state\":\"")
+        text.append(stateText(handles[i].state))
+        text.append("\",\"x\":")
+        let x = text.count - sectionStart
+        text.append(handles[i].x, precision: p)
+        text.append(",\"y\":")
+        let y = text.count - sectionStart
+        text.append(handles[i].y, precision: p)
+        text.append(UInt8(ascii: "}"))
+        memory.nextEntries.append(.init(start: start, x: x, y: y))
+        memory.handleValues[i] = values
       }
-      if runLength > 0 {
-        text.append(memory.handleText, runStart..<runStart + runLength)
-        runLength = 0
-      }
-      text.append(sceneText.handleKeys, keyStart..<keyEnd)
-      writeFields(
-        handles[i].angle, handles[i].radius, handles[i].state, handles[i].x, handles[i].y,
-        precision: p, to: &text)
-      memory.handleValues[i] = values
+      pending.flush(from: old, to: &text)
     }
-    if runLength > 0 { text.append(memory.handleText, runStart..<runStart + runLength) }
-    memory.handleText.removeAll(keepingCapacity: true)
-    memory.handleText.append(contentsOf: UnsafeBufferPointer(rebasing: text.bytes[sectionStart...]))
-    swap(&memory.entryStarts, &memory.nextEntryStarts)
+    oldText.removeAll(keepingCapacity: true)
+    oldText.append(contentsOf: UnsafeBufferPointer(rebasing: text.bytes[sectionStart...]))
+    swap(&oldText, &memory.handleText)
+    swap(&memory.entries, &memory.nextEntries)
     memory.copied += copied
     memory.formatted += n - copied
   }
 
-  /// The body of the `paths` object, each path in `order`; returns how many were copied.
+  /// Bytes of the previous frame's text still to copy: pieces that lie one after another
+  /// there (consecutive unchanged entries) make one copy.
+  struct PendingCopy {
+    var start = 0
+    var length = 0
+
+    mutating func add(
+      _ range: Range<Int>, from old: UnsafeBufferPointer<UInt8>, to text: inout TextBytes
+    ) {
+      if length > 0 && start + length == range.lowerBound {
+        length += range.count
+      } else {
+        flush(from: old, to: &text)
+        start = range.lowerBound
+        length = range.count
+      }
+    }
+
+    mutating func flush(from old: UnsafeBufferPointer<UInt8>, to text: inout TextBytes) {
+      guard length > 0 else { return }
+      text.append(UnsafeBufferPointer(rebasing: old[start..<start + length]))
+      length = 0
+    }
+  }
+
+  /// The body of the `paths` object, each path in `order`; returns how many were copied and
+  /// how many formatted (a hidden path is neither).
   ///
   /// With `memory`, a path that did not change since the previous frame is copied from it,
   /// and one that did is formatted and remembered.
@@ -203,12 +261,15 @@ enum JSONLines {
     _ paths: UnsafeBufferPointer<PathFrame>, order: [Int], keys: ([UInt8], [Int])?,
     precision p: Int, memory: UnsafeMutableBufferPointer<FrameTextMemory.PathText>?,
     to text: inout TextBytes
-  ) -> Int {
+  ) -> (copied: Int, formatted: Int) {
     var copied = 0
+    var formatted = 0
     var keyStart = 0
+    let keyText = keys?.0 ?? []
+    let keyEnds = keys?.1 ?? []
     for k in order.indices {
       let i = order[k]
-      if let (keyText, keyEnds) = keys {
+      if keys != nil {
         text.append(keyText, keyStart..<keyEnds[k])
         keyStart = keyEnds[k]
       } else {
@@ -220,15 +281,15 @@ enum JSONLines {
       if paths[i].isHidden {
         // Nothing to write, and nothing to forget.
       } else if let memory {
-        if !memory[i].words.isEmpty,
-          FrameTextMemory.path(paths[i].path, matches: memory[i].words)
-        {
-          text.append(memory[i].text, 0..<memory[i].text.count)
+        if memory[i].isKnown, FrameTextMemory.path(paths[i].path, matches: memory[i].words) {
+          memory[i].text.withUnsafeBufferPointer { text.append($0) }
           copied += 1
         } else {
           let start = text.count
           text.append(paths[i].path, precision: p)
           FrameTextMemory.remember(paths[i].path, in: &memory[i].words)
+          memory[i].isKnown = true
+          formatted += 1
           memory[i].text.removeAll(keepingCapacity: true)
           memory[i].text.append(contentsOf: UnsafeBufferPointer(rebasing: text.bytes[start...]))
         }
@@ -237,7 +298,7 @@ enum JSONLines {
       }
       text.append(UInt8(ascii: "\""))
     }
-    return copied
+    return (copied, formatted)
   }
 
   /// A handle's values after its `{"angle":` key: `0,"r":20,"state":"idle","x":1,"y":2}`.

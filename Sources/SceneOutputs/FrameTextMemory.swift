@@ -12,17 +12,24 @@ struct FrameTextMemory {
   /// The values each of the scene's handles was last written with (by scene index).
   var handleValues: [HandleValues] = []
   /// The previous frame's `handles` object without its braces: entry `k` (in name order)
-  /// starts at `entryStarts[k]` and ends where the next starts.
+  /// is at `entries[k]` and ends where the next starts.
   var handleText: [UInt8] = []
-  var entryStarts: [Int] = []
-  /// This frame's entry starts, swapped in when the frame is done.
-  var nextEntryStarts: [Int] = []
+  var entries: [EntryOffsets] = []
+  /// This frame's entries, swapped in when the frame is done.
+  var nextEntries: [EntryOffsets] = []
   /// Each drawn path's last text and what it was made from (by index in the frame).
   var paths: [PathText] = []
   /// How many handles and paths were formatted and how many copied, for the tests that
   /// count the work.
   var formatted = 0
   var copied = 0
+
+  /// Where a handle's entry starts in ``handleText``, and its `x` and `y` numbers.
+  struct EntryOffsets {
+    var start: Int
+    var x: Int
+    var y: Int
+  }
 
   /// A handle's values as bits: equal bits give equal text.
   struct HandleValues: Equatable {
@@ -41,6 +48,13 @@ struct FrameTextMemory {
       state = handle.state
     }
 
+    /// Whether an entry written with these values starts, up to its `"x":`, as one
+    /// written with `other`: the same angle, radius and state.
+    @inline(__always)
+    func keepsItsStart(_ other: HandleValues) -> Bool {
+      angle == other.angle && radius == other.radius && state == other.state
+    }
+
     init() {
       x = 0
       y = 0
@@ -54,6 +68,8 @@ struct FrameTextMemory {
   struct PathText {
     var words: [UInt64] = []
     var text: [UInt8] = []
+    /// Whether a path was remembered yet (an empty one has no words either).
+    var isKnown = false
   }
 
   /// Calls `body` with each word describing `path`: every coordinate's bits and each
@@ -96,8 +112,8 @@ struct FrameTextMemory {
 
   /// Whether `path` is the one `remembered` describes.
   static func path(_ path: Path, matches remembered: [UInt64]) -> Bool {
-    var next = 0
     let count = remembered.count
+    var next = 0
     let whole = remembered.withUnsafeBufferPointer { stored in
       words(of: path) { word in
         guard next < count, stored[next] == word else { return false }
@@ -108,11 +124,23 @@ struct FrameTextMemory {
     return whole && next == count
   }
 
-  /// The words describing `path`, into `words` (emptied first).
-  static func remember(_ path: Path, in words: inout [UInt64]) {
-    words.removeAll(keepingCapacity: true)
-    _ = Self.words(of: path) { word in
-      words.append(word)
+  /// Makes `remembered` describe `path`: written over in place when the path's shape did
+  /// not change, described afresh otherwise.
+  static func remember(_ path: Path, in remembered: inout [UInt64]) {
+    let count = remembered.count
+    var next = 0
+    let fits = remembered.withUnsafeMutableBufferPointer { stored in
+      words(of: path) { word in
+        guard next < count else { return false }
+        stored[next] = word
+        next += 1
+        return true
+      }
+    }
+    if fits && next == count { return }
+    remembered.removeAll(keepingCapacity: true)
+    _ = words(of: path) { word in
+      remembered.append(word)
       return true
     }
   }

@@ -67,11 +67,9 @@ enum NumberText {
       }
       while magnitude >= 100 { writePair() }
       if magnitude >= 10 { writePair() } else { writeDigit() }
-      if negative {
-        position -= 1
-        position.pointee = UInt8(ascii: "-")
-      }
-      return position
+      // The sign without a branch: written always, kept when negative.
+      (position - 1).pointee = UInt8(ascii: "-")
+      return negative ? position - 1 : position
     }
   }
 
@@ -113,10 +111,12 @@ enum NumberText {
     if abs(scaled) < 8e15 {
       // Rounding half away from zero without a libm call: the conversion truncates, and
       // below 2^53 the fraction it leaves is exact.
-      var truncated = Int64(scaled)
+      let truncated = Int64(scaled)
       let fraction = scaled - Double(truncated)
-      if fraction >= 0.5 { truncated &+= 1 } else if fraction <= -0.5 { truncated &-= 1 }
-      return truncated
+      // Without branches: a fraction's half is as likely as not.
+      let up: Int64 = fraction >= 0.5 ? 1 : 0
+      let down: Int64 = fraction <= -0.5 ? 1 : 0
+      return truncated &+ up &- down
     }
     let rounded = scaled.rounded(.toNearestOrAwayFromZero)
     guard abs(rounded) < 9e15 else { return nil }

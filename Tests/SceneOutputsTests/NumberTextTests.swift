@@ -195,6 +195,88 @@ import Testing
     }
   }
 
+  /// A writer keeps the previous frame's text and copies what did not change: frame
+  /// after frame, with every kind of change a frame can bring (a handle's `y` alone, its
+  /// `x`, its angle, radius or state, a path's numbers, its shape, whether it shows, or
+  /// nothing at all), each line is still exactly the line of that frame alone.
+  @Test(arguments: [0, 3, 6])
+  func streamedFramesEncodeAsEachFrameAlone(precision: Int) throws {
+    let (graph, frames) = try runFrames(Self.scene)
+    let context = OutputContext(graph: graph, precision: precision, fps: 60)
+    var writer = JSONLines.Writer(context: context)
+    var rng = SeededGenerator(seed: 0x5CE7_EC0D_0005 &+ UInt64(precision))
+    var frame = frames[0]
+    var sink = TextBytes()
+    var mismatches: [String] = []
+    for step in 0..<600 {
+      for i in frame.handles.indices where rng.next() % 3 == 0 {
+        switch rng.next() % 7 {
+        case 0: frame.handles[i].y = rng.interestingDouble()
+        case 1: frame.handles[i].x = rng.interestingDouble()
+        case 2:
+          frame.handles[i].x = rng.interestingDouble()
+          frame.handles[i].y = rng.interestingDouble()
+        case 3: frame.handles[i].angle = rng.interestingDouble()
+        case 4: frame.handles[i].radius = rng.interestingDouble()
+        case 5: frame.handles[i].state = HandleState.allCases[Int(rng.next() % 5)]
+        default: frame.handles[i].y = -frame.handles[i].y  // 0 and -0 print alike.
+        }
+      }
+      for i in frame.paths.indices where rng.next() % 4 == 0 {
+        if frame.paths[i].path.subpaths.isEmpty {
+          // A gooey bridge not drawn: its path is empty.
+          frame.paths[i].path.subpaths.append(Subpath(start: Point(1, 2)))
+        }
+        switch rng.next() % 4 {
+        case 0: frame.paths[i].isHidden.toggle()
+        case 1: frame.paths[i].path = frames[Int(rng.next() % UInt64(frames.count))].paths[i].path
+        case 2:
+          // Another shape: a segment more.
+          var path = frame.paths[i].path
+          let end = path.subpaths[0].segments.last?.end ?? path.subpaths[0].start
+          path.subpaths[0].segments.append(.line(end, Point(rng.interestingDouble(), 1)))
+          frame.paths[i].path = path
+        default:
+          // The same shape, one number moved.
+          var path = frame.paths[i].path
+          path.subpaths[0].start.x = rng.interestingDouble()
+          frame.paths[i].path = path
+        }
+      }
+      frame.index = step
+      sink.removeAll()
+      writer.frame(frame, into: &sink)
+      let expected = Reference.jsonLine(frame, precision: precision) + "\n"
+      if sink.string != expected, mismatches.count < 5 {
+        mismatches.append("frame \(step):\n\(sink.string)expected\n\(expected)")
+      }
+    }
+    #expect(mismatches.isEmpty, "\(mismatches)")
+    // Each kind of change happened, and so did copying.
+    #expect(writer.memory.copied > 0 && writer.memory.formatted > 0)
+  }
+
+  /// What did not change is copied, not formatted: a still scene formats its handles and
+  /// paths once, then copies them; a handle moving along one axis formats that one.
+  @Test func unchangedHandlesAndPathsAreCopiedNotFormatted() throws {
+    let (graph, frames) = try runFrames(Self.scene)
+    let context = OutputContext(graph: graph, precision: 3, fps: 60)
+    var writer = JSONLines.Writer(context: context)
+    var sink = TextBytes()
+    let still = frames[0]
+    let parts = still.handles.count + still.paths.filter { !$0.isHidden }.count
+    for _ in 0..<100 { writer.frame(still, into: &sink) }
+    #expect(writer.memory.formatted == parts)
+    #expect(writer.memory.copied == 99 * parts)
+    var moving = still
+    for k in 1...50 {
+      moving.handles[0].y = Double(k)
+      writer.frame(moving, into: &sink)
+    }
+    #expect(writer.memory.formatted == parts + 50)
+    #expect(writer.memory.copied == 99 * parts + 50 * (parts - 1))
+  }
+
   // MARK: - Helpers
 
   private func appended(_ value: Double, precision: Int) -> String {

@@ -74,6 +74,10 @@ enum StressRun {
       try encode(arguments.dropFirst().compactMap { Int($0) })
       return
     }
+    if arguments.first == "numbers" {
+      numbers(arguments.dropFirst().compactMap { Int($0) }.first ?? 1_000_000)
+      return
+    }
     if arguments.first == "runner" {
       let numbers = arguments.dropFirst().compactMap { Int($0) }
       try runnerOnly(handles: numbers.first ?? 10_000, frames: numbers.dropFirst().first ?? 600)
@@ -488,6 +492,27 @@ enum StressRun {
     print("stress: \(count) handles, \(handleFrames / max(count, 1)) frames, fastest of \(repetitions) runs")
     print("  SceneRunner.nextFrame: \(per(fastestRun)) per handle per frame")
     print("  JSON lines: \(per(fastestEncode)) per handle per frame, \(bytes / max(handleFrames, 1)) bytes per handle")
+  }
+
+  /// `StressRun numbers N`: N numbers between -1000 and 1000 written at precision 3, the
+  /// way every text format writes them; prints the time per number, the fastest of five.
+  static func numbers(_ count: Int) {
+    var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+    let values = (0..<count).map { _ -> Double in
+      state ^= state >> 12
+      state ^= state << 25
+      state ^= state >> 27
+      return Double((state &* 2_685_821_657_736_338_717) >> 11) / Double(1 << 53) * 2000 - 1000
+    }
+    var sink = TextBytes(capacity: count * 10)
+    var fastest = Duration.seconds(1_000)
+    for _ in 0..<5 {
+      sink.removeAll()
+      let start = ContinuousClock.now
+      for value in values { sink.append(value, precision: 3) }
+      fastest = min(fastest, ContinuousClock.now - start)
+    }
+    print("numbers: \(nanoseconds(fastest) / Double(count)) ns each, \(sink.count / count) bytes each")
   }
 
   /// `StressRun runner N frames`: only the `SceneRunner` part of `encode`, for a profiler.

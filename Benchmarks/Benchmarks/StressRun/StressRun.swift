@@ -1,3 +1,4 @@
+import Foundation
 import RuntimeWorkloads
 import SceneDiagnostics
 import SceneGeometry
@@ -32,6 +33,7 @@ import Darwin
 ///     swift run -c release StressRun longpath 350000   # check a follow path of N segments: memory
 ///     swift run -c release StressRun encode 10000 120 5  # springs: step, run, JSON lines apart
 ///     swift run -c release StressRun encode stress 1000 5  # the stress scene: run, JSON lines apart
+///     swift run -c release StressRun arclength CUBICS [LENGTHS]  # arc lengths of cubics in a file
 ///     swift run -c release StressRun resolve follow 10000 5  # load once, resolve 5 times
 ///     swift run -c release StressRun resolve animate 10000 5 # the same, animated handles
 ///     valgrind --tool=callgrind .build/release/StressRun 1000 1
@@ -72,6 +74,10 @@ enum StressRun {
     }
     if arguments.first == "encode" {
       try encode(arguments.dropFirst().compactMap { Int($0) })
+      return
+    }
+    if arguments.first == "arclength", arguments.count > 1 {
+      try arcLengths(of: arguments[1], against: arguments.count > 2 ? arguments[2] : nil)
       return
     }
     if arguments.first == "numbers" {
@@ -489,9 +495,47 @@ enum StressRun {
     func per(_ duration: Duration) -> String {
       String((nanoseconds(duration) / n * 10).rounded() / 10) + " ns"
     }
-    print("stress: \(count) handles, \(handleFrames / max(count, 1)) frames, fastest of \(repetitions) runs")
+    print(
+      "stress: \(count) handles, \(handleFrames / max(count, 1)) frames, fastest of \(repetitions) runs"
+    )
     print("  SceneRunner.nextFrame: \(per(fastestRun)) per handle per frame")
-    print("  JSON lines: \(per(fastestEncode)) per handle per frame, \(bytes / max(handleFrames, 1)) bytes per handle")
+    print(
+      "  JSON lines: \(per(fastestEncode)) per handle per frame, \(bytes / max(handleFrames, 1)) bytes per handle"
+    )
+  }
+
+  /// `StressRun arclength CUBICS [LENGTHS]`: the arc length, at the default 1e-9, of each
+  /// cubic in the file `CUBICS` (eight numbers a line: the four points), the fastest of 20
+  /// passes, per cubic; with `LENGTHS` (one a line, another library's for the same cubics),
+  /// also the largest relative difference from them. For measuring a peer on the very same
+  /// inputs in the same run.
+  static func arcLengths(of cubicsFile: String, against lengthsFile: String?) throws {
+    func numbers(in file: String) throws -> [Double] {
+      try String(contentsOfFile: file, encoding: .utf8)
+        .split(whereSeparator: { $0 == " " || $0 == "\n" }).compactMap { Double($0) }
+    }
+    let values = try numbers(in: cubicsFile)
+    let cubics = stride(from: 0, to: values.count - 7, by: 8).map { k in
+      CubicBezier(
+        Point(values[k], values[k + 1]), Point(values[k + 2], values[k + 3]),
+        Point(values[k + 4], values[k + 5]), Point(values[k + 6], values[k + 7]))
+    }
+    var lengths: [Double] = []
+    var fastest = Duration.seconds(1_000)
+    for _ in 0..<20 {
+      let start = ContinuousClock.now
+      lengths = cubics.map(\.arcLength)
+      fastest = min(fastest, ContinuousClock.now - start)
+    }
+    var report =
+      "scenec arcLength (1e-9): \(nanoseconds(fastest) / Double(cubics.count)) ns per cubic "
+      + "(fastest of 20 passes over \(cubics.count)), sum \(lengths.reduce(0, +))"
+    if let lengthsFile {
+      let theirs = try numbers(in: lengthsFile)
+      let worst = zip(lengths, theirs).map { abs($0 - $1) / max(abs($1), 1e-300) }.max() ?? 0
+      report += "; largest relative difference from \(lengthsFile): \(worst)"
+    }
+    print(report)
   }
 
   /// `StressRun numbers N`: N numbers between -1000 and 1000 written at precision 3, the
@@ -512,7 +556,8 @@ enum StressRun {
       for value in values { sink.append(value, precision: 3) }
       fastest = min(fastest, ContinuousClock.now - start)
     }
-    print("numbers: \(nanoseconds(fastest) / Double(count)) ns each, \(sink.count / count) bytes each")
+    print(
+      "numbers: \(nanoseconds(fastest) / Double(count)) ns each, \(sink.count / count) bytes each")
   }
 
   /// `StressRun runner N frames`: only the `SceneRunner` part of `encode`, for a profiler.

@@ -116,6 +116,64 @@ public struct SceneGraph: Sendable {
     /// `true` when its position changes with time itself (reads `time` or `frame`, directly
     /// or through lets and other handles): such a handle is never at rest.
     public var followsTime = false
+    /// Its properties that change while the scene runs (`rotation`, `scale`, `opacity`),
+    /// at most one of each, in the order of ``AnimatedProperty``.
+    public var motions: [Motion] = []
+  }
+
+  /// A handle property that changes while the scene runs: the value of an expression every
+  /// frame, or a spring that follows it.
+  public struct Motion: Sendable {
+    public var property: AnimatedProperty
+    /// The value, or the spring's target.
+    public var target: CompiledExpression
+    /// The spring that follows `target`, as an index into ``SceneGraph/springs``.
+    public var spring: Int?
+    /// `true` when the target changes with time by itself (reads `time` or `frame`): the
+    /// handle is then never at rest.
+    public var followsTime = false
+    public var source: SourceRef
+
+    public init(
+      property: AnimatedProperty, target: CompiledExpression, spring: Int?, source: SourceRef
+    ) {
+      self.property = property
+      self.target = target
+      self.spring = spring
+      self.source = source
+    }
+  }
+
+  /// The properties of a handle that may change while the scene runs.
+  public enum AnimatedProperty: Int, Sendable, CaseIterable, Comparable {
+    case opacity, rotation, scale
+
+    /// The key that names it in a scene and in a frame.
+    public var key: String {
+      switch self {
+      case .opacity: "opacity"
+      case .rotation: "rotation"
+      case .scale: "scale"
+      }
+    }
+
+    /// Its value when the scene does not animate it.
+    public var neutral: Double { self == .rotation ? 0 : 1 }
+
+    /// How close to its target, and how slow, a spring on it must be to be at rest: a
+    /// thousandth (of full opacity, of the size, of a radian).
+    public var restThreshold: Double { 1e-3 }
+
+    /// The value drawn for `value`: an opacity within 0…1, a scale not below 0.
+    public func clamped(_ value: Double) -> Double {
+      switch self {
+      case .opacity: Swift.min(Swift.max(value, 0), 1)
+      case .rotation: value
+      case .scale: Swift.max(value, 0)
+      }
+    }
+
+    public static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
   }
 
   public struct PathNode: Sendable {

@@ -1,3 +1,4 @@
+import SceneGraph
 import SceneRuntime
 
 extension FrameOutput {
@@ -14,11 +15,21 @@ extension FrameOutput {
 }
 
 /// Streams: a header, then each frame's rows as they come.
+///
+/// A scene that animates `rotation`, `scale` or `opacity` gets those three columns too,
+/// after `state` (0, 1 and the style's opacity for a handle that does not animate one).
 struct CSVWriter: FrameWriter {
   let context: OutputContext
+  let animates: Bool
+
+  init(context: OutputContext) {
+    self.context = context
+    animates = context.graph.handles.contains { !$0.motions.isEmpty }
+  }
 
   mutating func begin(into sink: inout TextBytes) {
-    sink.append("frame,time,handle,x,y,angle,state\n")
+    sink.append("frame,time,handle,x,y,angle,state")
+    sink.append(animates ? ",rotation,scale,opacity\n" : "\n")
   }
 
   mutating func frame(_ frame: Frame, into sink: inout TextBytes) {
@@ -42,6 +53,17 @@ struct CSVWriter: FrameWriter {
       sink.append(handles[i].angle, precision: p)
       sink.append(UInt8(ascii: ","))
       sink.append(JSONLines.stateText(handles[i].state))
+      if animates {
+        let h = handles[i]
+        let graphHandles = context.graph.handles
+        let styleOpacity = i < graphHandles.count ? graphHandles[i].style.opacity : 1
+        sink.append(UInt8(ascii: ","))
+        sink.append(h.rotation, precision: p)
+        sink.append(UInt8(ascii: ","))
+        sink.append(h.scale, precision: p)
+        sink.append(UInt8(ascii: ","))
+        sink.append(h.animates(.opacity) ? h.opacity : styleOpacity, precision: p)
+      }
       sink.append(UInt8(ascii: "\n"))
     }
   }

@@ -178,7 +178,11 @@ enum HTMLPlayer {
     }
     let handleEntries = graph.handles.map { handle in
       "{\"name\":\(jsonString(handle.name)),\"shape\":\(jsonString(handle.shape.rawValue)),"
-        + "\"r\":\(n(handle.radius)),\"w\":\(n(handle.width)),\"h\":\(n(handle.height)),\(style(handle.style))}"
+        + "\"r\":\(n(handle.radius)),\"w\":\(n(handle.width)),\"h\":\(n(handle.height)),\(style(handle.style))"
+        // Only where the scene animates it, so other scenes' pages stay as they were.
+        + (handle.motions.isEmpty
+          ? "" : ",\"animated\":[" + handle.motions.map { "\"\($0.property.key)\"" }.joined(separator: ",") + "]")
+        + "}"
     }
     let pathEntries = graph.drawnPaths.map {
       "{\"name\":\(jsonString($0.name)),\(style($0.style))}"
@@ -196,7 +200,8 @@ enum HTMLPlayer {
 
   /// One frame's JSON entry.
   ///
-  /// `h` holds `[x, y, angle, r, state]` for each of the graph's handles
+  /// `h` holds `[x, y, angle, r, state]` for each of the graph's handles (with `rotation,
+  /// scale, opacity` after them for a handle the scene animates)
   /// (or `null`), `p` SVG path data for each drawn path (or `null` when it is hidden),
   /// `ptr` `[id, x, y, down]` for each pointer, `e` `[type, subject]` for each event
   /// (`[type, subject, target]` for `snap`). Without `handles` there is no `h`: the HTML
@@ -211,7 +216,11 @@ enum HTMLPlayer {
     text.append(",\"t\":")
     // Times keep enough digits to order frames at any rate, whatever the precision.
     text.append(frame.time, precision: max(p, 6))
-    if handles { appendHandles(frame, context: context, to: &text) }
+    if handles {
+      appendHandles(frame, context: context, to: &text)
+    } else if graph.handles.contains(where: { !$0.motions.isEmpty }) {
+      appendMotions(frame, context: context, to: &text)
+    }
     text.append(",\"p\":[")
     for i in graph.drawnPaths.indices {
       if i > 0 { text.append(UInt8(ascii: ",")) }
@@ -273,7 +282,43 @@ enum HTMLPlayer {
       text.append(h.radius, precision: p)
       text.append(",\"")
       text.append(JSONLines.stateText(h.state))
-      text.append("\"]")
+      text.append(UInt8(ascii: "\""))
+      if h.animated != 0 { appendAnimated(h, to: &text, precision: p) }
+      text.append(UInt8(ascii: "]"))
+    }
+    text.append(UInt8(ascii: "]"))
+  }
+
+  /// `,rotation,scale,opacity`, the values a handle the scene animates adds to its
+  /// `[x, y, angle, r, state]` (neutral for those not animated).
+  static func appendAnimated(_ h: HandleFrame, to text: inout TextBytes, precision p: Int) {
+    text.append(UInt8(ascii: ","))
+    text.append(h.rotation, precision: p)
+    text.append(UInt8(ascii: ","))
+    text.append(h.scale, precision: p)
+    text.append(UInt8(ascii: ","))
+    text.append(h.animates(.opacity) ? h.opacity : 1, precision: p)
+  }
+
+  /// `"m"`: for the page, whose handles are packed apart (``HandleFrameStream``), the
+  /// animated values of each handle the scene animates, in scene order, three a handle
+  /// (see ``appendAnimated(_:to:precision:)``); the player adds them to the unpacked `h`.
+  static func appendMotions(_ frame: Frame, context: OutputContext, to text: inout TextBytes) {
+    text.append(",\"m\":[")
+    var first = true
+    for i in context.graph.handles.indices where !context.graph.handles[i].motions.isEmpty {
+      if !first { text.append(UInt8(ascii: ",")) }
+      first = false
+      guard i < frame.handles.count else {
+        text.append("0,1,1")  // A frame without it: neutral values.
+        continue
+      }
+      let h = frame.handles[i]
+      text.append(h.rotation, precision: context.precision)
+      text.append(UInt8(ascii: ","))
+      text.append(h.scale, precision: context.precision)
+      text.append(UInt8(ascii: ","))
+      text.append(h.animates(.opacity) ? h.opacity : 1, precision: context.precision)
     }
     text.append(UInt8(ascii: "]"))
   }

@@ -1,4 +1,5 @@
 import SceneGeometry
+import SceneGraph
 import SceneRuntime
 
 extension FrameOutput {
@@ -89,9 +90,11 @@ enum JSONLines {
         if k > 0 { text.append(UInt8(ascii: ",")) }
         text.appendQuoted(handles[i].name)
         text.append(":{\"angle\":")
-        writeFields(
-          handles[i].angle, handles[i].radius, handles[i].state, handles[i].x, handles[i].y,
-          precision: p, to: &text)
+        writeStart(of: handles[i], precision: p, to: &text)
+        text.append(handles[i].x, precision: p)
+        text.append(",\"y\":")
+        text.append(handles[i].y, precision: p)
+        text.append(UInt8(ascii: "}"))
       }
     }
     text.append("},\"paths\":{")
@@ -202,12 +205,7 @@ enum JSONLines {
         }
         pending.flush(from: old, to: &text)
         text.append(sceneText.handleKeys, keyStart..<keyEnd)
-        text.append(handles[i].angle, precision: p)
-        text.append(",\"r\":")
-        text.append(handles[i].radius, precision: p)
-        text.append(",\"state\":\"")
-        text.append(stateText(handles[i].state))
-        text.append("\",\"x\":")
+        writeStart(of: handles[i], precision: p, to: &text)
         let x = text.count - sectionStart
         text.append(handles[i].x, precision: p)
         text.append(",\"y\":")
@@ -301,23 +299,31 @@ enum JSONLines {
     return (copied, formatted)
   }
 
-  /// A handle's values after its `{"angle":` key: `0,"r":20,"state":"idle","x":1,"y":2}`.
+  /// A handle's values after its `{"angle":` key, up to and with `"x":`: `0,"r":20,
+  /// "state":"idle","x":`, with `opacity`, `rotation` and `scale` in their places (keys
+  /// in order) for those the scene animates.
   @inline(__always)
-  static func writeFields(
-    _ angle: Double, _ radius: Double, _ state: HandleState, _ x: Double, _ y: Double,
-    precision p: Int,
-    to text: inout TextBytes
-  ) {
-    text.append(angle, precision: p)
+  static func writeStart(of handle: HandleFrame, precision p: Int, to text: inout TextBytes) {
+    text.append(handle.angle, precision: p)
+    if handle.animated != 0 && handle.animates(.opacity) {
+      text.append(",\"opacity\":")
+      text.append(handle.opacity, precision: p)
+    }
     text.append(",\"r\":")
-    text.append(radius, precision: p)
+    text.append(handle.radius, precision: p)
+    if handle.animated != 0 {
+      if handle.animates(.rotation) {
+        text.append(",\"rotation\":")
+        text.append(handle.rotation, precision: p)
+      }
+      if handle.animates(.scale) {
+        text.append(",\"scale\":")
+        text.append(handle.scale, precision: p)
+      }
+    }
     text.append(",\"state\":\"")
-    text.append(stateText(state))
+    text.append(stateText(handle.state))
     text.append("\",\"x\":")
-    text.append(x, precision: p)
-    text.append(",\"y\":")
-    text.append(y, precision: p)
-    text.append(UInt8(ascii: "}"))
   }
 
   /// A state's raw value, without making a string.

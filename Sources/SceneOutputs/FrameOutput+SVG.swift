@@ -121,11 +121,15 @@ enum SVGText {
         guard h.state != .hidden, let j = styles.handleIndex(at: i) else { continue }
         let shape = handles[j].shape
         guard shape == .circle || shape == .rect else { continue }
-        let style = handles[j].style
+        var style = handles[j].style
+        // An animated opacity replaces the style's.
+        if h.animated != 0 && h.animates(.opacity) { style.opacity = h.opacity }
         if !same(style, lastStyle) {
           lastStyle = style
           lastHandleAttributes = Paint(style).attributes(precision: p)
         }
+        // Drawn at its scale, turned by its angle and its rotation (1 and 0 unless animated).
+        let scale = h.scale
         if shape == .circle {
           out.append("  <circle")
           ids.append(idFor: h.name, at: i, takenByPath: takenByPath, to: &out)
@@ -134,12 +138,12 @@ enum SVGText {
           out.append("\" cy=\"")
           out.append(h.y, precision: p)
           out.append("\" r=\"")
-          out.append(h.radius, precision: p)
+          out.append(scale == 1 ? h.radius : h.radius * scale, precision: p)
           out.append("\"")
         } else {
-          let width = handles[j].width
-          let height = handles[j].height
-          let rotation = degrees(h.angle, precision: p)
+          let width = scale == 1 ? handles[j].width : handles[j].width * scale
+          let height = scale == 1 ? handles[j].height : handles[j].height * scale
+          let rotation = degrees(h.rotation == 0 ? h.angle : h.angle + h.rotation, precision: p)
           out.append("  <rect")
           ids.append(idFor: h.name, at: i, takenByPath: takenByPath, to: &out)
           out.append(" x=\"")
@@ -218,36 +222,46 @@ enum SVGText {
         return h
       }
       guard let states = filled(shown) else { continue }  // Hidden throughout.
-      let paint = Paint(handle.style).attributes(precision: p)
+      // An animated opacity replaces the style's, frame by frame.
+      let fadesOut = states[0].animates(.opacity)
+      var style = handle.style
+      if fadesOut { style.opacity = 1 }
+      let opacities = fadesOut ? states.map { n($0.opacity) } : []
+      let paint =
+        Paint(style).attributes(precision: p) + (fadesOut ? " opacity=\"\(opacities[0])\"" : "")
+      let opacity = fadesOut ? timing.animate("opacity", opacities) : nil
       let visibility = shown.map { $0 == nil ? "hidden" : "visible" }
       let hiddenAttribute = visibility[0] == "hidden" ? " visibility=\"hidden\"" : ""
       let id = ids.attribute(for: track.name)
       if handle.shape == .circle {
         let cx = states.map { n($0.x) }
         let cy = states.map { n($0.y) }
-        let r = states.map { n($0.radius) }
+        let r = states.map { n($0.radius * $0.scale) }
         out +=
           "  <circle\(id) cx=\"\(cx[0])\" cy=\"\(cy[0])\" r=\"\(r[0])\"" + paint + hiddenAttribute
         out += body(
           [
-            timing.animate("cx", cx), timing.animate("cy", cy), timing.animate("r", r),
+            timing.animate("cx", cx), timing.animate("cy", cy), timing.animate("r", r), opacity,
             timing.animate("visibility", visibility),
           ], closing: "circle")
       } else {
-        let x = states.map { n($0.x - handle.width / 2) }
-        let y = states.map { n($0.y - handle.height / 2) }
-        let rotations = states.map { degrees($0.angle, precision: p) }
+        let x = states.map { n($0.x - handle.width * $0.scale / 2) }
+        let y = states.map { n($0.y - handle.height * $0.scale / 2) }
+        let widths = states.map { n(handle.width * $0.scale) }
+        let heights = states.map { n(handle.height * $0.scale) }
+        let rotations = states.map { degrees($0.angle + $0.rotation, precision: p) }
         let rotate = states.indices.map { "\(rotations[$0]) \(n(states[$0].x)) \(n(states[$0].y))" }
         out +=
-          "  <rect\(id) x=\"\(x[0])\" y=\"\(y[0])\" width=\"\(n(handle.width))\" height=\"\(n(handle.height))\""
+          "  <rect\(id) x=\"\(x[0])\" y=\"\(y[0])\" width=\"\(widths[0])\" height=\"\(heights[0])\""
         // Without a turn in any frame, no transform at all.
         if rotations.contains(where: { $0 != "0" }) { out += " transform=\"rotate(\(rotate[0]))\"" }
         out += paint + hiddenAttribute
         out += body(
           [
-            timing.animate("x", x), timing.animate("y", y),
+            timing.animate("x", x), timing.animate("y", y), timing.animate("width", widths),
+            timing.animate("height", heights),
             rotations.contains(where: { $0 != "0" }) ? timing.animateRotation(rotate) : nil,
-            timing.animate("visibility", visibility),
+            opacity, timing.animate("visibility", visibility),
           ], closing: "rect")
       }
     }

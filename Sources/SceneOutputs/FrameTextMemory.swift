@@ -38,6 +38,11 @@ struct FrameTextMemory {
     var angle: UInt64
     var radius: UInt64
     var state: HandleState
+    /// The animated properties, where the scene animates any (`animated` non-zero).
+    var animated: UInt8
+    var opacity: UInt64
+    var rotation: UInt64
+    var scale: UInt64
 
     @inline(__always)
     init(_ handle: HandleFrame) {
@@ -46,13 +51,19 @@ struct FrameTextMemory {
       angle = handle.angle.bitPattern
       radius = handle.radius.bitPattern
       state = handle.state
+      animated = handle.animated
+      opacity = handle.opacity.bitPattern
+      rotation = handle.rotation.bitPattern
+      scale = handle.scale.bitPattern
     }
 
     /// Whether an entry written with these values starts, up to its `"x":`, as one
-    /// written with `other`: the same angle, radius and state.
+    /// written with `other`: the same angle, radius and state, and no animated property
+    /// (whose keys come between them).
     @inline(__always)
     func keepsItsStart(_ other: HandleValues) -> Bool {
-      angle == other.angle && radius == other.radius && state == other.state
+      angle == other.angle && radius == other.radius && state == other.state && animated == 0
+        && other.animated == 0
     }
 
     init() {
@@ -61,6 +72,10 @@ struct FrameTextMemory {
       angle = 0
       radius = 0
       state = .idle
+      animated = 0
+      opacity = 0
+      rotation = 0
+      scale = 0
     }
   }
 

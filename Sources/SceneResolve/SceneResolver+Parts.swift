@@ -152,4 +152,41 @@ extension SceneResolver {
         defaultWidth: 2, what: what()),
       source: path.name.source)
   }
+
+  /// Compiles each handle's animated properties (`rotation`, `scale`, `opacity`): numbers,
+  /// with their springs found, and whether each moves with time by itself.
+  mutating func compileMotions(
+    _ handles: inout [SceneGraph.Handle], specs: [HandleSpec], symbols: [String: Symbol],
+    layout: SlotLayout, lets: [SceneGraph.Let?]
+  ) {
+    // Slots that change with time by themselves: time, frame, and lets that read them.
+    var timed = Set([SlotLayout.time, SlotLayout.frame])
+    for (i, definition) in lets.enumerated() {
+      guard let definition, definition.value.dependencies.contains(where: timed.contains) else {
+        continue
+      }
+      timed.insert(layout.letSlot(i))
+      timed.insert(layout.letSlot(i) + 1)
+    }
+    for i in specs.indices {
+      let spec = specs[i]
+      let name = spec.name.value
+      let written: [(SceneGraph.AnimatedProperty, AnimatedValue?)] = [
+        (.opacity, spec.animatedOpacity), (.rotation, spec.rotation), (.scale, spec.scale),
+      ]
+      for case (let property, let value?) in written {
+        guard
+          let target = compile(
+            value.value, symbols, expect: .number,
+            what: "the \(property.key) of handle '\(name)'")
+        else { continue }
+        let spring = value.spring.flatMap { lookup($0, in: springIndex, kind: "spring") }
+        if value.spring != nil && spring == nil { continue }
+        var motion = SceneGraph.Motion(
+          property: property, target: target, spring: spring, source: value.source)
+        motion.followsTime = target.dependencies.contains(where: timed.contains)
+        handles[i].motions.append(motion)
+      }
+    }
+  }
 }

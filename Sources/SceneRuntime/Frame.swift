@@ -1,4 +1,5 @@
 import SceneGeometry
+import SceneGraph
 
 /// Everything a scene shows at one moment: the value every output is made from.
 public struct Frame: Sendable, Equatable {
@@ -36,6 +37,29 @@ public struct HandleFrame: Sendable, Equatable {
   /// The radius of a circle; 0 for other shapes.
   public var radius: Double
   public var state: HandleState
+  /// Its turn in radians, added to `angle` where it is drawn (0 unless animated).
+  public var rotation: Double = 0
+  /// The factor its size is drawn at (1 unless animated).
+  public var scale: Double = 1
+  /// Its opacity, when animated (otherwise its style's).
+  public var opacity: Double = 1
+  /// Which of `opacity`, `rotation` and `scale` the scene animates for it, as bits
+  /// `1 << AnimatedProperty.rawValue`: a frame reports only those.
+  public var animated: UInt8 = 0
+
+  /// Whether the scene animates `property` for this handle.
+  public func animates(_ property: SceneGraph.AnimatedProperty) -> Bool {
+    animated & (1 << UInt8(property.rawValue)) != 0
+  }
+
+  /// The value of `property`.
+  public func value(of property: SceneGraph.AnimatedProperty) -> Double {
+    switch property {
+    case .opacity: opacity
+    case .rotation: rotation
+    case .scale: scale
+    }
+  }
 }
 
 public struct PathFrame: Sendable, Equatable {

@@ -137,16 +137,19 @@ extension Simulation {
   }
 
   /// Whether handle `i` is at rest: idle or hidden, or following an expression that does
-  /// not read time (with no pointer down it has nothing left to follow).
+  /// not read time (with no pointer down it has nothing left to follow); and its animated
+  /// properties still (``motionsAreAtRest(handle:)``).
   ///
   /// Springs, tweens,
   /// drags and `animate` are motion; so is an expression of `time`, which never settles.
   public func isAtRest(handle i: Int) -> Bool {
+    let still: Bool
     switch handles[i].mode {
-    case .idle, .hidden: return true
-    case .following: return !handleFollowsTime[i]
-    case .dragging, .springing, .tweening, .animating, .gliding: return false
+    case .idle, .hidden: still = true
+    case .following: still = !handleFollowsTime[i]
+    case .dragging, .springing, .tweening, .animating, .gliding: still = false
     }
+    return still && (motionRanges[i].isEmpty || motionsAreAtRest(handle: i))
   }
 
   /// The names of the handles not at rest, in scene order.

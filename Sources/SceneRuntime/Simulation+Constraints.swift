@@ -41,6 +41,7 @@ extension Simulation {
       }
     }
     handleResidue += residue
+    if !motions.isEmpty { publishMotions(residue: &handleResidue) }
     // Segment paths are already there (``evaluateNodes(initial:)`` writes them in place).
     // Drawn paths follow the scene's, one entry per drawing constraint; the array is
     // moved out while they are redrawn, so that it stays unshared and each is rewritten
@@ -63,6 +64,24 @@ extension Simulation {
       pointers: publishedPointers, events: events)
     events.removeAll(keepingCapacity: true)
     return frame
+  }
+
+  /// Writes the animated properties into the frame's handles, clamped as drawn; adds
+  /// x − x of each to `residue` (see ``checkFinite(handleResidue:)``).
+  private mutating func publishMotions(residue: inout Double) {
+    var sum = 0.0
+    for m in motions.indices {
+      let value = motionValues[m]
+      sum += value - value
+      let shown = motions[m].property.clamped(value)
+      let i = motionHandles[m]
+      switch motions[m].property {
+      case .opacity: publishedHandles[i].opacity = shown
+      case .rotation: publishedHandles[i].rotation = shown
+      case .scale: publishedHandles[i].scale = shown
+      }
+    }
+    residue += sum
   }
 
   /// Refuses to hand on a non-finite value, naming the part of the scene that made it.
@@ -111,6 +130,11 @@ extension Simulation {
       throw RuntimeError(
         "handle '\(graph.handles[i].name)' got a non-finite position from its expression at t = \(now)",
         at: (graph.handles[i].position?.source ?? graph.handles[i].nameSource).span)
+    }
+    for m in motions.indices where checkingHandles && !motionValues[m].isFinite {
+      throw RuntimeError(
+        "the \(motions[m].property.key) of handle '\(handleNames[motionHandles[m]])' is not a finite number at t = \(now) (a division by zero?)",
+        at: motions[m].source.span)
     }
     for i in dynamicPaths {
       guard

@@ -283,6 +283,7 @@ extension Simulation {
       propagators = springModels.map { $0.propagator(dt: dt) }
       propagatorStep = dt
     }
+    if dt > 0 && !motions.isEmpty { stepMotionSprings(dt: dt) }
     writeBuiltinSlots()
     // Bound handles follow their expression while a pointer is down.
     if pointersDown > 0 {
@@ -303,6 +304,63 @@ extension Simulation {
     writeHandleSlots()
     // Writes the slots of its bound handles; the other handles read were written just above.
     evaluateNodes(initial: false)
+    if !motions.isEmpty { evaluateMotionExpressions() }
+  }
+
+  // MARK: - Animated properties
+
+  /// Moves every animated property that a spring carries through `dt` seconds, towards
+  /// its target as the scene is at the start of the step.
+  ///
+  /// The target is held over the step, as a pointer event between two frames is applied
+  /// at its own time: a target that jumps (a press) is followed exactly, at any frame rate.
+  /// A spring within its property's rest threshold (``SceneGraph/AnimatedProperty``) of
+  /// its target, in distance and speed, comes to rest on it.
+  mutating func stepMotionSprings(dt: Double) {
+    for m in motions.indices {
+      guard let spring = motions[m].spring else { continue }
+      let target = motionTargets[m]
+      var displacement = motionValues[m] - target
+      var velocity = motionVelocities[m]
+      propagators[spring].step(&displacement, &velocity)
+      let threshold = motions[m].property.restThreshold
+      if abs(displacement) <= threshold && abs(velocity) <= threshold {
+        displacement = 0
+        velocity = 0
+      }
+      motionValues[m] = target + displacement
+      motionVelocities[m] = velocity
+    }
+  }
+
+  /// Sets every animated property given by an expression alone to its value now, and
+  /// every spring's target (``refreshMotionTargets()``).
+  mutating func evaluateMotionExpressions() {
+    refreshMotionTargets()
+    for m in motions.indices where motions[m].spring == nil {
+      motionValues[m] = motionTargets[m]
+    }
+  }
+
+  /// Evaluates every animated property's target as the scene is now, after a step or a
+  /// pointer event; the built-in slots (the pointer's) are brought up to date first.
+  mutating func refreshMotionTargets() {
+    guard !motions.isEmpty else { return }
+    writeBuiltinSlots()
+    for m in motions.indices { motionTargets[m] = evaluate(motions[m].target).x }
+  }
+
+  /// Whether handle `i`'s animated properties are still: none reads time, and each spring
+  /// is at rest on its target as the scene is now.
+  func motionsAreAtRest(handle i: Int) -> Bool {
+    for m in motionRanges[i] {
+      if motions[m].followsTime { return false }
+      guard motions[m].spring != nil else { continue }
+      if motionVelocities[m] != 0 || motionValues[m] != motionTargets[m] {
+        return false
+      }
+    }
+    return true
   }
 
   /// Steps every constraint that steps each frame, in scene order.

@@ -169,6 +169,19 @@ public struct Simulation: Sendable {
   let letPrograms: [Int]
   let positionPrograms: [Int?]
   let restPrograms: [Int?]
+  /// Every animated property of every handle (``SceneGraph/Motion``), in handle order,
+  /// with the handle it belongs to; `motionRanges[i]` are handle `i`'s.
+  let motions: [SceneGraph.Motion]
+  let motionHandles: [Int]
+  let motionRanges: [Range<Int>]
+  /// Each motion's value (as its spring or expression left it, not yet clamped), the
+  /// velocity of its spring, and the target its spring follows.
+  var motionValues: [Double]
+  var motionVelocities: [Double]
+  /// Each motion's target as the scene is now: refreshed after every step and every
+  /// pointer event (``refreshMotionTargets()``), so a spring holds over a step the target
+  /// its start had.
+  var motionTargets: [Double]
   /// The segments of every segment path, with their points' programs.
   let segments: SegmentProgram
   /// The most segments a path has (at least 1): the scratch space a pass over the
@@ -257,9 +270,26 @@ public struct Simulation: Sendable {
       + drawing.map {
         PathFrame(name: graph.constraints[$0].reportedName, path: Path(), isHidden: true)
       }
-    publishedHandles = graph.handles.map {
-      HandleFrame(name: $0.name, x: 0, y: 0, angle: 0, radius: 0, state: .idle)
+    publishedHandles = graph.handles.map { handle in
+      var frame = HandleFrame(name: handle.name, x: 0, y: 0, angle: 0, radius: 0, state: .idle)
+      for motion in handle.motions { frame.animated |= 1 << UInt8(motion.property.rawValue) }
+      return frame
     }
+    var motions: [SceneGraph.Motion] = []
+    var motionHandles: [Int] = []
+    var motionRanges: [Range<Int>] = []
+    for (i, handle) in graph.handles.enumerated() {
+      let first = motions.count
+      motions += handle.motions
+      motionHandles += repeatElement(i, count: handle.motions.count)
+      motionRanges.append(first..<motions.count)
+    }
+    self.motions = motions
+    self.motionHandles = motionHandles
+    self.motionRanges = motionRanges
+    motionValues = Array(repeating: 0, count: motions.count)
+    motionVelocities = Array(repeating: 0, count: motions.count)
+    motionTargets = Array(repeating: 0, count: motions.count)
     handles = graph.handles.map { HandleRuntime(radius: $0.radius) }
     tweens = Array(repeating: nil, count: graph.handles.count)
     handleNames = graph.handles.map(\.name)
@@ -333,6 +363,8 @@ public struct Simulation: Sendable {
       }
     }
     for expression in expressions { markReads(expression) }
+    // Animated properties are evaluated every step too.
+    for motion in motions { markReads(motion.target) }
     for p in drag {
       for bound in [p.bounds.minX, p.bounds.maxX, p.bounds.minY, p.bounds.maxY] {
         markReads(bound)
@@ -369,6 +401,9 @@ public struct Simulation: Sendable {
     }
     writeHandleSlots()
     evaluateNodes(initial: false)
+    // Animated properties start at their values: a spring has nothing to follow yet.
+    refreshMotionTargets()
+    motionValues = motionTargets
     try checkFinite()
   }
 
@@ -425,6 +460,7 @@ public struct Simulation: Sendable {
       handles[i].velocity = .zero
       events.append(SceneEvent("grab", handleNames[i]))
     }
+    refreshMotionTargets()
   }
 
   /// The topmost handle a press at `point` grabs.
@@ -470,10 +506,12 @@ public struct Simulation: Sendable {
       pointers.insert(
         PointerRuntime(id: id, position: point, pressPosition: point, isDown: false),
         at: pointerIndex(id: id))
+      refreshMotionTargets()
       return
     }
     pointers[index].position = point
     if pointers[index].isDown { pointers[index].record(time: time, position: point) }
+    refreshMotionTargets()
   }
 
   /// A pointer lifts.
@@ -502,6 +540,7 @@ public struct Simulation: Sendable {
       events.append(SceneEvent("release", handleNames[handle]))
       release(handle, velocity: released)
     }
+    refreshMotionTargets()
   }
 
   // MARK: - Stepping

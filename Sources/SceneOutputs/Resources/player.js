@@ -89,7 +89,13 @@
     if (!packed || k === carrying || k < 0 || k >= count) return;
     if (carrying >= 0) frames[carrying].h = null;
     packed.seek(k);
-    frames[k].h = packed.handles();
+    var h = packed.handles(), m = frames[k].m, next = 0;
+    // Each animated handle's rotation, scale and opacity, carried beside the packed numbers.
+    if (m) scene.handles.forEach(function (d, i) {
+      if (d.animated && h[i]) h[i].push(m[next], m[next + 1], m[next + 2]);
+      if (d.animated) next += 3;
+    });
+    frames[k].h = h;
     carrying = k;
   }
   // Every frame in order, each unpacked while it is visited.

@@ -1,7 +1,9 @@
 // The scene renderer shared by the HTML player (`scenec run -o scene.html`) and the live
 // preview (`scenec preview`): it draws one frame of a scene, in the JSON both write, on a
 // canvas. A scene lists its handles and paths once with their styles; a frame's `h` holds
-// `[x, y, angle, r, state]` per handle, `p` SVG path data per path (null when hidden),
+// `[x, y, angle, r, state]` per handle (then `rotation, scale, opacity` for a handle the
+// scene animates: its turn is added to the angle, its size multiplied by the scale, and the
+// opacity replaces its style's), `p` SVG path data per path (null when hidden),
 // `ptr` `[id, x, y, down]` per pointer and `e` `[type, subject]` per event.
 var SceneRenderer = (function () {
   "use strict";
@@ -28,7 +30,7 @@ var SceneRenderer = (function () {
           return;
         }
         var reach = h.shape === "rect" ? Math.sqrt(h.w * h.w + h.h * h.h) / 2 : v[3];
-        include(v[0], v[1], (reach || 0) + 2);
+        include(v[0], v[1], (reach || 0) * (v.length > 6 ? v[6] : 1) + 2);
       });
       f.ptr.forEach(function (q) { include(q[1], q[2], 10); });
     });
@@ -88,8 +90,8 @@ var SceneRenderer = (function () {
       return cached.shape;
     }
 
-    function paint(style, shape) {
-      ctx.globalAlpha = style.opacity;
+    function paint(style, shape, opacity) {
+      ctx.globalAlpha = opacity === undefined ? style.opacity : opacity;
       if (style.fill) { ctx.fillStyle = style.fill; ctx.fill(shape); }
       if (style.stroke && style.strokeWidth > 0) {
         ctx.lineWidth = style.strokeWidth;
@@ -104,16 +106,17 @@ var SceneRenderer = (function () {
         var v = f.h[i];
         if (!v || v[4] === "hidden" || h.shape === "none") return;
         var shape = new Path2D();
+        var animated = v.length > 5, scale = animated ? v[6] : 1;
         if (h.shape === "rect") {
-          shape.rect(-h.w / 2, -h.h / 2, h.w, h.h);
+          shape.rect(-h.w * scale / 2, -h.h * scale / 2, h.w * scale, h.h * scale);
         } else {
-          if (!(v[3] > 0)) return;
-          shape.arc(0, 0, v[3], 0, 2 * Math.PI);
+          if (!(v[3] * scale > 0)) return;
+          shape.arc(0, 0, v[3] * scale, 0, 2 * Math.PI);
         }
         ctx.save();
         ctx.translate(v[0], v[1]);
-        ctx.rotate(v[2]);
-        paint(h, shape);
+        ctx.rotate(animated ? v[2] + v[5] : v[2]);
+        paint(h, shape, animated && h.animated.indexOf("opacity") >= 0 ? v[7] : undefined);
         ctx.restore();
       });
     }

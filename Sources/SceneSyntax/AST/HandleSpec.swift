@@ -1,3 +1,4 @@
+import SceneDiagnostics
 import SceneVocabulary
 
 /// An object of the scene: a point with an optional shape, that constraints, springs,
@@ -24,13 +25,24 @@ public struct HandleSpec: Hashable, Sendable {
   /// The spring preset it returns to rest with.
   public var spring: Reference?
   public var style: Style
+  /// Its turn, in radians, added to the angle a path gives it; `nil` for none.
+  public var rotation: AnimatedValue?
+  /// Its size, as a factor of `r`, `width` and `height`; `nil` for 1.
+  public var scale: AnimatedValue?
+  /// Its opacity when it changes (an expression, or a spring towards one); a constant
+  /// opacity is ``Style/opacity``.
+  public var animatedOpacity: AnimatedValue?
 
   public init(
     name: Located<String>, position: Expression, shape: Located<Shape>? = nil,
     radius: Located<Double>? = nil, width: Located<Double>? = nil, height: Located<Double>? = nil,
     draggable: Located<Bool>? = nil, hitRadius: Located<Double>? = nil, rest: Expression? = nil,
-    spring: Reference? = nil, style: Style = Style()
+    spring: Reference? = nil, style: Style = Style(), rotation: AnimatedValue? = nil,
+    scale: AnimatedValue? = nil, animatedOpacity: AnimatedValue? = nil
   ) {
+    self.rotation = rotation
+    self.scale = scale
+    self.animatedOpacity = animatedOpacity
     self.name = name
     self.position = position
     self.shape = shape
@@ -42,5 +54,23 @@ public struct HandleSpec: Hashable, Sendable {
     self.rest = rest
     self.spring = spring
     self.style = style
+  }
+}
+
+/// A property of a handle that may change while the scene runs (`rotation`, `scale`,
+/// `opacity`): an expression evaluated every frame, or, with a spring, the value a spring
+/// follows (`{ to: EXPR, spring: NAME }`).
+public struct AnimatedValue: Hashable, Sendable {
+  /// The value, or the target the spring follows: a number.
+  public var value: Expression
+  /// The spring that carries the property towards `value`, if any.
+  public var spring: Reference?
+  /// Where the property's value was written.
+  public var source: SourceRef
+
+  public init(value: Expression, spring: Reference? = nil, source: SourceRef) {
+    self.value = value
+    self.spring = spring
+    self.source = source
   }
 }

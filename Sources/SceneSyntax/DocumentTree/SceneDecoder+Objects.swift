@@ -61,8 +61,41 @@ extension SceneDecoder {
   }
 
   static let handleKeys =
-    ["position", "shape", "r", "width", "height", "draggable", "hitRadius", "rest", "spring"]
+    [
+      "position", "shape", "r", "width", "height", "draggable", "hitRadius", "rest", "spring",
+      "rotation", "scale",
+    ]
     + styleKeys
+
+  static let animatedValueKeys = ["to", "spring"]
+
+  /// A property that may change while the scene runs: an expression, or
+  /// `{ to: EXPR, spring: NAME }` for a spring that follows it.
+  mutating func animatedValue(_ node: DocumentNode, what: String) -> AnimatedValue? {
+    guard case .mapping = node.value else {
+      return expression(node, what: what).map { AnimatedValue(value: $0, source: node.source) }
+    }
+    guard let f = fields(of: node, what: what, allowed: Self.animatedValueKeys) else {
+      return nil
+    }
+    let target = f["to"].flatMap { expression($0, what: "'to' of \(what)") }
+    let spring = f["spring"].flatMap { reference($0, what: "'spring' of \(what)") }
+    if f["to"] == nil && !f.misspelt.contains("to") {
+      error("\(what) needs 'to', the value the spring follows", at: node.source)
+    }
+    if f["spring"] == nil && !f.misspelt.contains("spring") {
+      error(
+        "\(what) needs 'spring', the name of the spring that follows 'to'", at: node.source)
+    }
+    guard let target, let spring else { return nil }
+    return AnimatedValue(value: target, spring: spring, source: node.source)
+  }
+
+  /// Whether `node` is a plain number (a constant opacity, as before animated ones).
+  static func isNumber(_ node: DocumentNode) -> Bool {
+    guard case .scalar(let s) = node.value, !s.isNull else { return false }
+    return Double(s.text) != nil
+  }
 
   mutating func decodeHandle(_ name: Located<String>, _ node: DocumentNode) -> HandleSpec? {
     guard let f = fields(of: node, what: "handle '\(name.value)'", allowed: Self.handleKeys) else {
@@ -83,8 +116,21 @@ extension SceneDecoder {
       hitRadius: f["hitRadius"].flatMap { number($0, what: "'hitRadius'") },
       rest: f["rest"].flatMap { expression($0, what: "'rest'") },
       spring: f["spring"].flatMap { reference($0, what: "'spring'") },
-      style: style(f))
+      style: handleStyle(f),
+      rotation: f["rotation"].flatMap { animatedValue($0, what: "'rotation'") },
+      scale: f["scale"].flatMap { animatedValue($0, what: "'scale'") },
+      animatedOpacity: f["opacity"].flatMap {
+        Self.isNumber($0) ? nil : animatedValue($0, what: "'opacity'")
+      })
     return position == nil ? nil : handle
+  }
+
+  /// A handle's style: as a path's, but an `opacity` that is not a plain number animates
+  /// (``HandleSpec/animatedOpacity``).
+  mutating func handleStyle(_ f: Fields) -> Style {
+    var plain = f
+    if let opacity = f["opacity"], !Self.isNumber(opacity) { plain.remove("opacity") }
+    return style(plain)
   }
 
   static let pathKeys = ["d", "segments"] + styleKeys

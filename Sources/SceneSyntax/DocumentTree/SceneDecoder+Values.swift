@@ -95,6 +95,11 @@ extension SceneDecoder {
     var misspelt: Set<String> = []
 
     subscript(key: String) -> DocumentNode? { index(of: key).map { entries[$0].value } }
+
+    /// Drops `key`, for a field another decoder takes.
+    mutating func remove(_ key: String) {
+      if let i = index(of: key) { entries.remove(at: i) }
+    }
     func keySource(_ key: String) -> SourceRef? { index(of: key).map { entries[$0].keySource } }
 
     private func index(of key: String) -> Int? {

@@ -149,7 +149,17 @@ public enum SceneEncoder {
     if let hit = handle.hitRadius { fields.append(entry("hitRadius", scalar(number(hit.value)))) }
     if let rest = handle.rest { fields.append(entry("rest", scalar(rest.text))) }
     if let spring = handle.spring { fields.append(entry("spring", scalar(spring.value))) }
-    return fields + encodeStyle(handle.style)
+    if let rotation = handle.rotation { fields.append(entry("rotation", encode(rotation))) }
+    if let scale = handle.scale { fields.append(entry("scale", encode(scale))) }
+    fields += encodeStyle(handle.style)
+    if let opacity = handle.animatedOpacity { fields.append(entry("opacity", encode(opacity))) }
+    return fields
+  }
+
+  /// An animated property: its expression, or `{ to: EXPR, spring: NAME }`.
+  static func encode(_ value: AnimatedValue) -> DocumentNode {
+    guard let spring = value.spring else { return scalar(value.value.text) }
+    return mapping([entry("to", scalar(value.value.text)), entry("spring", scalar(spring.value))])
   }
 
   static func encodePath(_ path: PathSpec) -> [DocumentNode.Entry] {

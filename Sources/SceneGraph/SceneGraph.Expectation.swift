@@ -40,11 +40,14 @@ extension SceneGraph {
   }
 
   /// The slots only expectations read, after the scene's own (``SlotLayout/count``): for
-  /// each handle its radius, velocity, speed and state, then one slot per state name
+  /// each handle its radius, velocity, speed, state, rotation, scale and opacity (as
+  /// drawn: 0, 1 and its style's where not animated), then one slot per state name
   /// holding that state's number, so `ball.state == idle` compares numbers.
   public struct ExpectationSlots: Hashable, Sendable {
     /// Members each handle gets in expectations, in slot order.
-    public static let handleMembers = ["r", "vx", "vy", "speed", "state"]
+    public static let handleMembers = [
+      "r", "vx", "vy", "speed", "state", "rotation", "scale", "opacity",
+    ]
     /// The state names, numbered in this order.
     public static let stateNames = ["idle", "dragging", "animating", "settling", "hidden"]
 
@@ -56,7 +59,7 @@ extension SceneGraph {
       handleCount = layout.handleCount
     }
 
-    /// The first of handle `i`'s expectation slots (`r`, `vx`, `vy`, `speed`, `state`).
+    /// The first of handle `i`'s expectation slots (``handleMembers``, in order).
     public func handleSlot(_ i: Int) -> Int { base + Self.handleMembers.count * i }
     /// The slot holding state name number `i`.
     public func stateSlot(_ i: Int) -> Int { base + Self.handleMembers.count * handleCount + i }

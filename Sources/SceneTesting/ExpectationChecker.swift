@@ -237,9 +237,14 @@ struct ExpectationChecker {
         ?? previous.map { before in
           Vector(handle.x - before.handles[i].x, handle.y - before.handles[i].y) * clock.fps
         } ?? .zero
+      let graphHandles = simulation.graph.handles
+      let opacity =
+        handle.animates(.opacity) ? handle.opacity
+        : i < graphHandles.count ? graphHandles[i].style.opacity : 1
       state += [
         handle.radius, velocity.x, velocity.y, velocity.length,
         Double(HandleState.allCases.firstIndex(of: handle.state) ?? 0),
+        handle.rotation, handle.scale, opacity,
       ]
     }
     state += HandleState.allCases.indices.map(Double.init)

@@ -181,7 +181,9 @@ enum HTMLPlayer {
         + "\"r\":\(n(handle.radius)),\"w\":\(n(handle.width)),\"h\":\(n(handle.height)),\(style(handle.style))"
         // Only where the scene animates it, so other scenes' pages stay as they were.
         + (handle.motions.isEmpty
-          ? "" : ",\"animated\":[" + handle.motions.map { "\"\($0.property.key)\"" }.joined(separator: ",") + "]")
+          ? ""
+          : ",\"animated\":["
+            + handle.motions.map { "\"\($0.property.key)\"" }.joined(separator: ",") + "]")
         + "}"
     }
     let pathEntries = graph.drawnPaths.map {

@@ -239,7 +239,8 @@ struct ExpectationChecker {
         } ?? .zero
       let graphHandles = simulation.graph.handles
       let opacity =
-        handle.animates(.opacity) ? handle.opacity
+        handle.animates(.opacity)
+        ? handle.opacity
         : i < graphHandles.count ? graphHandles[i].style.opacity : 1
       state += [
         handle.radius, velocity.x, velocity.y, velocity.length,

@@ -43,6 +43,39 @@ func runFrames(_ yaml: String) throws -> (SceneGraph, [Frame]) {
     #expect(frames.count == 4)
   }
 
+  /// A handle's animated properties in every output: JSON lines and CSV carry them (keys
+  /// in order), the SVG draws them, and a handle that animates nothing stays as it was.
+  @Test func animatedPropertiesReachEveryOutput() throws {
+    let (graph, frames) = try runFrames(
+      """
+      scene: { duration: 0.05s, fps: 60 }
+      handles:
+        card: { position: [100, 80], shape: rect, width: 40, height: 20, rotation: 90deg, scale: 1.5, opacity: 0.5 - time }
+        dot: { position: [10, 10], r: 4 }
+      """)
+    let context = OutputContext(graph: graph, fps: 60)
+    #expect(
+      FrameOutput.jsonl.text(of: [frames[0]], context: context) == """
+        {"events":[],"frame":0,"handles":{"card":{"angle":0,"opacity":0.5,"r":0,"rotation":1.571,"scale":1.5,"state":"idle","x":100,"y":80},"dot":{"angle":0,"r":4,"state":"idle","x":10,"y":10}},"paths":{},"pointers":[],"time":0}
+
+        """)
+    #expect(
+      FrameOutput.csv.text(of: [frames[3]], context: context) == """
+        frame,time,handle,x,y,angle,state,rotation,scale,opacity
+        3,0.05,card,100,80,0,idle,1.571,1.5,0.45
+        3,0.05,dot,10,10,0,idle,0,1,1
+
+        """)
+    let svg = FrameOutput.svg.text(of: [frames[0]], context: context)
+    #expect(
+      svg.contains(
+        ##"<rect id="card" x="70" y="65" width="60" height="30" transform="rotate(90 100 80)" fill="#ffffff" opacity="0.5"/>"##
+      ), "\(svg)")
+    #expect(svg.contains(##"<circle id="dot" cx="10" cy="10" r="4" fill="#ffffff"/>"##), "\(svg)")
+    let animated = FrameOutput.animatedSVG.text(of: frames, context: context)
+    #expect(animated.contains(#"<animate attributeName="opacity" values="0.5;0.483;0.467;0.45""#))
+  }
+
   @Test func numbersHaveFixedPrecisionWithoutTrailingZeros() {
     #expect(NumberText.format(120.5, precision: 3) == "120.5")
     #expect(NumberText.format(80, precision: 3) == "80")

@@ -64,20 +64,20 @@ import Testing
     #expect(
       try rendered(["s.yaml": text]) == """
         s.yaml:4:58: error: unknown spring 'snapy'; did you mean 'snappy'?
-            a: { position: [10, 10], r: 5, scale: { to: 2, spring: snapy } }
-                                                                   ^~~~~
+              a: { position: [10, 10], r: 5, scale: { to: 2, spring: snapy } }
+                                                                     ^~~~~
         s.yaml:5:41: error: 'scale' needs 'spring', the name of the spring that follows 'to'
-            b: { position: [10, 10], r: 5, scale: { to: 2 } }
-                                                  ^
+              b: { position: [10, 10], r: 5, scale: { to: 2 } }
+                                                    ^
         s.yaml:6:44: error: 'rotation' needs 'to', the value the spring follows
-            c: { position: [10, 10], r: 5, rotation: { spring: snappy } }
-                                                     ^
+              c: { position: [10, 10], r: 5, rotation: { spring: snappy } }
+                                                       ^
         s.yaml:7:44: error: the opacity of handle 'd' must be a number, found a point
-            d: { position: [10, 10], r: 5, opacity: "(1, 2)" }
-                                                     ^~~~~~
+              d: { position: [10, 10], r: 5, opacity: "(1, 2)" }
+                                                       ^~~~~~
         s.yaml:8:34: error: unknown key 'rotaton' in handle 'e'; did you mean 'rotation'?
-            e: { position: [10, 10], r: 5, rotaton: 5deg }
-                                           ^~~~~~~
+              e: { position: [10, 10], r: 5, rotaton: 5deg }
+                                             ^~~~~~~
 
         """)
   }

@@ -259,6 +259,164 @@ import Testing
   }
 }
 
+/// What a scene animates (`rotation`, `scale`, `opacity`) reaches the page: the player
+/// decodes it with the packed handles, and the shared renderer draws a frame as the SVG
+/// output draws it.
+@Suite(.serialized) struct AnimatedPropertyBrowserTests {
+  static func run(_ scene: String) throws -> (SceneGraph, [Frame], OutputContext) {
+    let path = repositoryPath(scene)
+    let source = SourceFile(name: path, text: try String(contentsOfFile: path, encoding: .utf8))
+    let spec = try #require(SceneLoader.load(source, syntax: .yaml).spec)
+    let graph = try #require(SceneResolver.resolve(spec).graph)
+    let frames = try SceneRunner.frames(of: graph)
+    return (graph, frames, OutputContext(graph: graph, precision: 3, fps: graph.fps))
+  }
+
+  static func folder() throws -> URL {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "scenec-animated-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    return folder
+  }
+
+  @Test(
+    .enabled(
+      if: BrowserTests.chromium != nil,
+      "chromium is not installed: the browser test cannot run here (Debian: apt-get install chromium)"
+    ))
+  func thePlayerDecodesTheAnimatedValuesOfEveryFrameItSeeks() async throws {
+    let (_, frames, context) = try Self.run("Scenes/swipe-card.yaml")
+    let folder = try Self.folder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("card.html")
+    try FrameOutput.html.text(of: frames, context: context).write(
+      to: file, atomically: true, encoding: .utf8)
+    let browser = try Browser(executable: try #require(BrowserTests.chromium))
+    defer { browser.stop() }
+    let endpoint = try await browser.devToolsEndpoint()
+    try await DevTools.session(endpoint) { tools in
+      let page = try await tools.open(file.absoluteString)
+      #expect(try await tools.waitFor("!!window.scenecPlayer", in: page))
+      for k in [0, 24, 40, 33, frames.count - 1] {
+        let shown = try await tools.evaluate(
+          "scenecPlayer.seek(\(k)), JSON.stringify(scenecPlayer.shown().h)", in: page)
+        var entry = TextBytes()
+        SceneJSON.appendFrame(frames[k], context: context, to: &entry)
+        let expected = try #require(
+          (try JSONSerialization.jsonObject(with: Data(entry.bytes)) as? [String: Any])?["h"]
+            as? [[Any]])
+        let text = try #require(shown as? String)
+        let decoded = try #require(
+          try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[Any]])
+        // x, y, angle, r, state, then rotation, scale, opacity.
+        #expect(decoded.first?.count == 8 && expected.first?.count == 8)
+        for (a, b) in zip(decoded, expected) {
+          for f in [0, 1, 2, 3, 5, 6, 7] {
+            #expect(
+              (a[f] as? NSNumber)?.doubleValue == (b[f] as? NSNumber)?.doubleValue,
+              "frame \(k): \(a) against \(b)")
+          }
+        }
+      }
+    }
+  }
+
+  /// The renderer's canvas against Chromium's drawing of the SVG of the same frame.
+  ///
+  /// Pixel by pixel: the card at 0.4 s, turned 4.5° and at 0.775 opacity. The SVG of
+  /// another frame, or of this one without its turn and fade, is far off, so the
+  /// comparison can fail.
+  @Test(
+    .enabled(
+      if: BrowserTests.chromium != nil,
+      "chromium is not installed: the browser test cannot run here (Debian: apt-get install chromium)"
+    ))
+  func theRendererDrawsAFrameAsTheSVGDoes() async throws {
+    let (graph, frames, context) = try Self.run("Scenes/swipe-card.yaml")
+    let k = 24  // 0.4 s.
+    #expect(frames[k].handles[0].rotation > 0.07 && frames[k].handles[0].opacity < 0.8)
+    // The frame, another frame, and the frame as drawn without its rotation and opacity.
+    var plain = frames[k]
+    plain.handles[0].animated = 0
+    plain.handles[0].rotation = 0
+    let svgs = [frames[k], frames[frames.count - 1], plain].map {
+      Data(FrameOutput.svg.bytes(of: [$0], context: context)).base64EncodedString()
+    }
+    var sceneJSON = TextBytes()
+    sceneJSON.append(SceneJSON.header(context: context, frameCount: 1))
+    SceneJSON.appendFrame(frames[k], context: context, to: &sceneJSON)
+    sceneJSON.append("]}")
+    let page = """
+      <!DOCTYPE html><html><body style="margin:0">
+      <canvas id="stage"></canvas>
+      <script>\(SceneRendererScript.source)</script>
+      <script>
+      var scene = \(sceneJSON.string);
+      var renderer = SceneRenderer.create(document.getElementById("stage"), scene);
+      // The view takes in the whole turned card, so it is larger than the scene: the
+      // scene lies at (-view.x, -view.y) on the canvas.
+      var view = renderer.layout(scene.frames);
+      renderer.draw(scene.frames, 0, { paths: true });
+      window.compare = function (svg) {
+        window.result = null;
+        var image = new Image();
+        image.onload = function () {
+          var stage = document.getElementById("stage");
+          var copy = document.createElement("canvas");
+          copy.width = stage.width; copy.height = stage.height;
+          var context = copy.getContext("2d");
+          var x0 = Math.round(-view.x), y0 = Math.round(-view.y);
+          context.drawImage(image, x0, y0, scene.width, scene.height);
+          // Inside the scene, less the 2 points the renderer's dashed outline of it takes.
+          var w = scene.width - 4, h = scene.height - 4;
+          var a = stage.getContext("2d").getImageData(x0 + 2, y0 + 2, w, h).data;
+          var b = context.getImageData(x0 + 2, y0 + 2, w, h).data;
+          var sum = 0, differing = 0;
+          for (var i = 0; i < a.length; i += 4) {
+            var d = Math.max(Math.abs(a[i] - b[i]), Math.abs(a[i + 1] - b[i + 1]),
+              Math.abs(a[i + 2] - b[i + 2]), Math.abs(a[i + 3] - b[i + 3]));
+            sum += d;
+            if (d > 48) differing++;
+          }
+          window.result = JSON.stringify({ mean: sum / (a.length / 4), differing: differing,
+            pixels: a.length / 4, enlarged: view.enlarged ? 1 : 0 });
+        };
+        image.src = "data:image/svg+xml;base64," + svg;
+      };
+      </script></body></html>
+      """
+    let folder = try Self.folder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("compare.html")
+    try page.write(to: file, atomically: true, encoding: .utf8)
+    let browser = try Browser(executable: try #require(BrowserTests.chromium))
+    defer { browser.stop() }
+    let endpoint = try await browser.devToolsEndpoint()
+    try await DevTools.session(endpoint) { tools in
+      let session = try await tools.open(file.absoluteString)
+      #expect(try await tools.waitFor("typeof window.compare === 'function'", in: session))
+      func compare(_ svg: String) async throws -> [String: Double] {
+        _ = try await tools.evaluate("compare('\(svg)')", in: session)
+        #expect(try await tools.waitFor("window.result !== null", in: session))
+        let text = try #require(try await tools.evaluate("window.result", in: session) as? String)
+        return try #require(
+          try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Double])
+      }
+      let same = try await compare(svgs[0])
+      #expect(same["enlarged"] == 1 && same["pixels"] == (graph.width - 4) * (graph.height - 4))
+      // Anti-aliased edges differ a little; nothing else may.
+      #expect(try #require(same["mean"]) < 1, "\(same)")
+      #expect(try #require(same["differing"]) < 0.005 * (same["pixels"] ?? 0), "\(same)")
+      let other = try await compare(svgs[1])
+      // The card near white on a light grey: far off on average, not by much anywhere.
+      #expect(try #require(other["mean"]) > 5, "\(other)")
+      let unanimated = try await compare(svgs[2])
+      // Without its turn and fade the card is plainly different too (3.1 against 0.44).
+      #expect(try #require(unanimated["mean"]) > 2, "\(unanimated)")
+    }
+  }
+}
+
 /// A headless Chromium with its DevTools endpoint on a free port.
 final class Browser: @unchecked Sendable {
   let process = Process()

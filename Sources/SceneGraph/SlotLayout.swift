@@ -15,7 +15,18 @@ public struct SlotLayout: Hashable, Sendable {
   public static let dragY = 8
   public static let velocityX = 9
   public static let velocityY = 10
-  public static let builtinCount = 11
+  /// `pointers.count`: how many fingers are down.
+  public static let pointersCount = 11
+  /// How many fingers expressions can read one by one (`pointers[0]` to `pointers[9]`).
+  public static let readablePointers = 10
+  /// `pointers[k].x`, `.y`, `.down`, `.id`: four slots from here for each k.
+  public static func pointerSlot(_ k: Int) -> Int { 12 + 4 * k }
+  public static let pinchScale = 52
+  public static let pinchRotation = 53
+  public static let pinchCenterX = 54
+  public static let pinchCenterY = 55
+  public static let pinchActive = 56
+  public static let builtinCount = 57
 
   public let letCount: Int
   public let handleCount: Int
@@ -51,5 +62,28 @@ public struct SlotLayout: Hashable, Sendable {
         "x": .number(slot: SlotLayout.velocityX), "y": .number(slot: SlotLayout.velocityY),
       ],
       value: nil),
+    "pointers": .object(members: pointersMembers, value: nil),
+    "pinch": .object(
+      members: [
+        "scale": .number(slot: SlotLayout.pinchScale),
+        "rotation": .number(slot: SlotLayout.pinchRotation),
+        "center": .point(x: SlotLayout.pinchCenterX, y: SlotLayout.pinchCenterY),
+        "active": .number(slot: SlotLayout.pinchActive),
+      ], value: nil),
   ]
+
+  /// `count`, and `0` … `9` (written `pointers[0]`), each with `x`, `y`, `down` and `id`
+  /// and the point `(x, y)` as its value.
+  static var pointersMembers: [String: Symbol] {
+    var members: [String: Symbol] = ["count": .number(slot: SlotLayout.pointersCount)]
+    for k in 0..<readablePointers {
+      let slot = pointerSlot(k)
+      members[String(k)] = .object(
+        members: [
+          "x": .number(slot: slot), "y": .number(slot: slot + 1),
+          "down": .number(slot: slot + 2), "id": .number(slot: slot + 3),
+        ], value: .point(x: slot, y: slot + 1))
+    }
+    return members
+  }
 }

@@ -59,6 +59,7 @@ public struct GesturePlayer: Sendable {
     var events: [PointerEvent] = []
     var tracksWithEvents = 0
     var kept = 0
+    let playing = unfinished
     for k in unfinished.indices {
       let index = unfinished[k]
       let before = events.count
@@ -71,10 +72,29 @@ public struct GesturePlayer: Sendable {
     }
     unfinished.removeLast(unfinished.count - kept)
     guard tracksWithEvents > 1 else { return events }
-    // Each track's events are in time order already; merge them, keeping ties in order.
-    return events.enumerated()
-      .sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }
-      .map { $0.element }
+    // A finger that goes down or up between two frames meets the others where they are
+    // then, not where the frame before left them: each other finger in a motion moves to
+    // its place at that moment first (two fingers' pinch starts the same at every rate).
+    var meetings: [PointerEvent] = []
+    for event in events where event.time < time {
+      if case .move = event.phase { continue }
+      for index in playing where tracks[index].pointer != event.pointer {
+        if let place = tracks[index].placeInMotion(at: event.time) {
+          meetings.append(
+            PointerEvent(
+              time: event.time, pointer: tracks[index].pointer, phase: .move, position: place))
+        }
+      }
+    }
+    // Each track's events are in time order already; merge them, keeping ties in order,
+    // with the meetings first at their moment.
+    let all = meetings + events
+    let firstOwn = meetings.count
+    return all.indices
+      .sorted {
+        (all[$0].time, $0 < firstOwn ? 0 : 1, $0) < (all[$1].time, $1 < firstOwn ? 0 : 1, $1)
+      }
+      .map { all[$0] }
   }
 
   /// How many tracks still have steps to play (for the tests that count the work).
@@ -124,11 +144,24 @@ extension GesturePlayer {
       endTime = Double(track.endMicroseconds) / 1e6
     }
 
+    /// The motions played by the latest ``advance(through:evaluate:into:)``, with their
+    /// steps' start and end.
+    var playedMotions: [(start: Double, end: Double, tween: Tween)] = []
+
+    /// Where the finger is at `time`, if one of the motions it just played spans it.
+    func placeInMotion(at time: Double) -> Vector? {
+      for motion in playedMotions where motion.start < time && time < motion.end {
+        return motion.tween.value(at: time - motion.start)
+      }
+      return nil
+    }
+
     /// Plays the steps up to `time`, appending their events.
     mutating func advance(
       through time: Double, evaluate: (CompiledExpression) -> Vector,
       into events: inout [PointerEvent]
     ) {
+      playedMotions.removeAll(keepingCapacity: true)
       func emit(_ at: Double, _ phase: PointerEvent.Phase, _ position: Vector) {
         events.append(PointerEvent(time: at, pointer: pointer, phase: phase, position: position))
       }
@@ -186,6 +219,7 @@ extension GesturePlayer {
         case .wait?, nil:
           guard time >= step.end else { return }
         case .motion(let tween, let lift)?:
+          playedMotions.append((step.start, step.end, tween))
           guard time >= step.end else {
             // Strictly inside the step: the eased point now. At the start, the finger is
             // still where the previous step left it.

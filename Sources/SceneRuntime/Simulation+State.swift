@@ -95,3 +95,16 @@ struct PointerRuntime: Sendable {
     return velocity.isFinite ? velocity : .zero
   }
 }
+
+/// Two fingers down together: the first two in the order they went down, and how they
+/// stood when the second joined (or when the pair formed), for `pinch.scale`,
+/// `pinch.rotation` and `pinch.center`.
+struct Pinch: Sendable {
+  var fingers: (Int, Int)
+  /// The distance between the two when it began.
+  var startDistance: Double
+  /// The direction from the first to the second when last seen, and the turn since the
+  /// start, accumulated one move at a time so it can pass half a turn.
+  var lastAngle: Double
+  var rotation = 0.0
+}

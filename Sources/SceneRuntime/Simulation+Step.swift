@@ -85,7 +85,73 @@ extension Simulation {
       slots[SlotLayout.velocityX] = velocity.x
       slots[SlotLayout.velocityY] = velocity.y
     }
+    if !downOrder.isEmpty || slots[SlotLayout.pointersCount] != 0 { writeFingerSlots() }
     refreshSharedValues()
+  }
+
+  /// `pointers.count`, `pointers[k]` and `pinch`, from the fingers down.
+  mutating func writeFingerSlots() {
+    slots[SlotLayout.pointersCount] = Double(downOrder.count)
+    for k in 0..<SlotLayout.readablePointers {
+      let slot = SlotLayout.pointerSlot(k)
+      if k < downOrder.count, let i = existingPointer(id: downOrder[k]) {
+        slots[slot] = pointers[i].position.x
+        slots[slot + 1] = pointers[i].position.y
+        slots[slot + 2] = 1
+        slots[slot + 3] = Double(pointers[i].id)
+      } else {
+        slots[slot] = 0
+        slots[slot + 1] = 0
+        slots[slot + 2] = 0
+        slots[slot + 3] = -1
+      }
+    }
+    if let pinch, let (a, b) = pinchFingers(pinch) {
+      let between = b - a
+      slots[SlotLayout.pinchScale] =
+        pinch.startDistance > 0 ? between.length / pinch.startDistance : 1
+      slots[SlotLayout.pinchRotation] = pinch.rotation
+      slots[SlotLayout.pinchCenterX] = (a.x + b.x) / 2
+      slots[SlotLayout.pinchCenterY] = (a.y + b.y) / 2
+      slots[SlotLayout.pinchActive] = 1
+    } else {
+      slots[SlotLayout.pinchScale] = 1
+      slots[SlotLayout.pinchRotation] = 0
+      slots[SlotLayout.pinchCenterX] = 0
+      slots[SlotLayout.pinchCenterY] = 0
+      slots[SlotLayout.pinchActive] = 0
+    }
+  }
+
+  /// Where the two fingers of `pinch` are.
+  func pinchFingers(_ pinch: Pinch) -> (Vector, Vector)? {
+    guard let first = existingPointer(id: pinch.fingers.0),
+      let second = existingPointer(id: pinch.fingers.1)
+    else { return nil }
+    return (pointers[first].position, pointers[second].position)
+  }
+
+  /// Begins a two-finger gesture with the first two fingers down, if there are two.
+  mutating func startPinch() {
+    guard downOrder.count >= 2 else { return }
+    var started = Pinch(
+      fingers: (downOrder[0], downOrder[1]), startDistance: 0, lastAngle: 0)
+    guard let (a, b) = pinchFingers(started) else { return }
+    started.startDistance = (b - a).length
+    started.lastAngle = (b - a).angle
+    pinch = started
+  }
+
+  /// Adds the turn of the two fingers since they were last seen to `pinch.rotation`: the
+  /// smaller of the two ways round, so a turn past half a circle keeps counting.
+  mutating func turnPinch() {
+    guard var current = pinch, let (a, b) = pinchFingers(current) else { return }
+    let angle = (b - a).angle
+    var delta = angle - current.lastAngle
+    if delta > .pi { delta -= 2 * .pi } else if delta < -.pi { delta += 2 * .pi }
+    current.rotation += delta
+    current.lastAngle = angle
+    pinch = current
   }
 
   /// Recomputes the parts of programs that read only the built-in slots (see

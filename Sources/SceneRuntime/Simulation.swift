@@ -25,6 +25,10 @@ public struct Simulation: Sendable {
   /// How many of `pointers` are down, so that a step with none down costs nothing per
   /// lifted pointer (a script of 10,000 fingers leaves 10,000 of them).
   var pointersDown = 0
+  /// The ids of the fingers down, in the order they went down (`pointers[k]`).
+  var downOrder: [Int] = []
+  /// The two-finger gesture under way, if two fingers are down (`pinch`).
+  var pinch: Pinch?
   /// The handles a pointer holds (a handle is held by at most one).
   var heldHandles: Set<Int> = []
   /// The pointers as the last frame showed them, remade only after they change.
@@ -393,6 +397,8 @@ public struct Simulation: Sendable {
         handles[i].position = Vector(value.x, value.y)
       }
     }
+    // No finger down: `pinch.scale` 1, every `pointers[k].id` −1.
+    writeFingerSlots()
     writeAllHandleSlots()
     evaluateNodes(initial: true)
     for c in keywords.indices { setUpConstraint(c) }
@@ -441,6 +447,8 @@ public struct Simulation: Sendable {
     // Found before the pointer is pressed anew: a handle it still holds cannot be grabbed.
     let grabbed = grabbableHandle(at: point)
     let index = pointerIndex(id: id)
+    downOrder.removeAll { $0 == id }
+    downOrder.append(id)
     if index < pointers.count && pointers[index].id == id {
       if !pointers[index].isDown { pointersDown += 1 }
       // Pressed anew while down, it lets go of what it held without a release.
@@ -460,6 +468,7 @@ public struct Simulation: Sendable {
       handles[i].velocity = .zero
       events.append(SceneEvent("grab", handleNames[i]))
     }
+    if pinch == nil { startPinch() }
     refreshMotionTargets()
   }
 
@@ -511,6 +520,7 @@ public struct Simulation: Sendable {
     }
     pointers[index].position = point
     if pointers[index].isDown { pointers[index].record(time: time, position: point) }
+    if pinch != nil { turnPinch() }
     refreshMotionTargets()
   }
 
@@ -527,6 +537,11 @@ public struct Simulation: Sendable {
     evaluateNodes(initial: false)
     pointers[index].isDown = false
     pointersDown -= 1
+    downOrder.removeAll { $0 == id }
+    if let current = pinch, current.fingers.0 == id || current.fingers.1 == id {
+      pinch = nil
+      startPinch()
+    }
     if pointersDown == 0 { releaseBoundHandles() }
     pointers[index].releaseVelocity = released
     if let handle = pointers[index].grabbed {

@@ -302,6 +302,6 @@ import Testing
     let c = try #require(order.firstIndex(of: .handle(0)))
     #expect(pull < depth && depth < c)
     #expect(graph.handles[0].isBound && !graph.handles[1].isBound)
-    #expect(graph.layout.count == 11 + 2 * 2 + 3 * 2)
+    #expect(graph.layout.count == SlotLayout.builtinCount + 2 * 2 + 3 * 2)
   }
 }

@@ -82,6 +82,37 @@ import Testing
         """)
   }
 
+  @Test func fingerIndicesAndPinchMembersAreCheckedWithTheirPlaces() throws {
+    let text = """
+      handles:
+        a: { position: "(pointers[x].x, 0)" }
+        b: { position: "(pointers[1.5].x, 0)" }
+        c: { position: "(pointers[1.x, 0)" }
+        d: { position: "(pointers[12].x, 0)" }
+        e: { position: "(pinch.centre.x, 0)" }
+
+      """
+    #expect(
+      try rendered(["s.yaml": text]) == """
+        s.yaml:2:29: error: expected a whole number from 0 in '[ ]', found 'x'
+              a: { position: "(pointers[x].x, 0)" }
+                                        ^
+        s.yaml:3:29: error: expected a whole number from 0 in '[ ]', found '1.5'
+              b: { position: "(pointers[1.5].x, 0)" }
+                                        ^~~
+        s.yaml:4:30: error: expected ']' to close '[', found '.'
+              c: { position: "(pointers[1.x, 0)" }
+                                         ^
+        s.yaml:5:20: error: 'pointers' has no member '12'; expected 0, 1, 2, 3, 4, 5, 6, 7, 8, 9 or count
+              d: { position: "(pointers[12].x, 0)" }
+                               ^~~~~~~~~~~~
+        s.yaml:6:20: error: 'pinch' has no member 'centre'; expected active, center, rotation or scale
+              e: { position: "(pinch.centre.x, 0)" }
+                               ^~~~~~~~~~~~
+
+        """)
+  }
+
   @Test func expectationsMayReadStateRadiusAndVelocity() throws {
     let text =
       Self.ball

@@ -51,8 +51,13 @@ extension Expression {
       text += name
     case .member(let base, let name):
       base.write(to: &text, parenthesised: base.printingPrecedence < 8)
-      text += "."
-      text += name
+      // An index (`pointers[1]`) is a member named by its digits.
+      if let first = name.unicodeScalars.first, ("0"..."9").contains(first) {
+        text += "[" + name + "]"
+      } else {
+        text += "."
+        text += name
+      }
     case .unary(let op, let operand):
       text += op.rawValue
       operand.write(to: &text, parenthesised: operand.printingPrecedence < 7)

@@ -16,7 +16,7 @@ import SceneGeometry
 /// additive       = multiplicative { ( "+" | "-" ) multiplicative } ;
 /// multiplicative = unary { ( "*" | "/" | "%" ) unary } ;
 /// unary          = ( "-" | "+" | "!" ) unary | postfix ;
-/// postfix        = primary { "." identifier } ;
+/// postfix        = primary { "." identifier | "[" digits "]" } ;
 /// primary        = number [ unit ]
 ///                | identifier [ "(" [ expression { "," expression } ] ")" ]
 ///                | "(" expression [ "," expression ] ")" ;
@@ -235,6 +235,8 @@ public enum ExpressionParser {
     case comma = ","
     case open = "("
     case close = ")"
+    case openBracket = "["
+    case closeBracket = "]"
 
     /// How many scalars the symbol takes: its spelling's, without counting the string
     /// for every token.
@@ -261,7 +263,8 @@ public enum ExpressionParser {
       case .notEqual: return .notEqual
       case .and: return .and
       case .or: return .or
-      case .not, .question, .colon, .dot, .comma, .open, .close: return nil
+      case .not, .question, .colon, .dot, .comma, .open, .close, .openBracket, .closeBracket:
+        return nil
       }
     }
 
@@ -432,6 +435,8 @@ public enum ExpressionParser {
       case ",": return .comma
       case "(": return .open
       case ")": return .close
+      case "[": return .openBracket
+      case "]": return .closeBracket
       default:
         // Characters people reach for by habit or from typeset text get a hint.
         let hints: [Unicode.Scalar: String] = [
@@ -611,10 +616,32 @@ public enum ExpressionParser {
       return operand
     }
 
-    /// `postfix = primary { "." identifier }`.
+    /// `postfix = primary { "." identifier | "[" digits "]" }`; an index is a member named
+    /// by its digits (`pointers[1]` is the member `1` of `pointers`).
     mutating func parsePostfix() throws(ExpressionError) -> Parsed {
       var base = try parsePrimary()
-      while try peek().isSymbol(.dot) {
+      while true {
+        let next = try peek()
+        guard next.isSymbol(.dot) || next.isSymbol(.openBracket) else { break }
+        if next.isSymbol(.openBracket) {
+          advance()
+          let index = try peek()
+          guard case .number(let value, nil) = index.kind, value >= 0, value < 1_000_000,
+            value == value.rounded(.towardZero)
+          else {
+            throw expected("a whole number from 0 in '[ ]'", found: index)
+          }
+          advance()
+          let close = try peek()
+          guard close.isSymbol(.closeBracket) else {
+            throw expected("']' to close '['", found: close)
+          }
+          advance()
+          base = try node(
+            .member(base.expression, String(Int(value))), base.start, close.end,
+            height: 1 + base.height)
+          continue
+        }
         advance()
         let name = try peek()
         guard case .identifier = name.kind else {

@@ -182,33 +182,30 @@ enum JSONLines {
               start: start, x: start + entry.x - entry.start, y: start + entry.y - entry.start))
           copied += 1
           continue
-        } else if memory.handleValues[i].keepsItsStart(values) {
+        }
+        let x: Int
+        var xIsCopied = false
+        if remembered && memory.handleValues[i].keepsItsStart(values) {
           // The key, angle, radius and state as they were, up to `"x":`; and `x`, if only
           // `y` changed.
           let entry = memory.entries[k]
           pending.add(entry.start..<entry.x, from: old, to: &text)
-          let x = text.count - sectionStart + pending.length
+          x = text.count - sectionStart + pending.length
           if memory.handleValues[i].x == values.x {
             pending.add(entry.x..<entry.y, from: old, to: &text)
-            pending.flush(from: old, to: &text)
-          } else {
-            pending.flush(from: old, to: &text)
-            text.append(handles[i].x, precision: p)
-            text.append(",\"y\":")
+            xIsCopied = true
           }
-          let y = text.count - sectionStart
-          text.append(handles[i].y, precision: p)
-          text.append(UInt8(ascii: "}"))
-          memory.nextEntries.append(.init(start: start, x: x, y: y))
-          memory.handleValues[i] = values
-          continue
+          pending.flush(from: old, to: &text)
+        } else {
+          pending.flush(from: old, to: &text)
+          text.append(sceneText.handleKeys, keyStart..<keyEnd)
+          writeStart(of: handles[i], precision: p, to: &text)
+          x = text.count - sectionStart
         }
-        pending.flush(from: old, to: &text)
-        text.append(sceneText.handleKeys, keyStart..<keyEnd)
-        writeStart(of: handles[i], precision: p, to: &text)
-        let x = text.count - sectionStart
-        text.append(handles[i].x, precision: p)
-        text.append(",\"y\":")
+        if !xIsCopied {
+          text.append(handles[i].x, precision: p)
+          text.append(",\"y\":")
+        }
         let y = text.count - sectionStart
         text.append(handles[i].y, precision: p)
         text.append(UInt8(ascii: "}"))

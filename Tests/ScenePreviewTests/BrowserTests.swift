@@ -211,19 +211,9 @@ import Testing
       "chromium is not installed: the browser test cannot run here (Debian: apt-get install chromium)"
     ))
   func thePlayerShowsTheTextsNumbersAtEveryFrameItSeeks() async throws {
-    let scene = repositoryPath("Scenes/car-along-path.yaml")
-    let source = SourceFile(name: scene, text: try String(contentsOfFile: scene, encoding: .utf8))
-    let spec = try #require(SceneLoader.load(source, syntax: .yaml).spec)
-    let graph = try #require(SceneResolver.resolve(spec).graph)
-    let frames = try SceneRunner.frames(of: graph)
-    let context = OutputContext(graph: graph, precision: 3, fps: graph.fps)
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "scenec-player-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let (_, frames, context) = try AnimatedPropertyBrowserTests.run("Scenes/car-along-path.yaml")
+    let (folder, file) = try AnimatedPropertyBrowserTests.player(frames, context)
     defer { try? FileManager.default.removeItem(at: folder) }
-    let file = folder.appendingPathComponent("car.html")
-    try FrameOutput.html.text(of: frames, context: context).write(
-      to: file, atomically: true, encoding: .utf8)
 
     let browser = try Browser(executable: try #require(BrowserTests.chromium))
     defer { browser.stop() }
@@ -237,11 +227,7 @@ import Testing
           "scenecPlayer.seek(\(k)), JSON.stringify(scenecPlayer.shown().h) + '|' + document.getElementById('frame').textContent",
           in: page)
         let parts = try #require((shown as? String)?.split(separator: "|").map(String.init))
-        var entry = TextBytes()
-        SceneJSON.appendFrame(frames[k], context: context, to: &entry)
-        let expected = try #require(
-          (try JSONSerialization.jsonObject(with: Data(entry.bytes)) as? [String: Any])?["h"]
-            as? [[Any]])
+        let expected = try AnimatedPropertyBrowserTests.handles(of: frames[k], context)
         let decoded = try #require(
           try JSONSerialization.jsonObject(with: Data(parts[0].utf8)) as? [[Any]])
         #expect(decoded.count == expected.count)
@@ -274,9 +260,27 @@ import Testing
 
   static func folder() throws -> URL {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "scenec-animated-\(UUID().uuidString)")
+      "scenec-browser-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     return folder
+  }
+
+  /// The HTML player of `frames`, in a new folder the caller removes.
+  static func player(_ frames: [Frame], _ context: OutputContext) throws -> (URL, URL) {
+    let folder = try folder()
+    let file = folder.appendingPathComponent("player.html")
+    try FrameOutput.html.text(of: frames, context: context).write(
+      to: file, atomically: true, encoding: .utf8)
+    return (folder, file)
+  }
+
+  /// A frame's `h`, as the preview's JSON gives it.
+  static func handles(of frame: Frame, _ context: OutputContext) throws -> [[Any]] {
+    var entry = TextBytes()
+    SceneJSON.appendFrame(frame, context: context, to: &entry)
+    return try #require(
+      (try JSONSerialization.jsonObject(with: Data(entry.bytes)) as? [String: Any])?["h"]
+        as? [[Any]])
   }
 
   @Test(
@@ -286,11 +290,8 @@ import Testing
     ))
   func thePlayerDecodesTheAnimatedValuesOfEveryFrameItSeeks() async throws {
     let (_, frames, context) = try Self.run("Scenes/swipe-card.yaml")
-    let folder = try Self.folder()
+    let (folder, file) = try Self.player(frames, context)
     defer { try? FileManager.default.removeItem(at: folder) }
-    let file = folder.appendingPathComponent("card.html")
-    try FrameOutput.html.text(of: frames, context: context).write(
-      to: file, atomically: true, encoding: .utf8)
     let browser = try Browser(executable: try #require(BrowserTests.chromium))
     defer { browser.stop() }
     let endpoint = try await browser.devToolsEndpoint()
@@ -300,11 +301,7 @@ import Testing
       for k in [0, 24, 40, 33, frames.count - 1] {
         let shown = try await tools.evaluate(
           "scenecPlayer.seek(\(k)), JSON.stringify(scenecPlayer.shown().h)", in: page)
-        var entry = TextBytes()
-        SceneJSON.appendFrame(frames[k], context: context, to: &entry)
-        let expected = try #require(
-          (try JSONSerialization.jsonObject(with: Data(entry.bytes)) as? [String: Any])?["h"]
-            as? [[Any]])
+        let expected = try Self.handles(of: frames[k], context)
         let text = try #require(shown as? String)
         let decoded = try #require(
           try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[Any]])

@@ -39,6 +39,12 @@ extension SceneGraph {
       case motion(Motion, easing: Easing, lift: Lift)
       /// Play a recorded trace.
       case replay(Replay)
+      /// Two fingers (the track's and the next id) down about `center`, `distance` apart
+      /// (100 unless given), spread by `scale` (1) and turned by `rotation` (0) along
+      /// `easing`, then lifted.
+      case pinch(
+        center: CompiledExpression, scale: CompiledExpression?, rotation: CompiledExpression?,
+        distance: CompiledExpression?, easing: Easing)
     }
 
     /// Where a motion goes.

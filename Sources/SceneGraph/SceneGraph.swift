@@ -129,6 +129,9 @@ public struct SceneGraph: Sendable {
     public var target: CompiledExpression
     /// The spring that follows `target`, as an index into ``SceneGraph/springs``.
     public var spring: Int?
+    /// With a spring: while this is not 0 the property is `target` itself, and the spring
+    /// takes over from there, at the speed it had, when it turns 0.
+    public var held: CompiledExpression?
     /// `true` when the target changes with time by itself (reads `time` or `frame`): the
     /// handle is then never at rest.
     public var followsTime = false

@@ -26,7 +26,9 @@ public struct SlotLayout: Hashable, Sendable {
   public static let pinchCenterX = 54
   public static let pinchCenterY = 55
   public static let pinchActive = 56
-  public static let builtinCount = 57
+  public static let pinchStartX = 57
+  public static let pinchStartY = 58
+  public static let builtinCount = 59
 
   public let letCount: Int
   public let handleCount: Int
@@ -69,6 +71,7 @@ public struct SlotLayout: Hashable, Sendable {
         "rotation": .number(slot: SlotLayout.pinchRotation),
         "center": .point(x: SlotLayout.pinchCenterX, y: SlotLayout.pinchCenterY),
         "active": .number(slot: SlotLayout.pinchActive),
+        "start": .point(x: SlotLayout.pinchStartX, y: SlotLayout.pinchStartY),
       ], value: nil),
   ]
 

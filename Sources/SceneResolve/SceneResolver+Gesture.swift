@@ -18,8 +18,12 @@ extension SceneResolver {
       compiled[expression] = result
       return result
     }
+    func number(_ expression: Expression, _ what: String) -> CompiledExpression? {
+      compile(expression, symbols, expect: .number, what: what)
+    }
     var replays: [String: SceneGraph.Replay] = [:]
     var tracks: [SceneGraph.GestureTrack] = []
+    let pointers = Set(spec.gesture.map(\.pointer.value))
     for track in spec.gesture {
       var steps: [SceneGraph.GestureStep] = []
       var time: Int64 = 0
@@ -54,6 +58,30 @@ extension SceneResolver {
             }
           if let m = Self.resolve(motion, point), let lift {
             action = .motion(m, easing: .linear, lift: lift)
+          } else {
+            action = nil
+          }
+        case .pinch(let pinch), .rotate(let pinch):
+          duration = stepLength(
+            pinch.duration, default: SceneGraph.GestureTiming.defaultMotionDuration,
+            "a \(step.keyword)'s 'over'")
+          // The second finger is the next id: it must not have a script of its own.
+          let second = track.pointer.value + 1
+          if pointers.contains(second) {
+            error(
+              "a '\(step.keyword)' of finger \(track.pointer.value) moves fingers \(track.pointer.value) and \(second), but finger \(second) has its own steps",
+              at: step.source)
+          }
+          let center = point(pinch.center)
+          let scale = pinch.scale.map { number($0, "the scale of a pinch") }
+          let rotation = pinch.rotation.map { number($0, "the angle of a \(step.keyword)") }
+          let distance = pinch.distance.map { number($0, "the distance of a \(step.keyword)") }
+          if let center, scale != .some(nil), rotation != .some(nil), distance != .some(nil),
+            !pointers.contains(second)
+          {
+            action = .pinch(
+              center: center, scale: scale ?? nil, rotation: rotation ?? nil,
+              distance: distance ?? nil, easing: pinch.easing?.value ?? .linear)
           } else {
             action = nil
           }

@@ -184,6 +184,14 @@ extension SceneResolver {
         if value.spring != nil && spring == nil { continue }
         var motion = SceneGraph.Motion(
           property: property, target: target, spring: spring, source: value.source)
+        if let held = value.held {
+          guard
+            let compiled = compile(
+              held, symbols, expect: .number,
+              what: "'held' of the \(property.key) of handle '\(name)'")
+          else { continue }
+          motion.held = compiled
+        }
         motion.followsTime = target.dependencies.contains(where: timed.contains)
         handles[i].motions.append(motion)
       }

@@ -1,3 +1,4 @@
+import RealModule
 import SceneGeometry
 import SceneGraph
 
@@ -111,6 +112,28 @@ extension GesturePlayer {
       case wait
       case motion(Tween, lift: Lift)
       case replay(ReplayState)
+      case pinch(PinchMotion)
+    }
+
+    /// A started two-finger step, evaluated: where both fingers are at a moment of it.
+    struct PinchMotion: Sendable {
+      var center: Vector
+      var halfDistance: Double
+      var scale: Double
+      var rotation: Double
+      var curve: TimingCurve
+      var start: Double
+      var duration: Double
+
+      /// The track's finger and the next, at `time`.
+      func fingers(at time: Double) -> (Vector, Vector) {
+        let u =
+          duration > 0 ? curve.value(at: Swift.min(Swift.max((time - start) / duration, 0), 1)) : 1
+        let reach = halfDistance * (1 + (scale - 1) * u)
+        let angle = rotation * u
+        let offset = Vector(Double.cos(angle), Double.sin(angle)) * reach
+        return (center - offset, center + offset)
+      }
     }
 
     /// Whether a started motion ends by lifting, with its evaluated velocity (the script's
@@ -165,6 +188,12 @@ extension GesturePlayer {
       func emit(_ at: Double, _ phase: PointerEvent.Phase, _ position: Vector) {
         events.append(PointerEvent(time: at, pointer: pointer, phase: phase, position: position))
       }
+      /// Both fingers of a two-finger step: the track's and the next id.
+      func emitBoth(_ at: Double, _ phase: PointerEvent.Phase, _ places: (Vector, Vector)) {
+        events.append(PointerEvent(time: at, pointer: pointer, phase: phase, position: places.0))
+        events.append(
+          PointerEvent(time: at, pointer: pointer + 1, phase: phase, position: places.1))
+      }
 
       while index < steps.count {
         let step = steps[index]
@@ -212,6 +241,14 @@ extension GesturePlayer {
           case .replay:
             path = nil
             active = .replay(ReplayState())
+          case .pinch(let center, let scale, let rotation, let distance, let easing):
+            let motion = PinchMotion(
+              center: evaluate(center), halfDistance: (distance.map(evaluate)?.x ?? 100) / 2,
+              scale: scale.map(evaluate)?.x ?? 1, rotation: rotation.map(evaluate)?.x ?? 0,
+              curve: TimingCurve(easing), start: step.start, duration: step.duration)
+            emitBoth(step.start, .down, motion.fingers(at: step.start))
+            path = nil
+            active = .pinch(motion)
           }
         }
 
@@ -232,6 +269,15 @@ extension GesturePlayer {
             emit(step.end, .up(velocity: velocity ?? path?.velocity(at: step.end)), position)
             path = nil
           }
+        case .pinch(let motion)?:
+          guard time >= step.end else {
+            if time > step.start { emitBoth(time, .move, motion.fingers(at: time)) }
+            return
+          }
+          let last = motion.fingers(at: step.end)
+          emitBoth(step.end, .move, last)
+          emitBoth(step.end, .up(velocity: .zero), last)
+          position = last.0
         case .replay(var state)?:
           guard case .replay(let replay) = step.action else { return }
           play(replay, from: step.start, through: min(time, step.end), state: &state, into: &events)

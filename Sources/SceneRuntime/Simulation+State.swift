@@ -101,8 +101,9 @@ struct PointerRuntime: Sendable {
 /// `pinch.rotation` and `pinch.center`.
 struct Pinch: Sendable {
   var fingers: (Int, Int)
-  /// The distance between the two when it began.
+  /// The distance between the two when it began, and the point halfway between them.
   var startDistance: Double
+  var startCenter = Vector.zero
   /// The direction from the first to the second when last seen, and the turn since the
   /// start, accumulated one move at a time so it can pass half a turn.
   var lastAngle: Double

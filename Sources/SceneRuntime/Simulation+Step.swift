@@ -114,12 +114,16 @@ extension Simulation {
       slots[SlotLayout.pinchCenterX] = (a.x + b.x) / 2
       slots[SlotLayout.pinchCenterY] = (a.y + b.y) / 2
       slots[SlotLayout.pinchActive] = 1
+      slots[SlotLayout.pinchStartX] = pinch.startCenter.x
+      slots[SlotLayout.pinchStartY] = pinch.startCenter.y
     } else {
       slots[SlotLayout.pinchScale] = 1
       slots[SlotLayout.pinchRotation] = 0
       slots[SlotLayout.pinchCenterX] = 0
       slots[SlotLayout.pinchCenterY] = 0
       slots[SlotLayout.pinchActive] = 0
+      slots[SlotLayout.pinchStartX] = 0
+      slots[SlotLayout.pinchStartY] = 0
     }
   }
 
@@ -138,6 +142,7 @@ extension Simulation {
       fingers: (downOrder[0], downOrder[1]), startDistance: 0, lastAngle: 0)
     guard let (a, b) = pinchFingers(started) else { return }
     started.startDistance = (b - a).length
+    started.startCenter = (a + b) / 2
     started.lastAngle = (b - a).angle
     pinch = started
   }
@@ -370,7 +375,7 @@ extension Simulation {
     writeHandleSlots()
     // Writes the slots of its bound handles; the other handles read were written just above.
     evaluateNodes(initial: false)
-    if !motions.isEmpty { evaluateMotionExpressions() }
+    if !motions.isEmpty { evaluateMotionExpressions(dt: dt) }
   }
 
   // MARK: - Animated properties
@@ -383,7 +388,7 @@ extension Simulation {
   /// A spring within its property's rest threshold (``SceneGraph/AnimatedProperty``) of
   /// its target, in distance and speed, comes to rest on it.
   mutating func stepMotionSprings(dt: Double) {
-    for m in motions.indices {
+    for m in motions.indices where !motionHeld[m] {
       guard let spring = motions[m].spring else { continue }
       let target = motionTargets[m]
       var displacement = motionValues[m] - target
@@ -399,21 +404,82 @@ extension Simulation {
     }
   }
 
-  /// Sets every animated property given by an expression alone to its value now, and
-  /// every spring's target (``refreshMotionTargets()``).
-  mutating func evaluateMotionExpressions() {
-    refreshMotionTargets()
-    for m in motions.indices where motions[m].spring == nil {
-      motionValues[m] = motionTargets[m]
+  /// Evaluates the lets again, in order, on the slots as they are now.
+  mutating func refreshLets() {
+    let first = graph.layout.letSlot(0)
+    let order = letOrder
+    let letPrograms = self.letPrograms
+    programs.withEvaluator { machine in
+      slots.withUnsafeMutableBufferPointer { slots in
+        for i in order {
+          let value = machine.evaluate(letPrograms[i], state: UnsafeBufferPointer(slots))
+          slots[first + 2 * i] = value.x
+          slots[first + 2 * i + 1] = value.y
+        }
+      }
+    }
+  }
+
+  /// Sets every animated property given by an expression alone, or held to its target,
+  /// to its value now, and every spring's target (``refreshMotionTargets()``); a held one
+  /// keeps the speed it moved at over the step, for its spring to carry on with.
+  mutating func evaluateMotionExpressions(dt: Double) {
+    refreshMotionTargets(movingHeld: false)
+    for m in motions.indices where motions[m].spring == nil || motionHeld[m] {
+      if motionHeld[m] { holdMotion(m) } else { motionValues[m] = motionTargets[m] }
+    }
+  }
+
+  /// Moves held motion `m` to its target now, and works out its speed.
+  ///
+  /// The speed is the change over the time since it last changed: a finger is sampled at
+  /// frames and events, and a target that stood still for a step only waited for the
+  /// finger's next sample; still for longer than a pointer's velocity window (100 ms), it
+  /// has stopped.
+  mutating func holdMotion(_ m: Int) {
+    let target = motionTargets[m]
+    if target != motionValues[m] {
+      // A change at a later moment starts a new step; more at the same moment extend it.
+      if time > motionChangeTimes[m] {
+        motionPreviousValues[m] = motionValues[m]
+        motionPreviousTimes[m] = motionChangeTimes[m]
+      }
+      let span = time - motionPreviousTimes[m]
+      if span > 0 {
+        let velocity = (target - motionPreviousValues[m]) / span
+        motionVelocities[m] = velocity.isFinite ? velocity : 0
+      }
+      motionValues[m] = target
+      motionChangeTimes[m] = time
+    } else if time - motionChangeTimes[m] > 0.1 {
+      motionVelocities[m] = 0
     }
   }
 
   /// Evaluates every animated property's target as the scene is now, after a step or a
   /// pointer event; the built-in slots (the pointer's) are brought up to date first.
-  mutating func refreshMotionTargets() {
+  ///
+  /// After a pointer event (`movingHeld`), a property held to its target moves with it at
+  /// once, keeping its speed: a finger that moves and lifts between two frames hands the
+  /// spring the value of that moment.
+  mutating func refreshMotionTargets(movingHeld: Bool = true) {
     guard !motions.isEmpty else { return }
     writeBuiltinSlots()
-    for m in motions.indices { motionTargets[m] = evaluate(motions[m].target).x }
+    // Between steps the lets are as the last step left them.
+    if movingHeld && motionsReadLets { refreshLets() }
+    for m in motions.indices {
+      motionTargets[m] = evaluate(motions[m].target).x
+      if let held = motions[m].held {
+        let wasHeld = motionHeld[m]
+        motionHeld[m] = evaluate(held).x != 0
+        if !wasHeld && motionHeld[m] {
+          motionChangeTimes[m] = time
+          motionPreviousTimes[m] = time
+          motionPreviousValues[m] = motionValues[m]
+        }
+        if movingHeld && wasHeld && motionHeld[m] { holdMotion(m) }
+      }
+    }
   }
 
   /// Whether handle `i`'s animated properties are still: none reads time, and each spring
@@ -421,7 +487,7 @@ extension Simulation {
   func motionsAreAtRest(handle i: Int) -> Bool {
     for m in motionRanges[i] {
       if motions[m].followsTime { return false }
-      guard motions[m].spring != nil else { continue }
+      guard motions[m].spring != nil, !motionHeld[m] else { continue }
       if motionVelocities[m] != 0 || motionValues[m] != motionTargets[m] {
         return false
       }

@@ -186,6 +186,18 @@ public struct Simulation: Sendable {
   /// pointer event (``refreshMotionTargets()``), so a spring holds over a step the target
   /// its start had.
   var motionTargets: [Double]
+  /// Whether each motion is held to its target now (``SceneGraph/Motion/held``), and when a
+  /// held one's value last changed (its speed is its change over the time since).
+  var motionHeld: [Bool]
+  var motionChangeTimes: [Double]
+  /// A held motion's value before its latest change, and when it took that value: several
+  /// changes at one moment (two fingers moving at once) make one step from it.
+  var motionPreviousValues: [Double]
+  var motionPreviousTimes: [Double]
+  /// The lets in evaluation order, and whether an animated property reads one: then a
+  /// pointer event brings them up to date before the properties' targets are read.
+  let letOrder: [Int]
+  let motionsReadLets: Bool
   /// The segments of every segment path, with their points' programs.
   let segments: SegmentProgram
   /// The most segments a path has (at least 1): the scratch space a pass over the
@@ -294,6 +306,19 @@ public struct Simulation: Sendable {
     motionValues = Array(repeating: 0, count: motions.count)
     motionVelocities = Array(repeating: 0, count: motions.count)
     motionTargets = Array(repeating: 0, count: motions.count)
+    motionHeld = Array(repeating: false, count: motions.count)
+    motionChangeTimes = Array(repeating: 0, count: motions.count)
+    motionPreviousValues = Array(repeating: 0, count: motions.count)
+    motionPreviousTimes = Array(repeating: 0, count: motions.count)
+    letOrder = graph.evaluationOrder.compactMap {
+      if case .letValue(let i) = $0 { i } else { nil }
+    }
+    let letSlots = graph.layout.letSlot(0)..<graph.layout.handleSlot(0)
+    motionsReadLets = motions.contains { motion in
+      (motion.target.dependencies + (motion.held?.dependencies ?? [])).contains {
+        letSlots.contains($0)
+      }
+    }
     handles = graph.handles.map { HandleRuntime(radius: $0.radius) }
     tweens = Array(repeating: nil, count: graph.handles.count)
     handleNames = graph.handles.map(\.name)
@@ -368,7 +393,10 @@ public struct Simulation: Sendable {
     }
     for expression in expressions { markReads(expression) }
     // Animated properties are evaluated every step too.
-    for motion in motions { markReads(motion.target) }
+    for motion in motions {
+      markReads(motion.target)
+      markReads(motion.held)
+    }
     for p in drag {
       for bound in [p.bounds.minX, p.bounds.maxX, p.bounds.minY, p.bounds.maxY] {
         markReads(bound)

@@ -106,9 +106,42 @@ import Testing
         s.yaml:5:20: error: 'pointers' has no member '12'; expected 0, 1, 2, 3, 4, 5, 6, 7, 8, 9 or count
               d: { position: "(pointers[12].x, 0)" }
                                ^~~~~~~~~~~~
-        s.yaml:6:20: error: 'pinch' has no member 'centre'; expected active, center, rotation or scale
+        s.yaml:6:20: error: 'pinch' has no member 'centre'; expected active, center, rotation, scale or start
               e: { position: "(pinch.centre.x, 0)" }
                                ^~~~~~~~~~~~
+
+        """)
+  }
+
+  @Test func twoFingerStepsAreCheckedWithTheirPlaces() throws {
+    let text = """
+      gesture:
+        0:
+          - pinch: { scale: 2, center: [200, 200] }
+          - pinch: { center: [200, 200] }
+          - rotate: { by: 1, centre: [1, 1] }
+          - pinch: { scale: "(1, 2)", center: [200, 200] }
+        1:
+          - wait: 1s
+
+      """
+    #expect(
+      try rendered(["s.yaml": text]) == """
+        s.yaml:3:7: error: a 'pinch' of finger 0 moves fingers 0 and 1, but finger 1 has its own steps
+                - pinch: { scale: 2, center: [200, 200] }
+                  ^~~~~
+        s.yaml:4:7: error: 'pinch' needs 'scale', what the distance between the fingers is multiplied by
+                - pinch: { center: [200, 200] }
+                  ^~~~~
+        s.yaml:5:24: error: unknown key 'centre' in 'rotate'; did you mean 'center'?
+                - rotate: { by: 1, centre: [1, 1] }
+                                   ^~~~~~
+        s.yaml:6:7: error: a 'pinch' of finger 0 moves fingers 0 and 1, but finger 1 has its own steps
+                - pinch: { scale: "(1, 2)", center: [200, 200] }
+                  ^~~~~
+        s.yaml:6:24: error: the scale of a pinch must be a number, found a point
+                - pinch: { scale: "(1, 2)", center: [200, 200] }
+                                   ^~~~~~
 
         """)
   }

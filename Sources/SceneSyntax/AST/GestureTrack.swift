@@ -32,6 +32,35 @@ public struct GestureStep: Hashable, Sendable {
     case fling(Motion, duration: Located<Double>?, velocity: Expression?)
     /// Play a recorded trace (CSV or JSON lines of t, x, y, phase), relative to the file.
     case replay(Located<String>)
+    /// Two fingers about a centre: down, spread or closed by a scale and turned, up.
+    case pinch(Pinch)
+    /// Two fingers about a centre turned by an angle: a pinch of scale 1.
+    case rotate(Pinch)
+  }
+
+  /// A two-finger step: the fingers go down `distance` apart on a level line through
+  /// `center`, move so that their distance is multiplied by `scale` and their line turned
+  /// by `rotation`, along `easing`, over `duration`, and lift.
+  public struct Pinch: Hashable, Sendable {
+    public var center: Expression
+    public var scale: Expression?
+    public var rotation: Expression?
+    public var distance: Expression?
+    public var duration: Located<Double>?
+    public var easing: Located<Easing>?
+
+    public init(
+      center: Expression, scale: Expression? = nil, rotation: Expression? = nil,
+      distance: Expression? = nil, duration: Located<Double>? = nil,
+      easing: Located<Easing>? = nil
+    ) {
+      self.center = center
+      self.scale = scale
+      self.rotation = rotation
+      self.distance = distance
+      self.duration = duration
+      self.easing = easing
+    }
   }
 
   /// Where a drag, move or fling goes.
@@ -59,6 +88,8 @@ public struct GestureStep: Hashable, Sendable {
     case .tap: return "tap"
     case .fling: return "fling"
     case .replay: return "replay"
+    case .pinch: return "pinch"
+    case .rotate: return "rotate"
     }
   }
 }

@@ -65,12 +65,18 @@ public struct AnimatedValue: Hashable, Sendable {
   public var value: Expression
   /// The spring that carries the property towards `value`, if any.
   public var spring: Reference?
+  /// With a spring: while this is true (not 0) the property is `value` itself, as a finger
+  /// holds it; when it turns false the spring carries it on, with the speed it had.
+  public var held: Expression?
   /// Where the property's value was written.
   public var source: SourceRef
 
-  public init(value: Expression, spring: Reference? = nil, source: SourceRef) {
+  public init(
+    value: Expression, spring: Reference? = nil, held: Expression? = nil, source: SourceRef
+  ) {
     self.value = value
     self.spring = spring
+    self.held = held
     self.source = source
   }
 }

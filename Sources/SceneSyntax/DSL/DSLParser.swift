@@ -23,7 +23,7 @@ import SceneVocabulary
 /// segment     = ( "move" | "line" ) , value | "quad" , 2 * value | "cubic" , 3 * value
 ///             | "close" ;
 /// step        = ( "press" | "tap" | "wait" | "hold" | "release" | "drag" | "move"
-///               | "fling" | "replay" ) , [ value ] , attributes ;
+///               | "fling" | "replay" | "pinch" | "rotate" ) , [ value ] , attributes ;
 /// block of X  = INDENT , X , NL , { INDENT , X , NL } ;   (* every line: the same INDENT *)
 /// attributes  = { key , [ "=" , atom ] } ;                 (* a bare key is the flag `true` *)
 /// key         = identifier ;                               (* dots nest: a.b=1 is a: { b: 1 } *)
@@ -78,7 +78,8 @@ public enum DSLParser {
 
   /// The steps of a `gesture` block.
   static let stepKeywords = [
-    "press", "tap", "wait", "hold", "release", "drag", "move", "fling", "replay",
+    "press", "tap", "wait", "hold", "release", "drag", "move", "fling", "replay", "pinch",
+    "rotate",
   ]
 
   /// The statements that take an indented block.

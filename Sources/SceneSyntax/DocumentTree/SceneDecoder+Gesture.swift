@@ -4,7 +4,8 @@ import SceneDiagnostics
 
 extension SceneDecoder {
   static let stepKinds = [
-    "press", "drag", "move", "wait", "hold", "release", "tap", "fling", "replay",
+    "press", "drag", "move", "wait", "hold", "release", "tap", "fling", "replay", "pinch",
+    "rotate",
   ]
 
   mutating func decodeGesture(_ node: DocumentNode) -> [GestureTrack] {
@@ -49,7 +50,7 @@ extension SceneDecoder {
             : "unknown gesture step '\(s.text)'"
               + Self.suggestionOrList(
                 s.text, among: Self.stepKinds,
-                list: "press, drag, move, wait, hold, release, tap, fling or replay"),
+                list: "press, drag, move, wait, hold, release, tap, fling, replay, pinch or rotate"),
           at: item.source)
         continue
       }
@@ -123,12 +124,41 @@ extension SceneDecoder {
       return string(value, what: "'replay' (a trace file)").map {
         GestureStep(.replay($0), at: keySource)
       }
+    case "pinch", "rotate":
+      let turning = kind == "rotate"
+      let keys =
+        turning
+        ? ["by", "center", "distance", "over", "ease"]
+        : ["scale", "rotation", "center", "distance", "over", "ease"]
+      guard let f = fields(of: value, what: "'\(kind)'", allowed: keys) else { return nil }
+      let center = required(f, "center", of: "'\(kind)'", at: keySource) {
+        $0.expression($1, what: "'center'")
+      }
+      let amount = turning ? "by" : "scale"
+      if f[amount] == nil && !f.misspelt.contains(amount) {
+        error(
+          turning
+            ? "'rotate' needs 'by', the angle the fingers turn (such as 90deg)"
+            : "'pinch' needs 'scale', what the distance between the fingers is multiplied by",
+          at: keySource)
+      }
+      let pinch = GestureStep.Pinch(
+        center: center ?? Expression(.number(0, nil)),
+        scale: turning ? nil : f["scale"].flatMap { expression($0, what: "'scale'") },
+        rotation: f[turning ? "by" : "rotation"].flatMap {
+          expression($0, what: turning ? "'by'" : "'rotation'")
+        },
+        distance: f["distance"].flatMap { expression($0, what: "'distance'") },
+        duration: f["over"].flatMap { shortTime($0, what: "'over'", plausible: 30) },
+        easing: f["ease"].flatMap { easing($0, what: "'ease'") })
+      guard center != nil, turning ? pinch.rotation != nil : pinch.scale != nil else { return nil }
+      return GestureStep(turning ? .rotate(pinch) : .pinch(pinch), at: keySource)
     default:
       error(
         "unknown gesture step '\(kind)'"
           + Self.suggestionOrList(
             kind, among: Self.stepKinds,
-            list: "press, drag, move, wait, hold, release, tap, fling or replay"),
+            list: "press, drag, move, wait, hold, release, tap, fling, replay, pinch or rotate"),
         at: keySource)
       return nil
     }

@@ -67,10 +67,10 @@ extension SceneDecoder {
     ]
     + styleKeys
 
-  static let animatedValueKeys = ["to", "spring"]
+  static let animatedValueKeys = ["to", "spring", "held"]
 
   /// A property that may change while the scene runs: an expression, or
-  /// `{ to: EXPR, spring: NAME }` for a spring that follows it.
+  /// `{ to: EXPR, spring: NAME }` for a spring that follows it (`held: EXPR` optional).
   mutating func animatedValue(_ node: DocumentNode, what: String) -> AnimatedValue? {
     guard case .mapping = node.value else {
       return expression(node, what: what).map { AnimatedValue(value: $0, source: node.source) }
@@ -87,8 +87,10 @@ extension SceneDecoder {
       error(
         "\(what) needs 'spring', the name of the spring that follows 'to'", at: node.source)
     }
+    let held = f["held"].flatMap { expression($0, what: "'held' of \(what)") }
     guard let target, let spring else { return nil }
-    return AnimatedValue(value: target, spring: spring, source: node.source)
+    if f["held"] != nil && held == nil { return nil }
+    return AnimatedValue(value: target, spring: spring, held: held, source: node.source)
   }
 
   /// Whether `node` is a plain number (a constant opacity, as before animated ones).

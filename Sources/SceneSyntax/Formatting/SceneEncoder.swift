@@ -159,7 +159,9 @@ public enum SceneEncoder {
   /// An animated property: its expression, or `{ to: EXPR, spring: NAME }`.
   static func encode(_ value: AnimatedValue) -> DocumentNode {
     guard let spring = value.spring else { return scalar(value.value.text) }
-    return mapping([entry("to", scalar(value.value.text)), entry("spring", scalar(spring.value))])
+    var entries = [entry("to", scalar(value.value.text)), entry("spring", scalar(spring.value))]
+    if let held = value.held { entries.append(entry("held", scalar(held.text))) }
+    return mapping(entries)
   }
 
   static func encodePath(_ path: PathSpec) -> [DocumentNode.Entry] {
@@ -322,6 +324,25 @@ public enum SceneEncoder {
     case .release(let velocity?):
       return mapping([entry("release", mapping([entry("velocity", scalar(velocity.text))]))])
     case .replay(let file): return mapping([entry("replay", quoted(file.value))])
+    case .pinch(let pinch), .rotate(let pinch):
+      var inner: [DocumentNode.Entry] = []
+      if case .rotate = step.kind {
+        if let by = pinch.rotation { inner.append(entry("by", scalar(by.text))) }
+      } else {
+        if let scale = pinch.scale { inner.append(entry("scale", scalar(scale.text))) }
+        if let rotation = pinch.rotation {
+          inner.append(entry("rotation", scalar(rotation.text)))
+        }
+      }
+      inner.append(entry("center", scalar(pinch.center.text)))
+      if let distance = pinch.distance {
+        inner.append(entry("distance", scalar(distance.text)))
+      }
+      if let duration = pinch.duration {
+        inner.append(entry("over", scalar(time(duration.value))))
+      }
+      if let easing = pinch.easing { inner.append(entry("ease", scalar(easing.value.description))) }
+      return mapping([entry(step.keyword, mapping(inner))])
     }
   }
 

@@ -105,6 +105,59 @@ import Testing
   }
 }
 
+/// Two real touch points on the preview of `Scenes/pinch-photo.yaml`: the engine sees both
+/// fingers, and the photo it draws grows as they spread.
+@Suite(.serialized) struct PreviewPinchBrowserTests {
+  @Test(
+    .enabled(
+      if: BrowserTests.chromium != nil,
+      "chromium is not installed: the browser test cannot run here (Debian: apt-get install chromium)"
+    ))
+  func twoRealFingersZoomThePhoto() async throws {
+    try await PreviewServerTests.withServer(scene: "pinch-photo.yaml") { port, _, _ in
+      let browser = try Browser(executable: try #require(BrowserTests.chromium))
+      defer { browser.stop() }
+      let endpoint = try await browser.devToolsEndpoint()
+      try await DevTools.session(endpoint) { tools in
+        let page = try await tools.open("http://127.0.0.1:\(port)/")
+        _ = try await tools.command(
+          "Emulation.setTouchEmulationEnabled", ["enabled": true, "maxTouchPoints": 5],
+          session: page)
+        #expect(
+          try await tools.waitFor(
+            "scenecPreview.connected && scenecPreview.drawnFrame !== null", in: page))
+        let left = try await tools.point("scenecPreview.toClient(147.5, 333.5)", in: page)
+        let right = try await tools.point("scenecPreview.toClient(227.5, 333.5)", in: page)
+        try await tools.touch("touchStart", [left, right], in: page)
+        // Spread to three times as far apart, about the same middle.
+        let middle = (x: (left.x + right.x) / 2, y: left.y)
+        for k in 1...10 {
+          let half = (right.x - left.x) / 2 * (1 + 0.2 * Double(k))
+          try await tools.touch(
+            "touchMove", [(middle.x - half, middle.y), (middle.x + half, middle.y)], in: page)
+        }
+        // The frame the page drew: two fingers down, and the photo zoomed with them (past
+        // 3× it resists, so a little under the fingers' 3×).
+        #expect(
+          try await tools.waitFor(
+            """
+            (function () {
+              var f = scenecPreview.drawnFrame, h = f && f.h[0];
+              var down = f ? f.ptr.filter(function (p) { return p[3]; }).length : 0;
+              return down === 2 && !!h && h.length === 8 && h[6] > 2.5;
+            })()
+            """, in: page))
+        try await tools.touch("touchEnd", [], in: page)
+        // Let go, it springs back to its size.
+        #expect(
+          try await tools.waitFor(
+            "(function () { var h = scenecPreview.drawnFrame.h[0]; return h[6] === 1; })()",
+            in: page))
+      }
+    }
+  }
+}
+
 /// Recording in the page, and the page under another host name, in a real Chromium.
 @Suite(.serialized) struct PreviewSafetyBrowserTests {
   @Test(
@@ -589,6 +642,17 @@ actor DevTools {
         "type": type, "x": at.x, "y": at.y, "button": "left", "buttons": buttons,
         "clickCount": 1, "pointerType": "mouse",
       ], session: session)
+  }
+
+  /// A touch event with the fingers at `points` (their ids are their places in the list).
+  func touch(_ type: String, _ points: [(x: Double, y: Double)], in session: String)
+    async throws
+  {
+    let touchPoints: [[String: any Sendable]] = points.enumerated().map { k, point in
+      ["x": point.x, "y": point.y, "id": k]
+    }
+    _ = try await command(
+      "Input.dispatchTouchEvent", ["type": type, "touchPoints": touchPoints], session: session)
   }
 
   func screenshot(of session: String, to path: String) async throws {

@@ -135,6 +135,8 @@ public struct SceneGraph: Sendable {
     /// `true` when the target changes with time by itself (reads `time` or `frame`): the
     /// handle is then never at rest.
     public var followsTime = false
+    /// For `fill` and `stroke`: the colours the value (a fraction, 0 to 1) mixes, in OKLab.
+    public var colors: (from: OKLab, to: OKLab)?
     public var source: SourceRef
 
     public init(
@@ -149,7 +151,8 @@ public struct SceneGraph: Sendable {
 
   /// The properties of a handle that may change while the scene runs.
   public enum AnimatedProperty: Int, Sendable, CaseIterable, Comparable {
-    case opacity, rotation, scale
+    /// For `fill` and `stroke` the value is the fraction of the way between two colours.
+    case opacity, rotation, scale, fill, stroke
 
     /// The key that names it in a scene and in a frame.
     public var key: String {
@@ -157,20 +160,23 @@ public struct SceneGraph: Sendable {
       case .opacity: "opacity"
       case .rotation: "rotation"
       case .scale: "scale"
+      case .fill: "fill"
+      case .stroke: "stroke"
       }
     }
 
     /// Its value when the scene does not animate it.
-    public var neutral: Double { self == .rotation ? 0 : 1 }
+    public var neutral: Double { self == .opacity || self == .scale ? 1 : 0 }
 
     /// How close to its target, and how slow, a spring on it must be to be at rest: a
-    /// thousandth (of full opacity, of the size, of a radian).
+    /// thousandth (of full opacity, of the size, of a radian, of the way between colours).
     public var restThreshold: Double { 1e-3 }
 
-    /// The value drawn for `value`: an opacity within 0…1, a scale not below 0.
+    /// The value drawn for `value`: an opacity or a colour's fraction within 0…1, a scale
+    /// not below 0.
     public func clamped(_ value: Double) -> Double {
       switch self {
-      case .opacity: Swift.min(Swift.max(value, 0), 1)
+      case .opacity, .fill, .stroke: Swift.min(Swift.max(value, 0), 1)
       case .rotation: value
       case .scale: Swift.max(value, 0)
       }

@@ -203,7 +203,7 @@ enum HTMLPlayer {
   /// One frame's JSON entry.
   ///
   /// `h` holds `[x, y, angle, r, state]` for each of the graph's handles (with `rotation,
-  /// scale, opacity` after them for a handle the scene animates)
+  /// scale, opacity, fill, stroke` after them for a handle the scene animates)
   /// (or `null`), `p` SVG path data for each drawn path (or `null` when it is hidden),
   /// `ptr` `[id, x, y, down]` for each pointer, `e` `[type, subject]` for each event
   /// (`[type, subject, target]` for `snap`). Without `handles` there is no `h`: the HTML
@@ -291,8 +291,8 @@ enum HTMLPlayer {
     text.append(UInt8(ascii: "]"))
   }
 
-  /// `,rotation,scale,opacity`, the values a handle the scene animates adds to its
-  /// `[x, y, angle, r, state]` (neutral for those not animated).
+  /// `,rotation,scale,opacity,fill,stroke`, the values a handle the scene animates adds to
+  /// its `[x, y, angle, r, state]` (neutral, and `null` colours, for those not animated).
   static func appendAnimated(_ h: HandleFrame, to text: inout TextBytes, precision p: Int) {
     text.append(UInt8(ascii: ","))
     text.append(h.rotation, precision: p)
@@ -300,10 +300,20 @@ enum HTMLPlayer {
     text.append(h.scale, precision: p)
     text.append(UInt8(ascii: ","))
     text.append(h.animates(.opacity) ? h.opacity : 1, precision: p)
+    appendColor(h.animates(.fill) ? h.fill : nil, to: &text)
+    appendColor(h.animates(.stroke) ? h.stroke : nil, to: &text)
+  }
+
+  /// `,"#rrggbbaa"`, or `,null`.
+  static func appendColor(_ color: Color?, to text: inout TextBytes) {
+    guard let color else { return text.append(",null") }
+    text.append(",\"")
+    JSONLines.appendHex(color, to: &text)
+    text.append(UInt8(ascii: "\""))
   }
 
   /// `"m"`: for the page, whose handles are packed apart (``HandleFrameStream``), the
-  /// animated values of each handle the scene animates, in scene order, three a handle
+  /// animated values of each handle the scene animates, in scene order, five a handle
   /// (see ``appendAnimated(_:to:precision:)``); the player adds them to the unpacked `h`.
   static func appendMotions(_ frame: Frame, context: OutputContext, to text: inout TextBytes) {
     text.append(",\"m\":[")
@@ -312,7 +322,7 @@ enum HTMLPlayer {
       if !first { text.append(UInt8(ascii: ",")) }
       first = false
       guard i < frame.handles.count else {
-        text.append("0,1,1")  // A frame without it: neutral values.
+        text.append("0,1,1,null,null")  // A frame without it: neutral values.
         continue
       }
       let h = frame.handles[i]
@@ -321,6 +331,8 @@ enum HTMLPlayer {
       text.append(h.scale, precision: context.precision)
       text.append(UInt8(ascii: ","))
       text.append(h.animates(.opacity) ? h.opacity : 1, precision: context.precision)
+      appendColor(h.animates(.fill) ? h.fill : nil, to: &text)
+      appendColor(h.animates(.stroke) ? h.stroke : nil, to: &text)
     }
     text.append(UInt8(ascii: "]"))
   }

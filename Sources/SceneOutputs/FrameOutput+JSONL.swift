@@ -1,6 +1,7 @@
 import SceneGeometry
 import SceneGraph
 import SceneRuntime
+import SceneVocabulary
 
 extension FrameOutput {
   /// JSON lines, the frame contract: one object per frame with sorted keys and numbers at
@@ -297,11 +298,16 @@ enum JSONLines {
   }
 
   /// A handle's values after its `{"angle":` key, up to and with `"x":`: `0,"r":20,
-  /// "state":"idle","x":`, with `opacity`, `rotation` and `scale` in their places (keys
-  /// in order) for those the scene animates.
+  /// "state":"idle","x":`, with `fill`, `opacity`, `rotation`, `scale` and `stroke` in
+  /// their places (keys in order) for those the scene animates.
   @inline(__always)
   static func writeStart(of handle: HandleFrame, precision p: Int, to text: inout TextBytes) {
     text.append(handle.angle, precision: p)
+    if handle.animated != 0 && handle.animates(.fill) {
+      text.append(",\"fill\":\"")
+      appendHex(handle.fill, to: &text)
+      text.append(UInt8(ascii: "\""))
+    }
     if handle.animated != 0 && handle.animates(.opacity) {
       text.append(",\"opacity\":")
       text.append(handle.opacity, precision: p)
@@ -320,7 +326,22 @@ enum JSONLines {
     }
     text.append(",\"state\":\"")
     text.append(stateText(handle.state))
+    if handle.animated != 0 && handle.animates(.stroke) {
+      text.append("\",\"stroke\":\"")
+      appendHex(handle.stroke, to: &text)
+    }
     text.append("\",\"x\":")
+  }
+
+  /// `rrggbbaa`, lowercase: the animated colours of a frame, alpha always written.
+  static func appendHex(_ color: Color, to text: inout TextBytes) {
+    text.append(UInt8(ascii: "#"))
+    for channel in [color.red, color.green, color.blue, color.alpha] {
+      let high = channel >> 4
+      let low = channel & 0xF
+      text.append(high < 10 ? 0x30 &+ high : 0x61 &+ (high &- 10))
+      text.append(low < 10 ? 0x30 &+ low : 0x61 &+ (low &- 10))
+    }
   }
 
   /// A state's raw value, without making a string.

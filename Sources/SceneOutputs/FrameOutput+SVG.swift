@@ -122,8 +122,12 @@ enum SVGText {
         let shape = handles[j].shape
         guard shape == .circle || shape == .rect else { continue }
         var style = handles[j].style
-        // An animated opacity replaces the style's.
-        if h.animated != 0 && h.animates(.opacity) { style.opacity = h.opacity }
+        // An animated opacity, fill or stroke replaces the style's.
+        if h.animated != 0 {
+          if h.animates(.opacity) { style.opacity = h.opacity }
+          if h.animates(.fill) { style.fill = h.fill }
+          if h.animates(.stroke) { style.stroke = h.stroke }
+        }
         if !same(style, lastStyle) {
           lastStyle = style
           lastHandleAttributes = Paint(style).attributes(precision: p)
@@ -226,10 +230,27 @@ enum SVGText {
       let fadesOut = states[0].animates(.opacity)
       var style = handle.style
       if fadesOut { style.opacity = 1 }
+      if states[0].animates(.fill) { style.fill = states[0].fill }
+      if states[0].animates(.stroke) { style.stroke = states[0].stroke }
       let opacities = fadesOut ? states.map { n($0.opacity) } : []
       let paint =
         Paint(style).attributes(precision: p) + (fadesOut ? " opacity=\"\(opacities[0])\"" : "")
       let opacity = fadesOut ? timing.animate("opacity", opacities) : nil
+      // Animated colours: the colour and, where any frame is not opaque, its opacity.
+      func paints(_ property: SceneGraph.AnimatedProperty, _ color: (HandleFrame) -> Color)
+        -> [String?]
+      {
+        guard states[0].animates(property) else { return [] }
+        let colors = states.map(color)
+        let name = property.key
+        let opaque = colors.map { Color(red: $0.red, green: $0.green, blue: $0.blue).description }
+        let alphas = colors.map { n(Double($0.alpha) / 255) }
+        return [
+          timing.animate(name, opaque),
+          colors.allSatisfy({ $0.alpha == 255 }) ? nil : timing.animate(name + "-opacity", alphas),
+        ]
+      }
+      let colorAnimations = paints(.fill, \.fill) + paints(.stroke, \.stroke)
       let visibility = shown.map { $0 == nil ? "hidden" : "visible" }
       let hiddenAttribute = visibility[0] == "hidden" ? " visibility=\"hidden\"" : ""
       let id = ids.attribute(for: track.name)
@@ -242,8 +263,7 @@ enum SVGText {
         out += body(
           [
             timing.animate("cx", cx), timing.animate("cy", cy), timing.animate("r", r), opacity,
-            timing.animate("visibility", visibility),
-          ], closing: "circle")
+          ] + colorAnimations + [timing.animate("visibility", visibility)], closing: "circle")
       } else {
         let x = states.map { n($0.x - handle.width * $0.scale / 2) }
         let y = states.map { n($0.y - handle.height * $0.scale / 2) }
@@ -261,8 +281,8 @@ enum SVGText {
             timing.animate("x", x), timing.animate("y", y), timing.animate("width", widths),
             timing.animate("height", heights),
             rotations.contains(where: { $0 != "0" }) ? timing.animateRotation(rotate) : nil,
-            opacity, timing.animate("visibility", visibility),
-          ], closing: "rect")
+            opacity,
+          ] + colorAnimations + [timing.animate("visibility", visibility)], closing: "rect")
       }
     }
     return out + "</svg>\n"

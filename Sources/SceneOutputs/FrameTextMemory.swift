@@ -1,5 +1,6 @@
 import SceneGeometry
 import SceneRuntime
+import SceneVocabulary
 
 /// What a JSON-lines writer wrote for the previous frame, with the values it was made
 /// from: a handle or path that did not change since is copied, not formatted again.
@@ -43,6 +44,8 @@ struct FrameTextMemory {
     var opacity: UInt64
     var rotation: UInt64
     var scale: UInt64
+    var fill: Color
+    var stroke: Color
 
     @inline(__always)
     init(_ handle: HandleFrame) {
@@ -55,6 +58,8 @@ struct FrameTextMemory {
       opacity = handle.opacity.bitPattern
       rotation = handle.rotation.bitPattern
       scale = handle.scale.bitPattern
+      fill = handle.fill
+      stroke = handle.stroke
     }
 
     /// Whether an entry written with these values starts, up to its `"x":`, as one
@@ -76,6 +81,8 @@ struct FrameTextMemory {
       opacity = 0
       rotation = 0
       scale = 0
+      fill = Color(red: 0, green: 0, blue: 0, alpha: 0)
+      stroke = fill
     }
   }
 

@@ -108,12 +108,17 @@ extension SceneResolver {
     }
     let hitRadius = nonNegative(handle.hitRadius, default: max(radius, 22), "\(what()): hitRadius")
     let spring = handle.spring.flatMap { lookup($0, in: springIndex, kind: "spring") }
+    // An animated stroke counts as a stroke: a shape with one is not filled white unless
+    // it says so, as with a constant stroke.
+    let stroked = handle.style.stroke != nil || handle.animatedStroke != nil
     return SceneGraph.Handle(
       name: handle.name.value, nameSource: handle.name.source, shape: shape, radius: radius,
       width: width, height: height,
       draggable: handle.draggable?.value ?? false, hitRadius: hitRadius, spring: spring,
       style: style(
-        handle.style, defaultFill: shape == .none ? nil : Color(red: 255, green: 255, blue: 255),
+        handle.style,
+        defaultFill: shape == .none || (stroked && handle.style.fill == nil)
+          ? nil : Color(red: 255, green: 255, blue: 255),
         what: what()))
   }
 
@@ -173,17 +178,23 @@ extension SceneResolver {
       let name = spec.name.value
       let written: [(SceneGraph.AnimatedProperty, AnimatedValue?)] = [
         (.opacity, spec.animatedOpacity), (.rotation, spec.rotation), (.scale, spec.scale),
+        (.fill, spec.animatedFill?.fraction), (.stroke, spec.animatedStroke?.fraction),
       ]
       for case (let property, let value?) in written {
+        let mix =
+          property == .fill ? spec.animatedFill : property == .stroke ? spec.animatedStroke : nil
         guard
           let target = compile(
             value.value, symbols, expect: .number,
-            what: "the \(property.key) of handle '\(name)'")
+            what: property == .fill || property == .stroke
+              ? "the fraction of the \(property.key) of handle '\(name)'"
+              : "the \(property.key) of handle '\(name)'")
         else { continue }
         let spring = value.spring.flatMap { lookup($0, in: springIndex, kind: "spring") }
         if value.spring != nil && spring == nil { continue }
         var motion = SceneGraph.Motion(
           property: property, target: target, spring: spring, source: value.source)
+        if let mix { motion.colors = (OKLab(mix.from), OKLab(mix.to)) }
         if let held = value.held {
           guard
             let compiled = compile(

@@ -1,5 +1,6 @@
 import SceneGeometry
 import SceneGraph
+import SceneVocabulary
 
 /// Everything a scene shows at one moment: the value every output is made from.
 public struct Frame: Sendable, Equatable {
@@ -43,7 +44,11 @@ public struct HandleFrame: Sendable, Equatable {
   public var scale: Double = 1
   /// Its opacity, when animated (otherwise its style's).
   public var opacity: Double = 1
-  /// Which of `opacity`, `rotation` and `scale` the scene animates for it, as bits
+  /// Its fill and stroke, when animated (otherwise its style's).
+  public var fill = Color(red: 0, green: 0, blue: 0, alpha: 0)
+  public var stroke = Color(red: 0, green: 0, blue: 0, alpha: 0)
+  /// Which of `opacity`, `rotation`, `scale`, `fill` and `stroke` the scene animates for
+  /// it, as bits
   /// `1 << AnimatedProperty.rawValue`: a frame reports only those.
   public var animated: UInt8 = 0
 
@@ -52,14 +57,6 @@ public struct HandleFrame: Sendable, Equatable {
     animated & (1 << UInt8(property.rawValue)) != 0
   }
 
-  /// The value of `property`.
-  public func value(of property: SceneGraph.AnimatedProperty) -> Double {
-    switch property {
-    case .opacity: opacity
-    case .rotation: rotation
-    case .scale: scale
-    }
-  }
 }
 
 public struct PathFrame: Sendable, Equatable {

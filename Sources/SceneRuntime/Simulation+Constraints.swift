@@ -79,6 +79,14 @@ extension Simulation {
       case .opacity: publishedHandles[i].opacity = shown
       case .rotation: publishedHandles[i].rotation = shown
       case .scale: publishedHandles[i].scale = shown
+      case .fill, .stroke:
+        guard let colors = motions[m].colors else { continue }
+        let color = colors.from.mixed(with: colors.to, shown).color
+        if motions[m].property == .fill {
+          publishedHandles[i].fill = color
+        } else {
+          publishedHandles[i].stroke = color
+        }
       }
     }
     residue += sum

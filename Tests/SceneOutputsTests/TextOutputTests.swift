@@ -50,13 +50,13 @@ func runFrames(_ yaml: String) throws -> (SceneGraph, [Frame]) {
       """
       scene: { duration: 0.05s, fps: 60 }
       handles:
-        card: { position: [100, 80], shape: rect, width: 40, height: 20, rotation: 90deg, scale: 1.5, opacity: 0.5 - time }
+        card: { position: [100, 80], shape: rect, width: 40, height: 20, rotation: 90deg, scale: 1.5, opacity: 0.5 - time, stroke: "mix(#ff0000, #0000ff, 0.5)" }
         dot: { position: [10, 10], r: 4 }
       """)
     let context = OutputContext(graph: graph, fps: 60)
     #expect(
       FrameOutput.jsonl.text(of: [frames[0]], context: context) == """
-        {"events":[],"frame":0,"handles":{"card":{"angle":0,"opacity":0.5,"r":0,"rotation":1.571,"scale":1.5,"state":"idle","x":100,"y":80},"dot":{"angle":0,"r":4,"state":"idle","x":10,"y":10}},"paths":{},"pointers":[],"time":0}
+        {"events":[],"frame":0,"handles":{"card":{"angle":0,"opacity":0.5,"r":0,"rotation":1.571,"scale":1.5,"state":"idle","stroke":"#8c53a2ff","x":100,"y":80},"dot":{"angle":0,"r":4,"state":"idle","x":10,"y":10}},"paths":{},"pointers":[],"time":0}
 
         """)
     #expect(
@@ -69,7 +69,7 @@ func runFrames(_ yaml: String) throws -> (SceneGraph, [Frame]) {
     let svg = FrameOutput.svg.text(of: [frames[0]], context: context)
     #expect(
       svg.contains(
-        ##"<rect id="card" x="70" y="65" width="60" height="30" transform="rotate(90 100 80)" fill="#ffffff" opacity="0.5"/>"##
+        ##"<rect id="card" x="70" y="65" width="60" height="30" transform="rotate(90 100 80)" fill="none" stroke="#8c53a2" stroke-width="1" opacity="0.5"/>"##
       ), "\(svg)")
     #expect(svg.contains(##"<circle id="dot" cx="10" cy="10" r="4" fill="#ffffff"/>"##), "\(svg)")
     let animated = FrameOutput.animatedSVG.text(of: frames, context: context)

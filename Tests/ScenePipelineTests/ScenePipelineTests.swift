@@ -146,6 +146,39 @@ import Testing
         """)
   }
 
+  @Test func animatedColorsAreCheckedWithTheirPlaces() throws {
+    let text = """
+      springs:
+        snappy: { dampingRatio: 0.7, duration: 0.3s }
+      handles:
+        a: { position: [10, 10], r: 5, fill: "mux(#fff, #000, 1)" }
+        b: { position: [10, 10], r: 5, fill: "mix(#ffg, #000, 1)" }
+        c: { position: [10, 10], r: 5, fill: "mix(#fff, #000)" }
+        d: { position: [10, 10], r: 5, stroke: "mix(#fff, #000, pointr.down)" }
+        e: { position: [10, 10], r: 5, fill: { to: "mix(#fff, #000, 1)" } }
+
+      """
+    #expect(
+      try rendered(["s.yaml": text]) == """
+        s.yaml:4:41: error: expected a color for 'fill' (#rgb, #rrggbb, #rrggbbaa or a name such as white), found 'mux(#fff, #000, 1)'
+              a: { position: [10, 10], r: 5, fill: "mux(#fff, #000, 1)" }
+                                                    ^~~~~~~~~~~~~~~~~~
+        s.yaml:5:41: error: expected a color (#rgb, #rrggbb, #rrggbbaa or a name such as white) in 'fill', found '#ffg'
+              b: { position: [10, 10], r: 5, fill: "mix(#ffg, #000, 1)" }
+                                                    ^~~~~~~~~~~~~~~~~~
+        s.yaml:6:41: error: expected mix(FROM, TO, FRACTION) for 'fill', as mix(#0a84ff, #0060df, pressed), found 'mix(#fff, #000)'
+              c: { position: [10, 10], r: 5, fill: "mix(#fff, #000)" }
+                                                    ^~~~~~~~~~~~~~~
+        s.yaml:7:59: error: unknown name 'pointr'; did you mean 'pointer'?
+              d: { position: [10, 10], r: 5, stroke: "mix(#fff, #000, pointr.down)" }
+                                                                      ^~~~~~
+        s.yaml:8:40: error: 'fill' needs 'spring', the name of the spring that follows 'to'
+              e: { position: [10, 10], r: 5, fill: { to: "mix(#fff, #000, 1)" } }
+                                                   ^
+
+        """)
+  }
+
   @Test func expectationsMayReadStateRadiusAndVelocity() throws {
     let text =
       Self.ball

@@ -1,6 +1,7 @@
 import Foundation
 import SceneGeometry
 import SceneGraph
+import SceneVocabulary
 import Testing
 
 @testable import SceneRuntime
@@ -78,7 +79,8 @@ import Testing
     let frame = try #require(try frames(yaml, fps: 60).first)
     let button = try #require(handle(frame, "button"))
     let still = try #require(handle(frame, "still"))
-    #expect(SceneGraph.AnimatedProperty.allCases.allSatisfy { button.animates($0) })
+    #expect([.opacity, .rotation, .scale].allSatisfy { button.animates($0) })
+    #expect(!button.animates(.fill) && !button.animates(.stroke))
     #expect(still.animated == 0 && still.scale == 1 && still.rotation == 0 && still.opacity == 1)
   }
 
@@ -117,6 +119,58 @@ import Testing
     } throws: { error in
       (error as? RuntimeError)?.message
         == "the scale of handle 'dot' is not a finite number at t = 0.5 (a division by zero?)"
+    }
+  }
+}
+
+/// Colours mix in OKLab: against values worked out independently (Ottosson's formulas in
+/// Python), and a spring on a fill's fraction moves every OKLab component as one spring.
+@Suite struct ColorMixTests {
+  func color(_ text: String) throws -> Color { try #require(Color(parsing: text)) }
+
+  @Test func mixesMatchTheirReferenceValues() throws {
+    #expect(
+      OKLab(try color("white")).mixed(with: OKLab(try color("black")), 0.5).color
+        == Color(red: 99, green: 99, blue: 99))
+    #expect(
+      OKLab(try color("#ff0000")).mixed(with: OKLab(try color("#0000ff")), 0.5).color
+        == Color(red: 140, green: 83, blue: 162))
+    #expect(
+      OKLab(try color("#0a84ff")).mixed(with: OKLab(try color("#0060df")), 0.5).color
+        == Color(red: 3, green: 114, blue: 239))
+    // Half-transparent ends mix their alpha linearly.
+    #expect(
+      OKLab(try color("#ffffff00")).mixed(with: OKLab(try color("#ffffffff")), 0.5).color
+        == Color(red: 255, green: 255, blue: 255, alpha: 128))
+    // Every colour comes back as itself.
+    for text in ["#000000", "#ffffff", "#0a84ff", "#ff9f0a", "#123456", "#fedcba80"] {
+      #expect(OKLab(try color(text)).color == (try color(text)), "\(text)")
+    }
+  }
+
+  @Test(arguments: [30.0, 60, 144])
+  func aSpringOnAFillMixesAtItsClosedForm(fps: Double) throws {
+    let yaml = """
+      scene: { size: 300x200, fps: 60, duration: 0.6s }
+      springs:
+        snappy: { dampingRatio: 0.7, duration: 0.3s }
+      handles:
+        dot:
+          position: [150, 100]
+          r: 10
+          fill: { to: "mix(#0a84ff, #0040a0, pointer.down)", spring: snappy }
+      gesture:
+        - press: [150, 100]
+      """
+    let from = OKLab(try color("#0a84ff"))
+    let to = OKLab(try color("#0040a0"))
+    for frame in try frames(yaml, fps: fps) {
+      let fill = try #require(handle(frame, "dot")).fill
+      let spring = AnimatedPropertyTests.model.state(
+        after: frame.time, displacement: -1, velocity: 0)
+      let fraction = min(max(1 + spring.displacement, 0), 1)
+      let settled = fill == to.color && abs(spring.displacement) <= 1e-3
+      #expect(fill == from.mixed(with: to, fraction).color || settled, "at \(frame.time)")
     }
   }
 }

@@ -1,9 +1,10 @@
 // The scene renderer shared by the HTML player (`scenec run -o scene.html`) and the live
 // preview (`scenec preview`): it draws one frame of a scene, in the JSON both write, on a
 // canvas. A scene lists its handles and paths once with their styles; a frame's `h` holds
-// `[x, y, angle, r, state]` per handle (then `rotation, scale, opacity` for a handle the
-// scene animates: its turn is added to the angle, its size multiplied by the scale, and the
-// opacity replaces its style's), `p` SVG path data per path (null when hidden),
+// `[x, y, angle, r, state]` per handle (then `rotation, scale, opacity, fill, stroke` for a
+// handle the scene animates: its turn is added to the angle, its size multiplied by the
+// scale, and the opacity and colours, where not null, replace its style's), `p` SVG path
+// data per path (null when hidden),
 // `ptr` `[id, x, y, down]` per pointer and `e` `[type, subject]` per event.
 var SceneRenderer = (function () {
   "use strict";
@@ -116,7 +117,12 @@ var SceneRenderer = (function () {
         ctx.save();
         ctx.translate(v[0], v[1]);
         ctx.rotate(animated ? v[2] + v[5] : v[2]);
-        paint(h, shape, animated && h.animated.indexOf("opacity") >= 0 ? v[7] : undefined);
+        var style = h;
+        if (animated && (v[8] || v[9])) {
+          style = { fill: v[8] || h.fill, stroke: v[9] || h.stroke, strokeWidth: h.strokeWidth,
+            opacity: h.opacity };
+        }
+        paint(style, shape, animated && h.animated.indexOf("opacity") >= 0 ? v[7] : undefined);
         ctx.restore();
       });
     }

@@ -32,14 +32,21 @@ public struct HandleSpec: Hashable, Sendable {
   /// Its opacity when it changes (an expression, or a spring towards one); a constant
   /// opacity is ``Style/opacity``.
   public var animatedOpacity: AnimatedValue?
+  /// Its fill or stroke when it changes: a mix of two colours by a fraction that is an
+  /// expression, or a spring towards one; a constant colour is ``Style/fill``.
+  public var animatedFill: ColorMix?
+  public var animatedStroke: ColorMix?
 
   public init(
     name: Located<String>, position: Expression, shape: Located<Shape>? = nil,
     radius: Located<Double>? = nil, width: Located<Double>? = nil, height: Located<Double>? = nil,
     draggable: Located<Bool>? = nil, hitRadius: Located<Double>? = nil, rest: Expression? = nil,
     spring: Reference? = nil, style: Style = Style(), rotation: AnimatedValue? = nil,
-    scale: AnimatedValue? = nil, animatedOpacity: AnimatedValue? = nil
+    scale: AnimatedValue? = nil, animatedOpacity: AnimatedValue? = nil,
+    animatedFill: ColorMix? = nil, animatedStroke: ColorMix? = nil
   ) {
+    self.animatedFill = animatedFill
+    self.animatedStroke = animatedStroke
     self.rotation = rotation
     self.scale = scale
     self.animatedOpacity = animatedOpacity
@@ -79,4 +86,22 @@ public struct AnimatedValue: Hashable, Sendable {
     self.held = held
     self.source = source
   }
+}
+
+/// A colour that changes while the scene runs: `mix(FROM, TO, FRACTION)`, the colour
+/// `FRACTION` of the way from `FROM` to `TO` in OKLab (0 is `FROM`, 1 is `TO`), where the
+/// fraction is an animated value (an expression, or a spring towards one).
+public struct ColorMix: Hashable, Sendable {
+  public var from: Color
+  public var to: Color
+  public var fraction: AnimatedValue
+
+  public init(from: Color, to: Color, fraction: AnimatedValue) {
+    self.from = from
+    self.to = to
+    self.fraction = fraction
+  }
+
+  /// `mix(#rrggbb, #rrggbb, FRACTION)`, as `fmt` writes it.
+  public var text: String { "mix(\(from), \(to), \(fraction.value.text))" }
 }

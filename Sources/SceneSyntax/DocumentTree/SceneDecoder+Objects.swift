@@ -1,5 +1,6 @@
 import SceneDiagnostics
 import SceneGeometry
+import SceneVocabulary
 
 // MARK: - Springs, handles, paths
 
@@ -93,6 +94,84 @@ extension SceneDecoder {
     return AnimatedValue(value: target, spring: spring, held: held, source: node.source)
   }
 
+  /// A colour that changes: `mix(FROM, TO, FRACTION)`, or
+  /// `{ to: "mix(FROM, TO, FRACTION)", spring: NAME, held: EXPR }` for a spring on the
+  /// fraction.
+  mutating func colorMix(_ node: DocumentNode, what: String) -> ColorMix? {
+    let written: DocumentNode
+    var spring: Reference?
+    var held: Expression?
+    if case .mapping = node.value {
+      guard let f = fields(of: node, what: what, allowed: Self.animatedValueKeys) else {
+        return nil
+      }
+      guard let to = f["to"] else {
+        error("\(what) needs 'to', the mix the spring follows", at: node.source)
+        return nil
+      }
+      guard let name = f["spring"] else {
+        error(
+          "\(what) needs 'spring', the name of the spring that follows 'to'", at: node.source)
+        return nil
+      }
+      spring = reference(name, what: "'spring' of \(what)")
+      held = f["held"].flatMap { expression($0, what: "'held' of \(what)") }
+      written = to
+    } else {
+      written = node
+    }
+    guard let s = scalar(written, what: what) else { return nil }
+    let usage = "expected mix(FROM, TO, FRACTION) for \(what), as mix(#0a84ff, #0060df, pressed)"
+    let text = s.text
+    guard text.hasPrefix("mix("), text.hasSuffix(")") else {
+      error(usage + ", found '\(text)'", at: written.source)
+      return nil
+    }
+    // The two colours are the first two arguments; the fraction is the rest.
+    let inner = text.dropFirst(4).dropLast()
+    let parts = inner.split(separator: ",", maxSplits: 2, omittingEmptySubsequences: false)
+    guard parts.count == 3 else {
+      error(usage + ", found '\(text)'", at: written.source)
+      return nil
+    }
+    func trimmed(_ part: Substring) -> String {
+      String(part.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+    }
+    let colours = parts.prefix(2).map { Color(parsing: trimmed($0)) }
+    guard let from = colours[0], let to = colours[1] else {
+      let bad = colours[0] == nil ? parts[0] : parts[1]
+      error(
+        "expected a color (#rgb, #rrggbb, #rrggbbaa or a name such as white) in \(what), found '\(trimmed(bad))'",
+        at: written.source)
+      return nil
+    }
+    // Where the fraction starts in the file, when the text stands there as it is.
+    let fractionText = String(parts[2])
+    let offset = text.count - 1 - fractionText.count
+    let span =
+      s.isVerbatim
+      ? SourceSpan(written.source.span.start.advanced(by: offset), length: fractionText.count)
+      : written.source.span
+    let fraction: Expression
+    do {
+      fraction = try ExpressionParser.parse(fractionText, at: span, verbatim: s.isVerbatim)
+    } catch {
+      diagnostics.append(error.diagnostic)
+      return nil
+    }
+    if case .mapping = node.value, spring == nil { return nil }
+    return ColorMix(
+      from: from, to: to,
+      fraction: AnimatedValue(value: fraction, spring: spring, held: held, source: node.source))
+  }
+
+  /// Whether `node` is a `mix(…)` or a mapping (an animated colour, not a constant one).
+  static func isColorMix(_ node: DocumentNode) -> Bool {
+    if case .mapping = node.value { return true }
+    guard case .scalar(let s) = node.value, !s.isNull else { return false }
+    return s.text.hasPrefix("mix(")
+  }
+
   /// Whether `node` is a plain number (a constant opacity, as before animated ones).
   static func isNumber(_ node: DocumentNode) -> Bool {
     guard case .scalar(let s) = node.value, !s.isNull else { return false }
@@ -123,6 +202,12 @@ extension SceneDecoder {
       scale: f["scale"].flatMap { animatedValue($0, what: "'scale'") },
       animatedOpacity: f["opacity"].flatMap {
         Self.isNumber($0) ? nil : animatedValue($0, what: "'opacity'")
+      },
+      animatedFill: f["fill"].flatMap {
+        Self.isColorMix($0) ? colorMix($0, what: "'fill'") : nil
+      },
+      animatedStroke: f["stroke"].flatMap {
+        Self.isColorMix($0) ? colorMix($0, what: "'stroke'") : nil
       })
     return position == nil ? nil : handle
   }
@@ -132,6 +217,9 @@ extension SceneDecoder {
   mutating func handleStyle(_ f: Fields) -> Style {
     var plain = f
     if let opacity = f["opacity"], !Self.isNumber(opacity) { plain.remove("opacity") }
+    for key in ["fill", "stroke"] {
+      if let paint = f[key], Self.isColorMix(paint) { plain.remove(key) }
+    }
     return style(plain)
   }
 

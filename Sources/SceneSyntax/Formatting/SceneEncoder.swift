@@ -153,7 +153,17 @@ public enum SceneEncoder {
     if let scale = handle.scale { fields.append(entry("scale", encode(scale))) }
     fields += encodeStyle(handle.style)
     if let opacity = handle.animatedOpacity { fields.append(entry("opacity", encode(opacity))) }
+    if let fill = handle.animatedFill { fields.append(entry("fill", encode(fill))) }
+    if let stroke = handle.animatedStroke { fields.append(entry("stroke", encode(stroke))) }
     return fields
+  }
+
+  /// An animated colour: `mix(…)`, or `{ to: "mix(…)", spring: NAME, held: EXPR }`.
+  static func encode(_ mix: ColorMix) -> DocumentNode {
+    guard let spring = mix.fraction.spring else { return scalar(mix.text) }
+    var entries = [entry("to", scalar(mix.text)), entry("spring", scalar(spring.value))]
+    if let held = mix.fraction.held { entries.append(entry("held", scalar(held.text))) }
+    return mapping(entries)
   }
 
   /// An animated property: its expression, or `{ to: EXPR, spring: NAME }`.

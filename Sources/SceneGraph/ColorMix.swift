@@ -1,10 +1,12 @@
 import RealModule
 import SceneVocabulary
 
-/// A colour in OKLab (Björn Ottosson, "A perceptual color space for image processing",
-/// 2020, bottosson.github.io/posts/oklab): lightness `l`, and `a`, `b` from green to red
-/// and blue to yellow, with the alpha beside them. Mixing two colours along a straight line
-/// here keeps the lightness even, where a mix of sRGB numbers goes muddy in the middle.
+/// A colour in OKLab, with its alpha beside it.
+///
+/// OKLab is Björn Ottosson's ("A perceptual color space for image processing", 2020,
+/// bottosson.github.io/posts/oklab): lightness `l`, and `a`, `b` from green to red and
+/// blue to yellow. Mixing two colours along a straight line here keeps the lightness even,
+/// where a mix of sRGB numbers goes muddy in the middle.
 public struct OKLab: Hashable, Sendable {
   public var l: Double
   public var a: Double

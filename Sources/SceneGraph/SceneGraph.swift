@@ -97,6 +97,8 @@ public struct SceneGraph: Sendable {
     public var radius: Double
     public var width: Double
     public var height: Double
+    /// A rect's corner radius (0: square corners).
+    public var cornerRadius: Double = 0
     public var draggable: Bool
     public var hitRadius: Double
     /// The spring it returns to rest with, as an index into ``SceneGraph/springs``.
@@ -152,7 +154,8 @@ public struct SceneGraph: Sendable {
   /// The properties of a handle that may change while the scene runs.
   public enum AnimatedProperty: Int, Sendable, CaseIterable, Comparable {
     /// For `fill` and `stroke` the value is the fraction of the way between two colours.
-    case opacity, rotation, scale, fill, stroke
+    case opacity, rotation, scale, fill, stroke, radius, width, height, cornerRadius,
+      strokeWidth
 
     /// The key that names it in a scene and in a frame.
     public var key: String {
@@ -162,6 +165,11 @@ public struct SceneGraph: Sendable {
       case .scale: "scale"
       case .fill: "fill"
       case .stroke: "stroke"
+      case .radius: "r"
+      case .width: "width"
+      case .height: "height"
+      case .cornerRadius: "cornerRadius"
+      case .strokeWidth: "strokeWidth"
       }
     }
 
@@ -169,16 +177,26 @@ public struct SceneGraph: Sendable {
     public var neutral: Double { self == .opacity || self == .scale ? 1 : 0 }
 
     /// How close to its target, and how slow, a spring on it must be to be at rest: a
-    /// thousandth (of full opacity, of the size, of a radian, of the way between colours).
+    /// thousandth (of full opacity, of the scale, of a radian, of the way between colours,
+    /// of a point).
     public var restThreshold: Double { 1e-3 }
 
     /// The value drawn for `value`: an opacity or a colour's fraction within 0…1, a scale
-    /// not below 0.
+    /// or a size not below 0.
     public func clamped(_ value: Double) -> Double {
       switch self {
       case .opacity, .fill, .stroke: Swift.min(Swift.max(value, 0), 1)
       case .rotation: value
-      case .scale: Swift.max(value, 0)
+      case .scale, .radius, .width, .height, .cornerRadius, .strokeWidth: Swift.max(value, 0)
+      }
+    }
+
+    /// Whether a spring on it is at rest within ``restThreshold`` of its target in points
+    /// (a size) rather than in its own unit.
+    public var isSize: Bool {
+      switch self {
+      case .radius, .width, .height, .cornerRadius, .strokeWidth: true
+      default: false
       }
     }
 

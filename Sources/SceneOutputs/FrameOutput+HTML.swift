@@ -179,6 +179,8 @@ enum HTMLPlayer {
     let handleEntries = graph.handles.map { handle in
       "{\"name\":\(jsonString(handle.name)),\"shape\":\(jsonString(handle.shape.rawValue)),"
         + "\"r\":\(n(handle.radius)),\"w\":\(n(handle.width)),\"h\":\(n(handle.height)),\(style(handle.style))"
+        // Only for rounded corners, so other scenes' pages stay as they were.
+        + (handle.cornerRadius > 0 ? ",\"cr\":\(n(handle.cornerRadius))" : "")
         // Only where the scene animates it, so other scenes' pages stay as they were.
         + (handle.motions.isEmpty
           ? ""
@@ -203,7 +205,8 @@ enum HTMLPlayer {
   /// One frame's JSON entry.
   ///
   /// `h` holds `[x, y, angle, r, state]` for each of the graph's handles (with `rotation,
-  /// scale, opacity, fill, stroke` after them for a handle the scene animates)
+  /// scale, opacity, fill, stroke, width, height, cornerRadius, strokeWidth` after them for
+  /// a handle the scene animates)
   /// (or `null`), `p` SVG path data for each drawn path (or `null` when it is hidden),
   /// `ptr` `[id, x, y, down]` for each pointer, `e` `[type, subject]` for each event
   /// (`[type, subject, target]` for `snap`). Without `handles` there is no `h`: the HTML
@@ -291,8 +294,9 @@ enum HTMLPlayer {
     text.append(UInt8(ascii: "]"))
   }
 
-  /// `,rotation,scale,opacity,fill,stroke`, the values a handle the scene animates adds to
-  /// its `[x, y, angle, r, state]` (neutral, and `null` colours, for those not animated).
+  /// `,rotation,scale,opacity,fill,stroke,width,height,cornerRadius,strokeWidth`, the values
+  /// a handle the scene animates adds to its `[x, y, angle, r, state]` (neutral, or `null`
+  /// for colours and sizes, where not animated).
   static func appendAnimated(_ h: HandleFrame, to text: inout TextBytes, precision p: Int) {
     text.append(UInt8(ascii: ","))
     text.append(h.rotation, precision: p)
@@ -302,6 +306,18 @@ enum HTMLPlayer {
     text.append(h.animates(.opacity) ? h.opacity : 1, precision: p)
     appendColor(h.animates(.fill) ? h.fill : nil, to: &text)
     appendColor(h.animates(.stroke) ? h.stroke : nil, to: &text)
+    appendSizes(h, to: &text, precision: p)
+  }
+
+  /// `,width,height,cornerRadius,strokeWidth`, each `null` where not animated.
+  static func appendSizes(_ h: HandleFrame, to text: inout TextBytes, precision p: Int) {
+    for (property, value) in [
+      (SceneGraph.AnimatedProperty.width, h.width), (.height, h.height),
+      (.cornerRadius, h.cornerRadius), (.strokeWidth, h.strokeWidth),
+    ] {
+      text.append(UInt8(ascii: ","))
+      if h.animates(property) { text.append(value, precision: p) } else { text.append("null") }
+    }
   }
 
   /// `,"#rrggbbaa"`, or `,null`.
@@ -313,7 +329,7 @@ enum HTMLPlayer {
   }
 
   /// `"m"`: for the page, whose handles are packed apart (``HandleFrameStream``), the
-  /// animated values of each handle the scene animates, in scene order, five a handle
+  /// animated values of each handle the scene animates, in scene order, nine a handle
   /// (see ``appendAnimated(_:to:precision:)``); the player adds them to the unpacked `h`.
   static func appendMotions(_ frame: Frame, context: OutputContext, to text: inout TextBytes) {
     text.append(",\"m\":[")
@@ -322,7 +338,7 @@ enum HTMLPlayer {
       if !first { text.append(UInt8(ascii: ",")) }
       first = false
       guard i < frame.handles.count else {
-        text.append("0,1,1,null,null")  // A frame without it: neutral values.
+        text.append("0,1,1,null,null,null,null,null,null")  // A frame without it: neutral.
         continue
       }
       let h = frame.handles[i]
@@ -333,6 +349,7 @@ enum HTMLPlayer {
       text.append(h.animates(.opacity) ? h.opacity : 1, precision: context.precision)
       appendColor(h.animates(.fill) ? h.fill : nil, to: &text)
       appendColor(h.animates(.stroke) ? h.stroke : nil, to: &text)
+      appendSizes(h, to: &text, precision: context.precision)
     }
     text.append(UInt8(ascii: "]"))
   }

@@ -298,17 +298,27 @@ enum JSONLines {
   }
 
   /// A handle's values after its `{"angle":` key, up to and with `"x":`: `0,"r":20,
-  /// "state":"idle","x":`, with `fill`, `opacity`, `rotation`, `scale` and `stroke` in
-  /// their places (keys in order) for those the scene animates.
+  /// "state":"idle","x":`, with `cornerRadius`, `fill`, `height`, `opacity`, `rotation`,
+  /// `scale`, `stroke`, `strokeWidth` and `width` in their places (keys in order) for those
+  /// the scene animates.
   @inline(__always)
   static func writeStart(of handle: HandleFrame, precision p: Int, to text: inout TextBytes) {
     text.append(handle.angle, precision: p)
-    if handle.animated != 0 && handle.animates(.fill) {
+    let animated = handle.animated != 0
+    if animated && handle.animates(.cornerRadius) {
+      text.append(",\"cornerRadius\":")
+      text.append(handle.cornerRadius, precision: p)
+    }
+    if animated && handle.animates(.fill) {
       text.append(",\"fill\":\"")
       appendHex(handle.fill, to: &text)
       text.append(UInt8(ascii: "\""))
     }
-    if handle.animated != 0 && handle.animates(.opacity) {
+    if animated && handle.animates(.height) {
+      text.append(",\"height\":")
+      text.append(handle.height, precision: p)
+    }
+    if animated && handle.animates(.opacity) {
       text.append(",\"opacity\":")
       text.append(handle.opacity, precision: p)
     }
@@ -326,11 +336,24 @@ enum JSONLines {
     }
     text.append(",\"state\":\"")
     text.append(stateText(handle.state))
-    if handle.animated != 0 && handle.animates(.stroke) {
+    if animated && handle.animates(.stroke) {
       text.append("\",\"stroke\":\"")
       appendHex(handle.stroke, to: &text)
     }
-    text.append("\",\"x\":")
+    guard animated && (handle.animates(.strokeWidth) || handle.animates(.width)) else {
+      text.append("\",\"x\":")
+      return
+    }
+    text.append(UInt8(ascii: "\""))
+    if handle.animates(.strokeWidth) {
+      text.append(",\"strokeWidth\":")
+      text.append(handle.strokeWidth, precision: p)
+    }
+    if handle.animates(.width) {
+      text.append(",\"width\":")
+      text.append(handle.width, precision: p)
+    }
+    text.append(",\"x\":")
   }
 
   /// `rrggbbaa`, lowercase: the animated colours of a frame, alpha always written.

@@ -127,6 +127,7 @@ enum SVGText {
           if h.animates(.opacity) { style.opacity = h.opacity }
           if h.animates(.fill) { style.fill = h.fill }
           if h.animates(.stroke) { style.stroke = h.stroke }
+          if h.animates(.strokeWidth) { style.strokeWidth = h.strokeWidth }
         }
         if !same(style, lastStyle) {
           lastStyle = style
@@ -145,8 +146,12 @@ enum SVGText {
           out.append(scale == 1 ? h.radius : h.radius * scale, precision: p)
           out.append("\"")
         } else {
-          let width = scale == 1 ? handles[j].width : handles[j].width * scale
-          let height = scale == 1 ? handles[j].height : handles[j].height * scale
+          let animated = h.animated != 0
+          let width = (animated && h.animates(.width) ? h.width : handles[j].width) * scale
+          let height = (animated && h.animates(.height) ? h.height : handles[j].height) * scale
+          let corner =
+            (animated && h.animates(.cornerRadius) ? h.cornerRadius : handles[j].cornerRadius)
+            * scale
           let rotation = degrees(h.rotation == 0 ? h.angle : h.angle + h.rotation, precision: p)
           out.append("  <rect")
           ids.append(idFor: h.name, at: i, takenByPath: takenByPath, to: &out)
@@ -159,6 +164,11 @@ enum SVGText {
           out.append("\" height=\"")
           out.append(height, precision: p)
           out.append("\"")
+          if corner > 0 {
+            out.append(" rx=\"")
+            out.append(corner, precision: p)
+            out.append("\"")
+          }
           if rotation != "0" {
             out.append(" transform=\"rotate(")
             out.append(rotation)
@@ -232,6 +242,10 @@ enum SVGText {
       if fadesOut { style.opacity = 1 }
       if states[0].animates(.fill) { style.fill = states[0].fill }
       if states[0].animates(.stroke) { style.stroke = states[0].stroke }
+      if states[0].animates(.strokeWidth) { style.strokeWidth = states[0].strokeWidth }
+      let strokeWidths =
+        states[0].animates(.strokeWidth)
+        ? timing.animate("stroke-width", states.map { n($0.strokeWidth) }) : nil
       let opacities = fadesOut ? states.map { n($0.opacity) } : []
       let paint =
         Paint(style).attributes(precision: p) + (fadesOut ? " opacity=\"\(opacities[0])\"" : "")
@@ -250,7 +264,7 @@ enum SVGText {
           colors.allSatisfy({ $0.alpha == 255 }) ? nil : timing.animate(name + "-opacity", alphas),
         ]
       }
-      let colorAnimations = paints(.fill, \.fill) + paints(.stroke, \.stroke)
+      let colorAnimations = paints(.fill, \.fill) + paints(.stroke, \.stroke) + [strokeWidths]
       let visibility = shown.map { $0 == nil ? "hidden" : "visible" }
       let hiddenAttribute = visibility[0] == "hidden" ? " visibility=\"hidden\"" : ""
       let id = ids.attribute(for: track.name)
@@ -265,21 +279,31 @@ enum SVGText {
             timing.animate("cx", cx), timing.animate("cy", cy), timing.animate("r", r), opacity,
           ] + colorAnimations + [timing.animate("visibility", visibility)], closing: "circle")
       } else {
-        let x = states.map { n($0.x - handle.width * $0.scale / 2) }
-        let y = states.map { n($0.y - handle.height * $0.scale / 2) }
-        let widths = states.map { n(handle.width * $0.scale) }
-        let heights = states.map { n(handle.height * $0.scale) }
+        func width(_ h: HandleFrame) -> Double { h.animates(.width) ? h.width : handle.width }
+        func height(_ h: HandleFrame) -> Double {
+          h.animates(.height) ? h.height : handle.height
+        }
+        func corner(_ h: HandleFrame) -> Double {
+          (h.animates(.cornerRadius) ? h.cornerRadius : handle.cornerRadius) * h.scale
+        }
+        let x = states.map { n($0.x - width($0) * $0.scale / 2) }
+        let y = states.map { n($0.y - height($0) * $0.scale / 2) }
+        let widths = states.map { n(width($0) * $0.scale) }
+        let heights = states.map { n(height($0) * $0.scale) }
+        let corners = states.map { n(corner($0)) }
+        let rounded = states.contains { corner($0) > 0 }
         let rotations = states.map { degrees($0.angle + $0.rotation, precision: p) }
         let rotate = states.indices.map { "\(rotations[$0]) \(n(states[$0].x)) \(n(states[$0].y))" }
         out +=
           "  <rect\(id) x=\"\(x[0])\" y=\"\(y[0])\" width=\"\(widths[0])\" height=\"\(heights[0])\""
+          + (rounded ? " rx=\"\(corners[0])\"" : "")
         // Without a turn in any frame, no transform at all.
         if rotations.contains(where: { $0 != "0" }) { out += " transform=\"rotate(\(rotate[0]))\"" }
         out += paint + hiddenAttribute
         out += body(
           [
             timing.animate("x", x), timing.animate("y", y), timing.animate("width", widths),
-            timing.animate("height", heights),
+            timing.animate("height", heights), rounded ? timing.animate("rx", corners) : nil,
             rotations.contains(where: { $0 != "0" }) ? timing.animateRotation(rotate) : nil,
             opacity,
           ] + colorAnimations + [timing.animate("visibility", visibility)], closing: "rect")

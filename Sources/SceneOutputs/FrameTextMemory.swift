@@ -40,12 +40,16 @@ struct FrameTextMemory {
     var radius: UInt64
     var state: HandleState
     /// The animated properties, where the scene animates any (`animated` non-zero).
-    var animated: UInt8
+    var animated: UInt16
     var opacity: UInt64
     var rotation: UInt64
     var scale: UInt64
     var fill: Color
     var stroke: Color
+    var width: UInt64
+    var height: UInt64
+    var cornerRadius: UInt64
+    var strokeWidth: UInt64
 
     @inline(__always)
     init(_ handle: HandleFrame) {
@@ -60,6 +64,10 @@ struct FrameTextMemory {
       scale = handle.scale.bitPattern
       fill = handle.fill
       stroke = handle.stroke
+      width = handle.width.bitPattern
+      height = handle.height.bitPattern
+      cornerRadius = handle.cornerRadius.bitPattern
+      strokeWidth = handle.strokeWidth.bitPattern
     }
 
     /// Whether an entry written with these values starts, up to its `"x":`, as one
@@ -83,6 +91,10 @@ struct FrameTextMemory {
       scale = 0
       fill = Color(red: 0, green: 0, blue: 0, alpha: 0)
       stroke = fill
+      width = 0
+      height = 0
+      cornerRadius = 0
+      strokeWidth = 0
     }
   }
 

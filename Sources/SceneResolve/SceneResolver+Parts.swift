@@ -96,12 +96,16 @@ extension SceneResolver {
     let radius = nonNegative(handle.radius, default: 0, "\(what()): radius")
     let width = nonNegative(handle.width, default: 0, "\(what()): width")
     let height = nonNegative(handle.height, default: 0, "\(what()): height")
+    let sizes = handle.animatedSizes
+    let hasRadius = handle.radius != nil || sizes["r"] != nil
+    let hasWidth = handle.width != nil || sizes["width"] != nil
+    let hasHeight = handle.height != nil || sizes["height"] != nil
     let shape: HandleShape =
-      handle.shape?.value ?? (handle.radius != nil ? .circle : handle.width != nil ? .rect : .none)
-    if shape == .circle && handle.radius == nil {
+      handle.shape?.value ?? (hasRadius ? .circle : hasWidth ? .rect : .none)
+    if shape == .circle && !hasRadius {
       error("\(what()) is a circle but has no 'r'", at: handle.shape?.source ?? handle.name.source)
     }
-    if shape == .rect && (handle.width == nil || handle.height == nil) {
+    if shape == .rect && (!hasWidth || !hasHeight) {
       error(
         "\(what()) is a rect but lacks 'width' or 'height'",
         at: handle.shape?.source ?? handle.name.source)
@@ -111,7 +115,8 @@ extension SceneResolver {
     // An animated stroke counts as a stroke: a shape with one is not filled white unless
     // it says so, as with a constant stroke.
     let stroked = handle.style.stroke != nil || handle.animatedStroke != nil
-    return SceneGraph.Handle(
+    let cornerRadius = nonNegative(handle.cornerRadius, default: 0, "\(what()): cornerRadius")
+    var resolved = SceneGraph.Handle(
       name: handle.name.value, nameSource: handle.name.source, shape: shape, radius: radius,
       width: width, height: height,
       draggable: handle.draggable?.value ?? false, hitRadius: hitRadius, spring: spring,
@@ -120,6 +125,8 @@ extension SceneResolver {
         defaultFill: shape == .none || (stroked && handle.style.fill == nil)
           ? nil : Color(red: 255, green: 255, blue: 255),
         what: what()))
+    resolved.cornerRadius = cornerRadius
+    return resolved
   }
 
   mutating func style(
@@ -179,6 +186,10 @@ extension SceneResolver {
       let written: [(SceneGraph.AnimatedProperty, AnimatedValue?)] = [
         (.opacity, spec.animatedOpacity), (.rotation, spec.rotation), (.scale, spec.scale),
         (.fill, spec.animatedFill?.fraction), (.stroke, spec.animatedStroke?.fraction),
+        (.radius, spec.animatedSizes["r"]), (.width, spec.animatedSizes["width"]),
+        (.height, spec.animatedSizes["height"]),
+        (.cornerRadius, spec.animatedSizes["cornerRadius"]),
+        (.strokeWidth, spec.animatedSizes["strokeWidth"]),
       ]
       for case (let property, let value?) in written {
         let mix =

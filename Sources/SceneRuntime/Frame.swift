@@ -47,14 +47,20 @@ public struct HandleFrame: Sendable, Equatable {
   /// Its fill and stroke, when animated (otherwise its style's).
   public var fill = Color(red: 0, green: 0, blue: 0, alpha: 0)
   public var stroke = Color(red: 0, green: 0, blue: 0, alpha: 0)
+  /// A rect's size and corner radius, and the line width, when animated (otherwise the
+  /// scene's; an animated `r` is ``radius``).
+  public var width = 0.0
+  public var height = 0.0
+  public var cornerRadius = 0.0
+  public var strokeWidth = 0.0
   /// Which of `opacity`, `rotation`, `scale`, `fill` and `stroke` the scene animates for
   /// it, as bits
   /// `1 << AnimatedProperty.rawValue`: a frame reports only those.
-  public var animated: UInt8 = 0
+  public var animated: UInt16 = 0
 
   /// Whether the scene animates `property` for this handle.
   public func animates(_ property: SceneGraph.AnimatedProperty) -> Bool {
-    animated & (1 << UInt8(property.rawValue)) != 0
+    animated & (1 << UInt16(property.rawValue)) != 0
   }
 
 }

@@ -79,6 +79,11 @@ extension Simulation {
       case .opacity: publishedHandles[i].opacity = shown
       case .rotation: publishedHandles[i].rotation = shown
       case .scale: publishedHandles[i].scale = shown
+      case .radius: publishedHandles[i].radius = shown
+      case .width: publishedHandles[i].width = shown
+      case .height: publishedHandles[i].height = shown
+      case .cornerRadius: publishedHandles[i].cornerRadius = shown
+      case .strokeWidth: publishedHandles[i].strokeWidth = shown
       case .fill, .stroke:
         guard let colors = motions[m].colors else { continue }
         let color = colors.from.mixed(with: colors.to, shown).color

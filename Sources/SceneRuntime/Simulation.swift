@@ -288,7 +288,7 @@ public struct Simulation: Sendable {
       }
     publishedHandles = graph.handles.map { handle in
       var frame = HandleFrame(name: handle.name, x: 0, y: 0, angle: 0, radius: 0, state: .idle)
-      for motion in handle.motions { frame.animated |= 1 << UInt8(motion.property.rawValue) }
+      for motion in handle.motions { frame.animated |= 1 << UInt16(motion.property.rawValue) }
       return frame
     }
     var motions: [SceneGraph.Motion] = []

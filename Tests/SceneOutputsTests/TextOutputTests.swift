@@ -76,6 +76,34 @@ func runFrames(_ yaml: String) throws -> (SceneGraph, [Frame]) {
     #expect(animated.contains(#"<animate attributeName="opacity" values="0.5;0.483;0.467;0.45""#))
   }
 
+  /// Sizes that change: keys in order in JSON lines, and the SVG draws the rounded rect
+  /// at its size of the moment; a constant corner radius is drawn and not reported.
+  @Test func animatedSizesReachTheOutputs() throws {
+    let (graph, frames) = try runFrames(
+      """
+      scene: { duration: 0.05s, fps: 60 }
+      handles:
+        card: { position: [100, 80], shape: rect, width: 40 + time * 60, height: 20, cornerRadius: "4 + time * 60", strokeWidth: 2 + time * 60, stroke: "#000000" }
+        tile: { position: [10, 10], shape: rect, width: 10, height: 10, cornerRadius: 2 }
+        dot: { position: [50, 50], r: "5 + time * 60" }
+      """)
+    let context = OutputContext(graph: graph, fps: 60)
+    #expect(
+      FrameOutput.jsonl.text(of: [frames[1]], context: context) == """
+        {"events":[],"frame":1,"handles":{"card":{"angle":0,"cornerRadius":5,"r":0,"state":"idle","strokeWidth":3,"width":41,"x":100,"y":80},"dot":{"angle":0,"r":6,"state":"idle","x":50,"y":50},"tile":{"angle":0,"r":0,"state":"idle","x":10,"y":10}},"paths":{},"pointers":[],"time":0.017}
+
+        """)
+    let svg = FrameOutput.svg.text(of: [frames[1]], context: context)
+    #expect(
+      svg.contains(
+        ##"<rect id="card" x="79.5" y="70" width="41" height="20" rx="5" fill="none" stroke="#000000" stroke-width="3"/>"##
+      ), "\(svg)")
+    #expect(
+      svg.contains(##"<rect id="tile" x="5" y="5" width="10" height="10" rx="2" fill="#ffffff"/>"##)
+    )
+    #expect(svg.contains(##"<circle id="dot" cx="50" cy="50" r="6" fill="#ffffff"/>"##))
+  }
+
   @Test func numbersHaveFixedPrecisionWithoutTrailingZeros() {
     #expect(NumberText.format(120.5, precision: 3) == "120.5")
     #expect(NumberText.format(80, precision: 3) == "80")

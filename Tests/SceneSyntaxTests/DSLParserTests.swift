@@ -827,11 +827,11 @@ let dslExampleTree: DocumentNode = map([
 
   @Test func aContinuedStatementReadsAsOneAndErrorsPointAtTheirOwnLine() throws {
     let (spec, diagnostics) = parse(
-      "handle ball \\\n    position=(1, 2) \\\n    r=oops draggable\n")
+      "handle ball \\\n    position=(1, 2) \\\n    hitRadius=oops draggable\n")
     #expect(spec == nil)
-    #expect(diagnostics.map(\.message) == ["expected a number for 'r', found 'oops'"])
+    #expect(diagnostics.map(\.message) == ["expected a number for 'hitRadius', found 'oops'"])
     let place = try #require(diagnostics.first?.span?.start)
-    #expect(place.line == 3 && place.column == 7)
+    #expect(place.line == 3 && place.column == 15)
     let (good, none) = parse("handle ball \\\n  position=(1, \\\n  2) r=5\n")
     #expect(none.isEmpty)
     #expect(good?.handles.first?.radius?.value == 5)

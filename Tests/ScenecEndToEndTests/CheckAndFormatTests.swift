@@ -32,7 +32,7 @@ import Testing
   @Test func checkReportsEveryErrorWithCaretsAndExits65() throws {
     let dir = try scratch()
     let file = dir.appendingPathComponent("bad.yaml")
-    try "handles:\n  ball: { positon: [1, 2], r: big }\n".write(
+    try "handles:\n  ball: { positon: [1, 2], hitRadius: big }\n".write(
       to: file, atomically: true, encoding: .utf8)
     let result = try ScenecProcess.run(["check", file.path])
     #expect(result.status == 65)
@@ -40,11 +40,11 @@ import Testing
     #expect(
       result.stderr == """
         \(file.path):2:11: error: unknown key 'positon' in handle 'ball'; did you mean 'position'?
-              ball: { positon: [1, 2], r: big }
+              ball: { positon: [1, 2], hitRadius: big }
                       ^~~~~~~
-        \(file.path):2:31: error: expected a number for 'r', found 'big'
-              ball: { positon: [1, 2], r: big }
-                                          ^~~
+        \(file.path):2:39: error: expected a number for 'hitRadius', found 'big'
+              ball: { positon: [1, 2], hitRadius: big }
+                                                  ^~~
         2 errors in 1 of 1 scene
 
         """)

@@ -9,7 +9,7 @@ import Testing
 @Suite struct ReadmeCommandTests {
   /// Files the README's sessions read, written into a scratch folder that also links the
   /// repository's `Scenes/`.
-  static let fixtures = ["bad.yaml": "handles:\n  ball: { positon: [1, 2], r: big }\n"]
+  static let fixtures = ["bad.yaml": "handles:\n  ball: { positon: [1, 2], hitRadius: big }\n"]
 
   struct Session {
     var arguments: [String]

@@ -90,11 +90,11 @@
     if (carrying >= 0) frames[carrying].h = null;
     packed.seek(k);
     var h = packed.handles(), m = frames[k].m, next = 0;
-    // Each animated handle's rotation, scale, opacity, fill and stroke, carried beside the
-    // packed numbers.
+    // Each animated handle's rotation, scale, opacity, fill, stroke, width, height, corner
+    // radius and stroke width, carried beside the packed numbers.
     if (m) scene.handles.forEach(function (d, i) {
-      if (d.animated && h[i]) h[i].push(m[next], m[next + 1], m[next + 2], m[next + 3], m[next + 4]);
-      if (d.animated) next += 5;
+      if (d.animated && h[i]) h[i].push.apply(h[i], m.slice(next, next + 9));
+      if (d.animated) next += 9;
     });
     frames[k].h = h;
     carrying = k;

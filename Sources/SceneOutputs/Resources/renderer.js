@@ -1,10 +1,10 @@
 // The scene renderer shared by the HTML player (`scenec run -o scene.html`) and the live
 // preview (`scenec preview`): it draws one frame of a scene, in the JSON both write, on a
 // canvas. A scene lists its handles and paths once with their styles; a frame's `h` holds
-// `[x, y, angle, r, state]` per handle (then `rotation, scale, opacity, fill, stroke` for a
-// handle the scene animates: its turn is added to the angle, its size multiplied by the
-// scale, and the opacity and colours, where not null, replace its style's), `p` SVG path
-// data per path (null when hidden),
+// `[x, y, angle, r, state]` per handle (then `rotation, scale, opacity, fill, stroke,
+// width, height, cornerRadius, strokeWidth` for a handle the scene animates: its turn is
+// added to the angle, its size multiplied by the scale, and the others, where not null,
+// replace the scene's), `p` SVG path data per path (null when hidden),
 // `ptr` `[id, x, y, down]` per pointer and `e` `[type, subject]` per event.
 var SceneRenderer = (function () {
   "use strict";
@@ -109,7 +109,11 @@ var SceneRenderer = (function () {
         var shape = new Path2D();
         var animated = v.length > 5, scale = animated ? v[6] : 1;
         if (h.shape === "rect") {
-          shape.rect(-h.w * scale / 2, -h.h * scale / 2, h.w * scale, h.h * scale);
+          var w = (animated && v[10] != null ? v[10] : h.w) * scale;
+          var ht = (animated && v[11] != null ? v[11] : h.h) * scale;
+          var corner = (animated && v[12] != null ? v[12] : h.cr || 0) * scale;
+          if (corner > 0) shape.roundRect(-w / 2, -ht / 2, w, ht, Math.min(corner, w / 2, ht / 2));
+          else shape.rect(-w / 2, -ht / 2, w, ht);
         } else {
           if (!(v[3] * scale > 0)) return;
           shape.arc(0, 0, v[3] * scale, 0, 2 * Math.PI);
@@ -118,9 +122,9 @@ var SceneRenderer = (function () {
         ctx.translate(v[0], v[1]);
         ctx.rotate(animated ? v[2] + v[5] : v[2]);
         var style = h;
-        if (animated && (v[8] || v[9])) {
-          style = { fill: v[8] || h.fill, stroke: v[9] || h.stroke, strokeWidth: h.strokeWidth,
-            opacity: h.opacity };
+        if (animated && (v[8] || v[9] || v[13] != null)) {
+          style = { fill: v[8] || h.fill, stroke: v[9] || h.stroke,
+            strokeWidth: v[13] != null ? v[13] : h.strokeWidth, opacity: h.opacity };
         }
         paint(style, shape, animated && h.animated.indexOf("opacity") >= 0 ? v[7] : undefined);
         ctx.restore();

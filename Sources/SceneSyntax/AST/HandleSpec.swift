@@ -36,6 +36,11 @@ public struct HandleSpec: Hashable, Sendable {
   /// expression, or a spring towards one; a constant colour is ``Style/fill``.
   public var animatedFill: ColorMix?
   public var animatedStroke: ColorMix?
+  /// A rect's corner radius; `nil` for square corners.
+  public var cornerRadius: Located<Double>?
+  /// Sizes that change, by key (`r`, `width`, `height`, `cornerRadius`, `strokeWidth`); a
+  /// constant size is in its own field.
+  public var animatedSizes: [String: AnimatedValue] = [:]
 
   public init(
     name: Located<String>, position: Expression, shape: Located<Shape>? = nil,

@@ -64,9 +64,12 @@ extension SceneDecoder {
   static let handleKeys =
     [
       "position", "shape", "r", "width", "height", "draggable", "hitRadius", "rest", "spring",
-      "rotation", "scale",
+      "rotation", "scale", "cornerRadius",
     ]
     + styleKeys
+
+  /// The sizes a handle may animate, in the order `fmt` writes them.
+  static let animatedSizeKeys = ["r", "width", "height", "cornerRadius", "strokeWidth"]
 
   static let animatedValueKeys = ["to", "spring", "held"]
 
@@ -190,9 +193,9 @@ extension SceneDecoder {
     let handle = HandleSpec(
       name: name, position: position ?? Expression(.number(0, nil)),
       shape: f["shape"].flatMap { choice($0, what: "'shape'", as: HandleSpec.Shape.self) },
-      radius: f["r"].flatMap { number($0, what: "'r'") },
-      width: f["width"].flatMap { number($0, what: "'width'") },
-      height: f["height"].flatMap { number($0, what: "'height'") },
+      radius: f["r"].flatMap { Self.isNumber($0) ? number($0, what: "'r'") : nil },
+      width: f["width"].flatMap { Self.isNumber($0) ? number($0, what: "'width'") : nil },
+      height: f["height"].flatMap { Self.isNumber($0) ? number($0, what: "'height'") : nil },
       draggable: f["draggable"].flatMap { bool($0, what: "'draggable'") },
       hitRadius: f["hitRadius"].flatMap { number($0, what: "'hitRadius'") },
       rest: f["rest"].flatMap { expression($0, what: "'rest'") },
@@ -209,14 +212,24 @@ extension SceneDecoder {
       animatedStroke: f["stroke"].flatMap {
         Self.isColorMix($0) ? colorMix($0, what: "'stroke'") : nil
       })
-    return position == nil ? nil : handle
+    var sized = handle
+    sized.cornerRadius = f["cornerRadius"].flatMap {
+      Self.isNumber($0) ? number($0, what: "'cornerRadius'") : nil
+    }
+    for key in Self.animatedSizeKeys {
+      guard let node = f[key], !Self.isNumber(node) else { continue }
+      if let value = animatedValue(node, what: "'\(key)'") { sized.animatedSizes[key] = value }
+    }
+    return position == nil ? nil : sized
   }
 
   /// A handle's style: as a path's, but an `opacity` that is not a plain number animates
   /// (``HandleSpec/animatedOpacity``).
   mutating func handleStyle(_ f: Fields) -> Style {
     var plain = f
-    if let opacity = f["opacity"], !Self.isNumber(opacity) { plain.remove("opacity") }
+    for key in ["opacity", "strokeWidth"] {
+      if let value = f[key], !Self.isNumber(value) { plain.remove(key) }
+    }
     for key in ["fill", "stroke"] {
       if let paint = f[key], Self.isColorMix(paint) { plain.remove(key) }
     }

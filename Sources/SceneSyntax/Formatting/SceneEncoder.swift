@@ -155,6 +155,12 @@ public enum SceneEncoder {
     if let opacity = handle.animatedOpacity { fields.append(entry("opacity", encode(opacity))) }
     if let fill = handle.animatedFill { fields.append(entry("fill", encode(fill))) }
     if let stroke = handle.animatedStroke { fields.append(entry("stroke", encode(stroke))) }
+    if let corner = handle.cornerRadius {
+      fields.append(entry("cornerRadius", scalar(number(corner.value))))
+    }
+    for key in SceneDecoder.animatedSizeKeys {
+      if let value = handle.animatedSizes[key] { fields.append(entry(key, encode(value))) }
+    }
     return fields
   }
 

@@ -156,6 +156,8 @@ public struct SceneGraph: Sendable {
     /// For `fill` and `stroke` the value is the fraction of the way between two colours.
     case opacity, rotation, scale, fill, stroke, radius, width, height, cornerRadius,
       strokeWidth
+    /// A path's `trim`: the fractions of its length where what is drawn starts and ends.
+    case trimStart, trimEnd
 
     /// The key that names it in a scene and in a frame.
     public var key: String {
@@ -170,11 +172,13 @@ public struct SceneGraph: Sendable {
       case .height: "height"
       case .cornerRadius: "cornerRadius"
       case .strokeWidth: "strokeWidth"
+      case .trimStart: "start of the trim"
+      case .trimEnd: "end of the trim"
       }
     }
 
     /// Its value when the scene does not animate it.
-    public var neutral: Double { self == .opacity || self == .scale ? 1 : 0 }
+    public var neutral: Double { self == .opacity || self == .scale || self == .trimEnd ? 1 : 0 }
 
     /// How close to its target, and how slow, a spring on it must be to be at rest: a
     /// thousandth (of full opacity, of the scale, of a radian, of the way between colours,
@@ -185,7 +189,7 @@ public struct SceneGraph: Sendable {
     /// or a size not below 0.
     public func clamped(_ value: Double) -> Double {
       switch self {
-      case .opacity, .fill, .stroke: Swift.min(Swift.max(value, 0), 1)
+      case .opacity, .fill, .stroke, .trimStart, .trimEnd: Swift.min(Swift.max(value, 0), 1)
       case .rotation: value
       case .scale, .radius, .width, .height, .cornerRadius, .strokeWidth: Swift.max(value, 0)
       }
@@ -228,6 +232,9 @@ public struct SceneGraph: Sendable {
     public var measured: MeasuredPath?
     public var style: Style
     public var source: SourceRef
+    /// Its `trim`'s start and end, where the scene gives them (``AnimatedProperty/trimStart``
+    /// and ``AnimatedProperty/trimEnd``).
+    public var motions: [Motion] = []
   }
 
   /// A constraint: its kind's settings (one struct per kind, in

@@ -165,13 +165,28 @@ extension SceneResolver {
       source: path.name.source)
   }
 
-  /// Compiles each handle's animated properties (`rotation`, `scale`, `opacity`): numbers,
-  /// with their springs found, and whether each moves with time by itself.
-  mutating func compileMotions(
-    _ handles: inout [SceneGraph.Handle], specs: [HandleSpec], symbols: [String: Symbol],
+  /// Compiles each path's `trim`: its start and end as animated values.
+  mutating func compileTrims(
+    _ paths: inout [SceneGraph.PathNode], specs: [PathSpec], symbols: [String: Symbol],
     layout: SlotLayout, lets: [SceneGraph.Let?]
   ) {
-    // Slots that change with time by themselves: time, frame, and lets that read them.
+    for i in specs.indices {
+      let name = specs[i].name.value
+      for case (let property, let value?) in [
+        (SceneGraph.AnimatedProperty.trimStart, specs[i].trimStart), (.trimEnd, specs[i].trimEnd),
+      ] {
+        guard
+          let motion = motion(
+            property, value, symbols: symbols, what: "the \(property.key) of path '\(name)'",
+            timed: timedSlots(layout: layout, lets: lets))
+        else { continue }
+        paths[i].motions.append(motion)
+      }
+    }
+  }
+
+  /// The slots that change with time by themselves: time, frame, and lets that read them.
+  func timedSlots(layout: SlotLayout, lets: [SceneGraph.Let?]) -> Set<Int> {
     var timed = Set([SlotLayout.time, SlotLayout.frame])
     for (i, definition) in lets.enumerated() {
       guard let definition, definition.value.dependencies.contains(where: timed.contains) else {
@@ -180,6 +195,37 @@ extension SceneResolver {
       timed.insert(layout.letSlot(i))
       timed.insert(layout.letSlot(i) + 1)
     }
+    return timed
+  }
+
+  /// One animated value compiled: a number, with its spring found and its `held`.
+  mutating func motion(
+    _ property: SceneGraph.AnimatedProperty, _ value: AnimatedValue, symbols: [String: Symbol],
+    what: String, timed: Set<Int>
+  ) -> SceneGraph.Motion? {
+    guard let target = compile(value.value, symbols, expect: .number, what: what) else {
+      return nil
+    }
+    let spring = value.spring.flatMap { lookup($0, in: springIndex, kind: "spring") }
+    if value.spring != nil && spring == nil { return nil }
+    var motion = SceneGraph.Motion(
+      property: property, target: target, spring: spring, source: value.source)
+    if let held = value.held {
+      guard let compiled = compile(held, symbols, expect: .number, what: "'held' of \(what)")
+      else { return nil }
+      motion.held = compiled
+    }
+    motion.followsTime = target.dependencies.contains(where: timed.contains)
+    return motion
+  }
+
+  /// Compiles each handle's animated properties (`rotation`, `scale`, `opacity`, colours,
+  /// sizes): numbers, with their springs found, and whether each moves with time by itself.
+  mutating func compileMotions(
+    _ handles: inout [SceneGraph.Handle], specs: [HandleSpec], symbols: [String: Symbol],
+    layout: SlotLayout, lets: [SceneGraph.Let?]
+  ) {
+    let timed = timedSlots(layout: layout, lets: lets)
     for i in specs.indices {
       let spec = specs[i]
       let name = spec.name.value
@@ -194,27 +240,13 @@ extension SceneResolver {
       for case (let property, let value?) in written {
         let mix =
           property == .fill ? spec.animatedFill : property == .stroke ? spec.animatedStroke : nil
-        guard
-          let target = compile(
-            value.value, symbols, expect: .number,
-            what: property == .fill || property == .stroke
-              ? "the fraction of the \(property.key) of handle '\(name)'"
-              : "the \(property.key) of handle '\(name)'")
+        let what =
+          mix != nil
+          ? "the fraction of the \(property.key) of handle '\(name)'"
+          : "the \(property.key) of handle '\(name)'"
+        guard var motion = motion(property, value, symbols: symbols, what: what, timed: timed)
         else { continue }
-        let spring = value.spring.flatMap { lookup($0, in: springIndex, kind: "spring") }
-        if value.spring != nil && spring == nil { continue }
-        var motion = SceneGraph.Motion(
-          property: property, target: target, spring: spring, source: value.source)
         if let mix { motion.colors = (OKLab(mix.from), OKLab(mix.to)) }
-        if let held = value.held {
-          guard
-            let compiled = compile(
-              held, symbols, expect: .number,
-              what: "'held' of the \(property.key) of handle '\(name)'")
-          else { continue }
-          motion.held = compiled
-        }
-        motion.followsTime = target.dependencies.contains(where: timed.contains)
         handles[i].motions.append(motion)
       }
     }

@@ -198,6 +198,7 @@ public struct SceneResolver: Sendable {
       if let compiled = compiled.take() { paths[i].segments = compiled }
     }
     compileMotions(&handles, specs: handleSpecs, symbols: symbols, layout: layout, lets: lets)
+    compileTrims(&paths, specs: pathSpecs, symbols: symbols, layout: layout, lets: lets)
     compileDragExpressions(&constraints, specs: resolvedSpecs, symbols: symbols)
     markBoundHandles(&handles, lets: lets, constraints: constraints, order: order, layout: layout)
     let gesture = resolveGesture(symbols: symbols)

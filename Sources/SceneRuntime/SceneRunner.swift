@@ -134,6 +134,7 @@ extension Simulation {
   /// `true` when no pointer is down and every handle is at rest (``isAtRest(handle:)``).
   public var isAtRest: Bool {
     pointersDown == 0 && handles.indices.allSatisfy { isAtRest(handle: $0) }
+      && (pathMotions.isEmpty || motionsAreAtRest(pathMotions))
   }
 
   /// Whether handle `i` is at rest: idle or hidden, or following an expression that does

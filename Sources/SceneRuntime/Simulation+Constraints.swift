@@ -42,6 +42,7 @@ extension Simulation {
     }
     handleResidue += residue
     if !motions.isEmpty { publishMotions(residue: &handleResidue) }
+    if !trimmedPaths.isEmpty { publishTrims() }
     // Segment paths are already there (``evaluateNodes(initial:)`` writes them in place).
     // Drawn paths follow the scene's, one entry per drawing constraint; the array is
     // moved out while they are redrawn, so that it stays unshared and each is rewritten
@@ -84,6 +85,8 @@ extension Simulation {
       case .height: publishedHandles[i].height = shown
       case .cornerRadius: publishedHandles[i].cornerRadius = shown
       case .strokeWidth: publishedHandles[i].strokeWidth = shown
+      case .trimStart, .trimEnd:
+        continue  // Drawn with the paths (``publishTrims()``).
       case .fill, .stroke:
         guard let colors = motions[m].colors else { continue }
         let color = colors.from.mixed(with: colors.to, shown).color
@@ -95,6 +98,20 @@ extension Simulation {
       }
     }
     residue += sum
+  }
+
+  /// Draws each trimmed path as the part of it between its trim's start and end: a fixed
+  /// path from its measurement, a segment path from what this step made of it (which the
+  /// next step writes over whole).
+  private mutating func publishTrims() {
+    for trim in trimmedPaths {
+      let start = trim.start.map { motions[$0].property.clamped(motionValues[$0]) } ?? 0
+      let end = trim.end.map { motions[$0].property.clamped(motionValues[$0]) } ?? 1
+      let p = trim.path
+      let whole = pathIsDynamic[p] ? MeasuredPath(publishedPaths[p].path) : graph.paths[p].measured
+      guard let whole else { continue }
+      publishedPaths[p].path = whole.trimmed(from: start, to: end)
+    }
   }
 
   /// Refuses to hand on a non-finite value, naming the part of the scene that made it.
@@ -145,8 +162,12 @@ extension Simulation {
         at: (graph.handles[i].position?.source ?? graph.handles[i].nameSource).span)
     }
     for m in motions.indices where checkingHandles && !motionValues[m].isFinite {
+      let owner =
+        motionHandles[m] >= 0
+        ? "handle '\(handleNames[motionHandles[m]])'"
+        : "path '\(trimmedPaths.first { $0.start == m || $0.end == m }.map { pathNames[$0.path] } ?? "")'"
       throw RuntimeError(
-        "the \(motions[m].property.key) of handle '\(handleNames[motionHandles[m]])' is not a finite number at t = \(now) (a division by zero?)",
+        "the \(motions[m].property.key) of \(owner) is not a finite number at t = \(now) (a division by zero?)",
         at: motions[m].source.span)
     }
     for i in dynamicPaths {

@@ -484,8 +484,11 @@ extension Simulation {
 
   /// Whether handle `i`'s animated properties are still: none reads time, and each spring
   /// is at rest on its target as the scene is now.
-  func motionsAreAtRest(handle i: Int) -> Bool {
-    for m in motionRanges[i] {
+  func motionsAreAtRest(handle i: Int) -> Bool { motionsAreAtRest(motionRanges[i]) }
+
+  /// Whether the motions in `range` are still (see ``motionsAreAtRest(handle:)``).
+  func motionsAreAtRest(_ range: Range<Int>) -> Bool {
+    for m in range {
       if motions[m].followsTime { return false }
       guard motions[m].spring != nil, !motionHeld[m] else { continue }
       if motionVelocities[m] != 0 || motionValues[m] != motionTargets[m] {

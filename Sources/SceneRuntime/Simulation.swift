@@ -176,8 +176,13 @@ public struct Simulation: Sendable {
   /// Every animated property of every handle (``SceneGraph/Motion``), in handle order,
   /// with the handle it belongs to; `motionRanges[i]` are handle `i`'s.
   let motions: [SceneGraph.Motion]
+  /// The handle each motion belongs to, or −1 for a path's trim.
   let motionHandles: [Int]
   let motionRanges: [Range<Int>]
+  /// The paths' trims after the handles' motions: each trimmed path with the motions of its
+  /// start and end.
+  let pathMotions: Range<Int>
+  let trimmedPaths: [(path: Int, start: Int?, end: Int?)]
   /// Each motion's value (as its spring or expression left it, not yet clamped), the
   /// velocity of its spring, and the target its spring follows.
   var motionValues: [Double]
@@ -300,6 +305,24 @@ public struct Simulation: Sendable {
       motionHandles += repeatElement(i, count: handle.motions.count)
       motionRanges.append(first..<motions.count)
     }
+    // Then the paths' trims, whose motions belong to no handle.
+    var trims: [(path: Int, start: Int?, end: Int?)] = []
+    let firstPathMotion = motions.count
+    for (p, path) in graph.paths.enumerated() where !path.motions.isEmpty {
+      var trim: (path: Int, start: Int?, end: Int?) = (p, nil, nil)
+      for motion in path.motions {
+        if motion.property == .trimStart {
+          trim.start = motions.count
+        } else {
+          trim.end = motions.count
+        }
+        motions.append(motion)
+        motionHandles.append(-1)
+      }
+      trims.append(trim)
+    }
+    pathMotions = firstPathMotion..<motions.count
+    trimmedPaths = trims
     self.motions = motions
     self.motionHandles = motionHandles
     self.motionRanges = motionRanges

@@ -179,6 +179,29 @@ import Testing
         """)
   }
 
+  @Test func trimsAreCheckedWithTheirPlaces() throws {
+    let text = """
+      paths:
+        a: { d: "M0 0 L10 0", trim: {} }
+        b: { d: "M0 0 L10 0", trim: { end: "(1, 2)" } }
+        c: { d: "M0 0 L10 0", trim: { ende: 1 } }
+
+      """
+    #expect(
+      try rendered(["s.yaml": text]) == """
+        s.yaml:2:31: error: 'trim' needs 'start', 'end' or both (fractions of the path's length)
+              a: { d: "M0 0 L10 0", trim: {} }
+                                          ^
+        s.yaml:3:39: error: the end of the trim of path 'b' must be a number, found a point
+              b: { d: "M0 0 L10 0", trim: { end: "(1, 2)" } }
+                                                  ^~~~~~
+        s.yaml:4:33: error: unknown key 'ende' in 'trim'; did you mean 'end'?
+              c: { d: "M0 0 L10 0", trim: { ende: 1 } }
+                                            ^~~~
+
+        """)
+  }
+
   @Test func expectationsMayReadStateRadiusAndVelocity() throws {
     let text =
       Self.ball

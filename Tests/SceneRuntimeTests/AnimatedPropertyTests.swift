@@ -174,3 +174,45 @@ import Testing
     }
   }
 }
+
+/// A path's `trim` while the scene runs: an expression of time draws exactly that part,
+/// and a spring on it keeps the scene from resting until it lands.
+@Suite struct TrimmedPathTests {
+  @Test(arguments: [30.0, 144])
+  func aTrimFollowsItsExpressionExactly(fps: Double) throws {
+    let yaml = """
+      scene: { size: 300x200, fps: 60, duration: 1s }
+      paths:
+        line: { d: "M0 0 L100 0", trim: { start: time / 4, end: time } }
+      """
+    for frame in try frames(yaml, fps: fps) {
+      let path = try #require(frame.paths.first).path
+      let t = frame.time
+      guard t > 0 else {
+        #expect(path.subpaths.isEmpty)
+        continue
+      }
+      let subpath = try #require(path.subpaths.first)
+      #expect(abs(subpath.start.x - 25 * t) <= 1e-9)
+      #expect(abs((subpath.segments.last?.end.x ?? 0) - 100 * t) <= 1e-9, "at \(t)")
+    }
+  }
+
+  @Test func aSpringOnATrimKeepsTheSceneMovingUntilItLands() throws {
+    let yaml = """
+      scene: { size: 300x200, fps: 60, duration: until-rest }
+      springs:
+        slow: { dampingRatio: 1, duration: 1s }
+      paths:
+        line: { d: "M0 0 L100 0", trim: { end: { to: "pointer.down ? 0 : 1", spring: slow } } }
+      gesture:
+        - press: [5, 5]
+        - wait: 0.5s
+        - release
+      """
+    let run = try frames(yaml, fps: 60)
+    let last = try #require(run.last)
+    #expect(last.time > 1.2)
+    #expect(try #require(last.paths.first).path.subpaths.first?.segments.last?.end.x == 100)
+  }
+}

@@ -18,6 +18,10 @@ public struct PathSpec: Hashable, Sendable {
   /// The path data exactly as written, so `fmt` writes it back untouched (arcs stay arcs,
   /// relative commands stay relative); ignored by `==`, like a source location.
   public var writtenData: WrittenText?
+  /// The part of it drawn, as fractions of its arc length (`trim: { start, end }`), each
+  /// an animated value; `nil` for all of it.
+  public var trimStart: AnimatedValue?
+  public var trimEnd: AnimatedValue?
 
   public init(
     name: Located<String>, geometry: Geometry, geometrySource: SourceRef = .synthesized,

@@ -236,12 +236,30 @@ extension SceneDecoder {
     return style(plain)
   }
 
-  static let pathKeys = ["d", "segments"] + styleKeys
+  static let pathKeys = ["d", "segments", "trim"] + styleKeys
 
   mutating func decodePath(_ name: Located<String>, _ node: DocumentNode) -> PathSpec? {
     guard let f = fields(of: node, what: "path '\(name.value)'", allowed: Self.pathKeys) else {
       return nil
     }
+    guard var path = decodePathGeometry(name, f) else { return nil }
+    if let trim = f["trim"] {
+      guard let t = fields(of: trim, what: "'trim'", allowed: ["start", "end"]) else {
+        return nil
+      }
+      if t["start"] == nil && t["end"] == nil && t.misspelt.isEmpty {
+        error(
+          "'trim' needs 'start', 'end' or both (fractions of the path's length)", at: trim.source)
+        return nil
+      }
+      path.trimStart = t["start"].flatMap { animatedValue($0, what: "'start' of 'trim'") }
+      path.trimEnd = t["end"].flatMap { animatedValue($0, what: "'end' of 'trim'") }
+    }
+    return path
+  }
+
+  /// A path's `d` or `segments`, with its style.
+  mutating func decodePathGeometry(_ name: Located<String>, _ f: Fields) -> PathSpec? {
     let style = style(f)
     switch (f["d"], f["segments"]) {
     case (let d?, nil):

@@ -188,7 +188,14 @@ public enum SceneEncoder {
     case .segments(let segments):
       fields.append(entry("segments", sequence(segments.map(encodeSegment))))
     }
-    return fields + encodeStyle(path.style)
+    fields += encodeStyle(path.style)
+    if path.trimStart != nil || path.trimEnd != nil {
+      var trim: [DocumentNode.Entry] = []
+      if let start = path.trimStart { trim.append(entry("start", encode(start))) }
+      if let end = path.trimEnd { trim.append(entry("end", encode(end))) }
+      fields.append(entry("trim", mapping(trim)))
+    }
+    return fields
   }
 
   static func encodeSegment(_ segment: PathSegmentSpec) -> DocumentNode {

@@ -315,6 +315,15 @@ private struct Compiler {
       }
     case .object(let members, let value):
       if let member = members[name] { return member }
+      // An index (`pointers[12]`) past those there are: say what the indices are.
+      if let first = name.unicodeScalars.first, ("0"..."9").contains(first) {
+        let indices = members.keys.compactMap { Int($0) }.sorted()
+        let range =
+          indices.isEmpty
+          ? "it has no indices" : "its indices are \(indices[0]) to \(indices[indices.count - 1])"
+        throw ResolveError(
+          "\(Self.quote(base)) has no [\(name)]; \(range)", at: e.source.span)
+      }
       var names = Array(members.keys)
       if let value, case .point(let x, let y) = Self.pointValue(value) {
         if name == "x" { return .number(slot: x) }

@@ -103,7 +103,7 @@ import Testing
         s.yaml:4:30: error: expected ']' to close '[', found '.'
               c: { position: "(pointers[1.x, 0)" }
                                          ^
-        s.yaml:5:20: error: 'pointers' has no member '12'; expected 0, 1, 2, 3, 4, 5, 6, 7, 8, 9 or count
+        s.yaml:5:20: error: 'pointers' has no [12]; its indices are 0 to 9
               d: { position: "(pointers[12].x, 0)" }
                                ^~~~~~~~~~~~
         s.yaml:6:20: error: 'pinch' has no member 'centre'; expected active, center, rotation, scale or start

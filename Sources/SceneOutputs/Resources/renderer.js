@@ -30,7 +30,10 @@ var SceneRenderer = (function () {
           include(v[0] + 6 + 7 * h.name.length, v[1] - 6, 2);
           return;
         }
-        var reach = h.shape === "rect" ? Math.sqrt(h.w * h.w + h.h * h.h) / 2 : v[3];
+        // An animated width or height (v[10], v[11]) counts as drawn, scale (v[6]) too.
+        var w = v.length > 10 && v[10] != null ? v[10] : h.w;
+        var ht = v.length > 11 && v[11] != null ? v[11] : h.h;
+        var reach = h.shape === "rect" ? Math.sqrt(w * w + ht * ht) / 2 : v[3];
         include(v[0], v[1], (reach || 0) * (v.length > 6 ? v[6] : 1) + 2);
       });
       f.ptr.forEach(function (q) { include(q[1], q[2], 10); });

@@ -40,13 +40,15 @@ extension SceneGraph {
   }
 
   /// The slots only expectations read, after the scene's own (``SlotLayout/count``): for
-  /// each handle its radius, velocity, speed, state, rotation, scale and opacity (as
-  /// drawn: 0, 1 and its style's where not animated), then one slot per state name
+  /// each handle its radius, velocity, speed, state, rotation, scale, opacity, width, height,
+  /// corner radius and stroke width (as drawn: the scene's own where not animated), then one
+  /// slot per state name
   /// holding that state's number, so `ball.state == idle` compares numbers.
   public struct ExpectationSlots: Hashable, Sendable {
     /// Members each handle gets in expectations, in slot order.
     public static let handleMembers = [
-      "r", "vx", "vy", "speed", "state", "rotation", "scale", "opacity",
+      "r", "vx", "vy", "speed", "state", "rotation", "scale", "opacity", "width", "height",
+      "cornerRadius", "strokeWidth",
     ]
     /// The state names, numbered in this order.
     public static let stateNames = ["idle", "dragging", "animating", "settling", "hidden"]

@@ -16,8 +16,9 @@ extension FrameOutput {
 
 /// Streams: a header, then each frame's rows as they come.
 ///
-/// A scene that animates `rotation`, `scale` or `opacity` gets those three columns too,
-/// after `state` (0, 1 and the style's opacity for a handle that does not animate one).
+/// A scene that animates any of a handle's properties gets `rotation,scale,opacity,width,
+/// height,cornerRadius,strokeWidth` after `state` (the scene's own values where a handle
+/// does not animate one).
 struct CSVWriter: FrameWriter {
   let context: OutputContext
   let animates: Bool
@@ -29,7 +30,8 @@ struct CSVWriter: FrameWriter {
 
   mutating func begin(into sink: inout TextBytes) {
     sink.append("frame,time,handle,x,y,angle,state")
-    sink.append(animates ? ",rotation,scale,opacity\n" : "\n")
+    sink.append(
+      animates ? ",rotation,scale,opacity,width,height,cornerRadius,strokeWidth\n" : "\n")
   }
 
   mutating func frame(_ frame: Frame, into sink: inout TextBytes) {
@@ -63,6 +65,16 @@ struct CSVWriter: FrameWriter {
         sink.append(h.scale, precision: p)
         sink.append(UInt8(ascii: ","))
         sink.append(h.animates(.opacity) ? h.opacity : styleOpacity, precision: p)
+        let declared = i < graphHandles.count ? graphHandles[i] : nil
+        for (property, value, own) in [
+          (SceneGraph.AnimatedProperty.width, h.width, declared?.width ?? 0),
+          (.height, h.height, declared?.height ?? 0),
+          (.cornerRadius, h.cornerRadius, declared?.cornerRadius ?? 0),
+          (.strokeWidth, h.strokeWidth, declared?.style.strokeWidth ?? 0),
+        ] {
+          sink.append(UInt8(ascii: ","))
+          sink.append(h.animates(property) ? value : own, precision: p)
+        }
       }
       sink.append(UInt8(ascii: "\n"))
     }

@@ -238,14 +238,21 @@ struct ExpectationChecker {
           Vector(handle.x - before.handles[i].x, handle.y - before.handles[i].y) * clock.fps
         } ?? .zero
       let graphHandles = simulation.graph.handles
-      let opacity =
-        handle.animates(.opacity)
-        ? handle.opacity
-        : i < graphHandles.count ? graphHandles[i].style.opacity : 1
+      let declared = i < graphHandles.count ? graphHandles[i] : nil
+      func drawn(_ property: SceneGraph.AnimatedProperty, _ value: Double, _ own: Double?)
+        -> Double
+      {
+        handle.animates(property) ? value : own ?? property.neutral
+      }
       state += [
         handle.radius, velocity.x, velocity.y, velocity.length,
         Double(HandleState.allCases.firstIndex(of: handle.state) ?? 0),
-        handle.rotation, handle.scale, opacity,
+        handle.rotation, handle.scale,
+        drawn(.opacity, handle.opacity, declared?.style.opacity),
+        drawn(.width, handle.width, declared?.width),
+        drawn(.height, handle.height, declared?.height),
+        drawn(.cornerRadius, handle.cornerRadius, declared?.cornerRadius),
+        drawn(.strokeWidth, handle.strokeWidth, declared?.style.strokeWidth),
       ]
     }
     state += HandleState.allCases.indices.map(Double.init)

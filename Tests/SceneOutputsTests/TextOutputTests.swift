@@ -61,9 +61,9 @@ func runFrames(_ yaml: String) throws -> (SceneGraph, [Frame]) {
         """)
     #expect(
       FrameOutput.csv.text(of: [frames[3]], context: context) == """
-        frame,time,handle,x,y,angle,state,rotation,scale,opacity
-        3,0.05,card,100,80,0,idle,1.571,1.5,0.45
-        3,0.05,dot,10,10,0,idle,0,1,1
+        frame,time,handle,x,y,angle,state,rotation,scale,opacity,width,height,cornerRadius,strokeWidth
+        3,0.05,card,100,80,0,idle,1.571,1.5,0.45,40,20,0,1
+        3,0.05,dot,10,10,0,idle,0,1,1,0,0,0,1
 
         """)
     let svg = FrameOutput.svg.text(of: [frames[0]], context: context)

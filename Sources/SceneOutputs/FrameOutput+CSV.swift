@@ -22,6 +22,10 @@ extension FrameOutput {
 struct CSVWriter: FrameWriter {
   let context: OutputContext
   let animates: Bool
+  /// The columns after `state` when a scene animates a handle's look.
+  static let columns: [SceneGraph.AnimatedProperty] = [
+    .rotation, .scale, .opacity, .width, .height, .cornerRadius, .strokeWidth,
+  ]
 
   init(context: OutputContext) {
     self.context = context
@@ -56,24 +60,10 @@ struct CSVWriter: FrameWriter {
       sink.append(UInt8(ascii: ","))
       sink.append(JSONLines.stateText(handles[i].state))
       if animates {
-        let h = handles[i]
-        let graphHandles = context.graph.handles
-        let styleOpacity = i < graphHandles.count ? graphHandles[i].style.opacity : 1
-        sink.append(UInt8(ascii: ","))
-        sink.append(h.rotation, precision: p)
-        sink.append(UInt8(ascii: ","))
-        sink.append(h.scale, precision: p)
-        sink.append(UInt8(ascii: ","))
-        sink.append(h.animates(.opacity) ? h.opacity : styleOpacity, precision: p)
-        let declared = i < graphHandles.count ? graphHandles[i] : nil
-        for (property, value, own) in [
-          (SceneGraph.AnimatedProperty.width, h.width, declared?.width ?? 0),
-          (.height, h.height, declared?.height ?? 0),
-          (.cornerRadius, h.cornerRadius, declared?.cornerRadius ?? 0),
-          (.strokeWidth, h.strokeWidth, declared?.style.strokeWidth ?? 0),
-        ] {
+        let declared = i < context.graph.handles.count ? context.graph.handles[i] : nil
+        for property in Self.columns {
           sink.append(UInt8(ascii: ","))
-          sink.append(h.animates(property) ? value : own, precision: p)
+          sink.append(handles[i].drawn(property, declared: declared), precision: p)
         }
       }
       sink.append(UInt8(ascii: "\n"))

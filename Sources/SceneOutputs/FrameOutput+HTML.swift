@@ -311,14 +311,17 @@ enum HTMLPlayer {
 
   /// `,width,height,cornerRadius,strokeWidth`, each `null` where not animated.
   static func appendSizes(_ h: HandleFrame, to text: inout TextBytes, precision p: Int) {
-    for (property, value) in [
-      (SceneGraph.AnimatedProperty.width, h.width), (.height, h.height),
-      (.cornerRadius, h.cornerRadius), (.strokeWidth, h.strokeWidth),
-    ] {
+    for property in sizes {
       text.append(UInt8(ascii: ","))
-      if h.animates(property) { text.append(value, precision: p) } else { text.append("null") }
+      if h.animates(property) {
+        text.append(h.drawn(property, declared: nil), precision: p)
+      } else {
+        text.append("null")
+      }
     }
   }
+
+  static let sizes: [SceneGraph.AnimatedProperty] = [.width, .height, .cornerRadius, .strokeWidth]
 
   /// `,"#rrggbbaa"`, or `,null`.
   static func appendColor(_ color: Color?, to text: inout TextBytes) {

@@ -359,12 +359,18 @@ enum JSONLines {
   /// `rrggbbaa`, lowercase: the animated colours of a frame, alpha always written.
   static func appendHex(_ color: Color, to text: inout TextBytes) {
     text.append(UInt8(ascii: "#"))
-    for channel in [color.red, color.green, color.blue, color.alpha] {
-      let high = channel >> 4
-      let low = channel & 0xF
-      text.append(high < 10 ? 0x30 &+ high : 0x61 &+ (high &- 10))
-      text.append(low < 10 ? 0x30 &+ low : 0x61 &+ (low &- 10))
-    }
+    appendHexByte(color.red, to: &text)
+    appendHexByte(color.green, to: &text)
+    appendHexByte(color.blue, to: &text)
+    appendHexByte(color.alpha, to: &text)
+  }
+
+  @inline(__always)
+  static func appendHexByte(_ byte: UInt8, to text: inout TextBytes) {
+    let high = byte >> 4
+    let low = byte & 0xF
+    text.append(high < 10 ? 0x30 &+ high : 0x61 &+ (high &- 10))
+    text.append(low < 10 ? 0x30 &+ low : 0x61 &+ (low &- 10))
   }
 
   /// A state's raw value, without making a string.

@@ -146,12 +146,9 @@ enum SVGText {
           out.append(scale == 1 ? h.radius : h.radius * scale, precision: p)
           out.append("\"")
         } else {
-          let animated = h.animated != 0
-          let width = (animated && h.animates(.width) ? h.width : handles[j].width) * scale
-          let height = (animated && h.animates(.height) ? h.height : handles[j].height) * scale
-          let corner =
-            (animated && h.animates(.cornerRadius) ? h.cornerRadius : handles[j].cornerRadius)
-            * scale
+          let width = h.drawn(.width, declared: handles[j]) * scale
+          let height = h.drawn(.height, declared: handles[j]) * scale
+          let corner = h.drawn(.cornerRadius, declared: handles[j]) * scale
           let rotation = degrees(h.rotation == 0 ? h.angle : h.angle + h.rotation, precision: p)
           out.append("  <rect")
           ids.append(idFor: h.name, at: i, takenByPath: takenByPath, to: &out)
@@ -279,12 +276,10 @@ enum SVGText {
             timing.animate("cx", cx), timing.animate("cy", cy), timing.animate("r", r), opacity,
           ] + colorAnimations + [timing.animate("visibility", visibility)], closing: "circle")
       } else {
-        func width(_ h: HandleFrame) -> Double { h.animates(.width) ? h.width : handle.width }
-        func height(_ h: HandleFrame) -> Double {
-          h.animates(.height) ? h.height : handle.height
-        }
+        func width(_ h: HandleFrame) -> Double { h.drawn(.width, declared: handle) }
+        func height(_ h: HandleFrame) -> Double { h.drawn(.height, declared: handle) }
         func corner(_ h: HandleFrame) -> Double {
-          (h.animates(.cornerRadius) ? h.cornerRadius : handle.cornerRadius) * h.scale
+          h.drawn(.cornerRadius, declared: handle) * h.scale
         }
         let x = states.map { n($0.x - width($0) * $0.scale / 2) }
         let y = states.map { n($0.y - height($0) * $0.scale / 2) }

@@ -170,6 +170,7 @@ extension SceneResolver {
     _ paths: inout [SceneGraph.PathNode], specs: [PathSpec], symbols: [String: Symbol],
     layout: SlotLayout, lets: [SceneGraph.Let?]
   ) {
+    let timed = timedSlots(layout: layout, lets: lets)
     for i in specs.indices {
       let name = specs[i].name.value
       for case (let property, let value?) in [
@@ -178,7 +179,7 @@ extension SceneResolver {
         guard
           let motion = motion(
             property, value, symbols: symbols, what: "the \(property.key) of path '\(name)'",
-            timed: timedSlots(layout: layout, lets: lets))
+            timed: timed)
         else { continue }
         paths[i].motions.append(motion)
       }

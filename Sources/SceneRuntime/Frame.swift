@@ -58,6 +58,27 @@ public struct HandleFrame: Sendable, Equatable {
   /// `1 << AnimatedProperty.rawValue`: a frame reports only those.
   public var animated: UInt16 = 0
 
+  /// A number property as drawn.
+  ///
+  /// This frame's value where the scene animates it, else the value the scene declares for
+  /// the handle (rotation 0, scale 1). Not for the colours, whose value is not a number.
+  public func drawn(_ property: SceneGraph.AnimatedProperty, declared: SceneGraph.Handle?)
+    -> Double
+  {
+    let animated = self.animated != 0 && animates(property)
+    switch property {
+    case .opacity: return animated ? opacity : declared?.style.opacity ?? 1
+    case .rotation: return rotation
+    case .scale: return scale
+    case .radius: return radius
+    case .width: return animated ? width : declared?.width ?? 0
+    case .height: return animated ? height : declared?.height ?? 0
+    case .cornerRadius: return animated ? cornerRadius : declared?.cornerRadius ?? 0
+    case .strokeWidth: return animated ? strokeWidth : declared?.style.strokeWidth ?? 0
+    case .fill, .stroke, .trimStart, .trimEnd: return property.neutral
+    }
+  }
+
   /// Whether the scene animates `property` for this handle.
   public func animates(_ property: SceneGraph.AnimatedProperty) -> Bool {
     animated & (1 << UInt16(property.rawValue)) != 0

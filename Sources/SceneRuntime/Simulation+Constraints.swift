@@ -103,14 +103,21 @@ extension Simulation {
   /// Draws each trimmed path as the part of it between its trim's start and end: a fixed
   /// path from its measurement, a segment path from what this step made of it (which the
   /// next step writes over whole).
+  ///
+  /// A fixed path whose fractions did not change keeps the part it has: a trim that stands
+  /// still costs nothing a frame.
   private mutating func publishTrims() {
-    for trim in trimmedPaths {
+    for k in trimmedPaths.indices {
+      let trim = trimmedPaths[k]
       let start = trim.start.map { motions[$0].property.clamped(motionValues[$0]) } ?? 0
       let end = trim.end.map { motions[$0].property.clamped(motionValues[$0]) } ?? 1
       let p = trim.path
+      if !pathIsDynamic[p] && publishedTrims[k] == (start, end) { continue }
       let whole = pathIsDynamic[p] ? MeasuredPath(publishedPaths[p].path) : graph.paths[p].measured
       guard let whole else { continue }
       publishedPaths[p].path = whole.trimmed(from: start, to: end)
+      publishedTrims[k] = (start, end)
+      trimsDrawn += 1
     }
   }
 

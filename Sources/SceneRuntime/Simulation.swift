@@ -183,6 +183,10 @@ public struct Simulation: Sendable {
   /// start and end.
   let pathMotions: Range<Int>
   let trimmedPaths: [(path: Int, start: Int?, end: Int?)]
+  /// The fractions each trimmed path was last drawn at (NaN before its first frame).
+  var publishedTrims: [(Double, Double)]
+  /// How many times a path was trimmed (for the tests that count the work).
+  var trimsDrawn = 0
   /// Each motion's value (as its spring or expression left it, not yet clamped), the
   /// velocity of its spring, and the target its spring follows.
   var motionValues: [Double]
@@ -323,6 +327,7 @@ public struct Simulation: Sendable {
     }
     pathMotions = firstPathMotion..<motions.count
     trimmedPaths = trims
+    publishedTrims = Array(repeating: (.nan, .nan), count: trims.count)
     self.motions = motions
     self.motionHandles = motionHandles
     self.motionRanges = motionRanges

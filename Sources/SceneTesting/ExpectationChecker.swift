@@ -239,21 +239,16 @@ struct ExpectationChecker {
         } ?? .zero
       let graphHandles = simulation.graph.handles
       let declared = i < graphHandles.count ? graphHandles[i] : nil
-      func drawn(_ property: SceneGraph.AnimatedProperty, _ value: Double, _ own: Double?)
-        -> Double
-      {
-        handle.animates(property) ? value : own ?? property.neutral
-      }
       state += [
         handle.radius, velocity.x, velocity.y, velocity.length,
         Double(HandleState.allCases.firstIndex(of: handle.state) ?? 0),
-        handle.rotation, handle.scale,
-        drawn(.opacity, handle.opacity, declared?.style.opacity),
-        drawn(.width, handle.width, declared?.width),
-        drawn(.height, handle.height, declared?.height),
-        drawn(.cornerRadius, handle.cornerRadius, declared?.cornerRadius),
-        drawn(.strokeWidth, handle.strokeWidth, declared?.style.strokeWidth),
       ]
+      for property in [
+        SceneGraph.AnimatedProperty.rotation, .scale, .opacity, .width, .height, .cornerRadius,
+        .strokeWidth,
+      ] {
+        state.append(handle.drawn(property, declared: declared))
+      }
     }
     state += HandleState.allCases.indices.map(Double.init)
     return state

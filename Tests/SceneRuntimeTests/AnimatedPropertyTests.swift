@@ -198,6 +198,21 @@ import Testing
     }
   }
 
+  /// A trim that stands still is drawn once, not every frame.
+  @Test func aStillTrimIsDrawnOnce() throws {
+    var simulation = try Simulation(
+      graph: graph(
+        """
+        scene: { size: 300x200, fps: 60, duration: 1s }
+        paths:
+          line: { d: "M0 0 L100 0", trim: { start: 0.25, end: 0.75 } }
+        """))
+    var last = try simulation.currentFrame()
+    for frame in 1...60 { last = try simulation.step(to: Double(frame) / 60) }
+    #expect(simulation.trimsDrawn == 1)
+    #expect(abs((last.paths[0].path.subpaths.first?.start.x ?? 0) - 25) <= 1e-9)
+  }
+
   @Test func aSpringOnATrimKeepsTheSceneMovingUntilItLands() throws {
     let yaml = """
       scene: { size: 300x200, fps: 60, duration: until-rest }

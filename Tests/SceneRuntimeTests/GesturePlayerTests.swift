@@ -32,6 +32,36 @@ import Testing
     #expect(player.isFinished)
   }
 
+  /// Fingers that go down or up together between two frames make one moment: each
+  /// moving finger is asked where it is once, not once for every other finger's event.
+  ///
+  /// Counted: the places asked. 200 fingers each drag for 0.2 s and lift, and 200 others
+  /// press halfway through, at 0.1 s: two moments (0.1 s and 0.2 s, both between frames),
+  /// 200 moving fingers, 400 places; one per event and finger would be 160,000.
+  @Test func fingersMeetAtEachMomentOnce() {
+    let draggers = (0..<200).map { k in
+      Self.track(
+        k,
+        [
+          .press(Self.point(Double(k), 0)), Self.drag(by: 10, 0, over: 0.2),
+          .release(velocity: nil),
+        ])
+    }
+    let pressers = (200..<400).map { k in
+      Self.track(k, [.wait(Self.seconds(0.1)), .press(Self.point(Double(k), 50))])
+    }
+    var player = GesturePlayer(tracks: Self.resolved(draggers + pressers))
+    var events: [PointerEvent] = []
+    for frame in 0...3 {
+      events += player.events(through: Double(frame) * 0.07, evaluate: Self.constant)
+    }
+    #expect(player.placesAsked == 400)
+    // Each dragging finger moved to its place at 0.1 s before the presses there.
+    let atMoment = events.filter { abs($0.time - 0.1) < 1e-12 }
+    #expect(atMoment.count == 400)
+    #expect(atMoment.prefix(200).allSatisfy { if case .move = $0.phase { true } else { false } })
+  }
+
   // MARK: - Building scripts
 
   static func point(_ x: Double, _ y: Double) -> Expression {

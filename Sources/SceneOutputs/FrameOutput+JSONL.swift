@@ -155,6 +155,7 @@ enum JSONLines {
     let remembered = memory.entries.count == n && memory.handleValues.count == n
     if !remembered {
       memory.handleValues = Array(repeating: FrameTextMemory.HandleValues(), count: n)
+      memory.animatedValues = Array(repeating: FrameTextMemory.AnimatedValues(), count: n)
     }
     let sectionStart = text.count
     memory.nextEntries.removeAll(keepingCapacity: true)
@@ -171,10 +172,14 @@ enum JSONLines {
         let keyEnd = sceneText.handleKeyEnds[k]
         defer { keyStart = keyEnd }
         let values = FrameTextMemory.HandleValues(handles[i])
+        let extras =
+          values.animated == 0 ? nil : FrameTextMemory.AnimatedValues(handles[i])
         let start = text.count - sectionStart + pending.length
         if !remembered {
           // Nothing to copy.
-        } else if memory.handleValues[i] == values {
+        } else if memory.handleValues[i] == values
+          && (extras == nil || memory.animatedValues[i] == extras)
+        {
           let entry = memory.entries[k]
           let end = k + 1 < n ? memory.entries[k + 1].start : old.count
           pending.add(entry.start..<end, from: old, to: &text)
@@ -212,6 +217,7 @@ enum JSONLines {
         text.append(UInt8(ascii: "}"))
         memory.nextEntries.append(.init(start: start, x: x, y: y))
         memory.handleValues[i] = values
+        if let extras { memory.animatedValues[i] = extras }
       }
       pending.flush(from: old, to: &text)
     }

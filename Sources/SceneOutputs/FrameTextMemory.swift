@@ -10,8 +10,10 @@ import SceneVocabulary
 /// eight for every cubic. Values are compared by their bits, so a copy is exactly the
 /// text formatting would give.
 struct FrameTextMemory {
-  /// The values each of the scene's handles was last written with (by scene index).
+  /// The values each of the scene's handles was last written with (by scene index), and
+  /// its animated values where the scene animates any.
   var handleValues: [HandleValues] = []
+  var animatedValues: [AnimatedValues] = []
   /// The previous frame's `handles` object without its braces: entry `k` (in name order)
   /// is at `entries[k]` and ends where the next starts.
   var handleText: [UInt8] = []
@@ -39,17 +41,9 @@ struct FrameTextMemory {
     var angle: UInt64
     var radius: UInt64
     var state: HandleState
-    /// The animated properties, where the scene animates any (`animated` non-zero).
+    /// Which properties the scene animates; their values are ``AnimatedValues``, kept
+    /// apart so that a scene that animates none compares and stores only these.
     var animated: UInt16
-    var opacity: UInt64
-    var rotation: UInt64
-    var scale: UInt64
-    var fill: Color
-    var stroke: Color
-    var width: UInt64
-    var height: UInt64
-    var cornerRadius: UInt64
-    var strokeWidth: UInt64
 
     @inline(__always)
     init(_ handle: HandleFrame) {
@@ -59,15 +53,6 @@ struct FrameTextMemory {
       radius = handle.radius.bitPattern
       state = handle.state
       animated = handle.animated
-      opacity = handle.opacity.bitPattern
-      rotation = handle.rotation.bitPattern
-      scale = handle.scale.bitPattern
-      fill = handle.fill
-      stroke = handle.stroke
-      width = handle.width.bitPattern
-      height = handle.height.bitPattern
-      cornerRadius = handle.cornerRadius.bitPattern
-      strokeWidth = handle.strokeWidth.bitPattern
     }
 
     /// Whether an entry written with these values starts, up to its `"x":`, as one
@@ -86,15 +71,33 @@ struct FrameTextMemory {
       radius = 0
       state = .idle
       animated = 0
-      opacity = 0
-      rotation = 0
-      scale = 0
-      fill = Color(red: 0, green: 0, blue: 0, alpha: 0)
-      stroke = fill
-      width = 0
-      height = 0
-      cornerRadius = 0
-      strokeWidth = 0
+    }
+  }
+
+  /// A handle's animated values as bits, for a handle the scene animates.
+  struct AnimatedValues: Equatable {
+    var opacity: UInt64 = 0
+    var rotation: UInt64 = 0
+    var scale: UInt64 = 0
+    var fill = Color(red: 0, green: 0, blue: 0, alpha: 0)
+    var stroke = Color(red: 0, green: 0, blue: 0, alpha: 0)
+    var width: UInt64 = 0
+    var height: UInt64 = 0
+    var cornerRadius: UInt64 = 0
+    var strokeWidth: UInt64 = 0
+
+    init() {}
+
+    init(_ handle: HandleFrame) {
+      opacity = handle.opacity.bitPattern
+      rotation = handle.rotation.bitPattern
+      scale = handle.scale.bitPattern
+      fill = handle.fill
+      stroke = handle.stroke
+      width = handle.width.bitPattern
+      height = handle.height.bitPattern
+      cornerRadius = handle.cornerRadius.bitPattern
+      strokeWidth = handle.strokeWidth.bitPattern
     }
   }
 

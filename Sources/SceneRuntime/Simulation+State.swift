@@ -51,6 +51,8 @@ struct PointerRuntime: Sendable {
   var pressPosition: Vector
   var isDown: Bool
   var grabbed: Int?
+  /// When it last went down, counted in presses: fingers in the order they went down.
+  var pressOrder = 0
   var grabOffset = Vector.zero
   var releaseVelocity = Vector.zero
   /// Recent (time, position) samples while down, newest last; at most 32.

@@ -85,16 +85,18 @@ extension Simulation {
       slots[SlotLayout.velocityX] = velocity.x
       slots[SlotLayout.velocityY] = velocity.y
     }
-    if !downOrder.isEmpty || slots[SlotLayout.pointersCount] != 0 { writeFingerSlots() }
+    if readsFingers { writeFingerSlots() }
     refreshSharedValues()
   }
 
   /// `pointers.count`, `pointers[k]` and `pinch`, from the fingers down.
   mutating func writeFingerSlots() {
-    slots[SlotLayout.pointersCount] = Double(downOrder.count)
+    slots[SlotLayout.pointersCount] = Double(pointersDown)
+    let first = fingersDown(SlotLayout.readablePointers)
     for k in 0..<SlotLayout.readablePointers {
       let slot = SlotLayout.pointerSlot(k)
-      if k < downOrder.count, let i = existingPointer(id: downOrder[k]) {
+      if k < first.count {
+        let i = first[k]
         slots[slot] = pointers[i].position.x
         slots[slot + 1] = pointers[i].position.y
         slots[slot + 2] = 1
@@ -135,11 +137,29 @@ extension Simulation {
     return (pointers[first].position, pointers[second].position)
   }
 
+  /// The indices in `pointers` of the first `limit` fingers down, in the order they went
+  /// down: one pass, keeping the earliest few.
+  func fingersDown(_ limit: Int) -> [Int] {
+    guard pointersDown > 0 else { return [] }
+    var first: [Int] = []
+    for i in pointers.indices where pointers[i].isDown {
+      let order = pointers[i].pressOrder
+      guard first.count < limit || order < pointers[first[first.count - 1]].pressOrder else {
+        continue
+      }
+      let place = first.firstIndex { pointers[$0].pressOrder > order } ?? first.count
+      first.insert(i, at: place)
+      if first.count > limit { first.removeLast() }
+    }
+    return first
+  }
+
   /// Begins a two-finger gesture with the first two fingers down, if there are two.
   mutating func startPinch() {
-    guard downOrder.count >= 2 else { return }
+    let first = fingersDown(2)
+    guard first.count == 2 else { return }
     var started = Pinch(
-      fingers: (downOrder[0], downOrder[1]), startDistance: 0, lastAngle: 0)
+      fingers: (pointers[first[0]].id, pointers[first[1]].id), startDistance: 0, lastAngle: 0)
     guard let (a, b) = pinchFingers(started) else { return }
     started.startDistance = (b - a).length
     started.startCenter = (a + b) / 2

@@ -25,8 +25,11 @@ public struct Simulation: Sendable {
   /// How many of `pointers` are down, so that a step with none down costs nothing per
   /// lifted pointer (a script of 10,000 fingers leaves 10,000 of them).
   var pointersDown = 0
-  /// The ids of the fingers down, in the order they went down (`pointers[k]`).
-  var downOrder: [Int] = []
+  /// Presses so far, the last one's ``PointerRuntime/pressOrder``.
+  var presses = 0
+  /// Whether any expression reads `pointers` or `pinch`: only then are they kept (with
+  /// thousands of fingers down, their bookkeeping costs what the scene does not read).
+  let readsFingers: Bool
   /// The two-finger gesture under way, if two fingers are down (`pinch`).
   var pinch: Pinch?
   /// The handles a pointer holds (a handle is held by at most one).
@@ -433,6 +436,31 @@ public struct Simulation: Sendable {
       markReads(p.grid)
     }
     handleSlotIsCurrent = slotIsRead
+    // Whether anything reads the fingers' slots, directly (a let or handle that reads
+    // them reads them directly, so nothing else can through it).
+    let fingerSlots = SlotLayout.pointersCount..<SlotLayout.builtinCount
+    func readsFingerSlots(_ expression: CompiledExpression?) -> Bool {
+      expression?.dependencies.contains { fingerSlots.contains($0) } ?? false
+    }
+    var reads =
+      expressions.contains(where: readsFingerSlots)
+      || motions.contains { readsFingerSlots($0.target) || readsFingerSlots($0.held) }
+    for p in drag where !reads {
+      reads =
+        [p.bounds.minX, p.bounds.maxX, p.bounds.minY, p.bounds.maxY, p.grid].contains(
+          where: readsFingerSlots) || p.snapPoints.contains { readsFingerSlots($0.point) }
+    }
+    reads =
+      reads
+      || graph.gesture.contains { track in
+        track.steps.contains { Self.expressions(of: $0.action).contains(where: readsFingerSlots) }
+      }
+    reads =
+      reads
+      || graph.expectations.contains {
+        Self.expressions(of: $0.kind).contains(where: readsFingerSlots)
+      }
+    readsFingers = reads
     // Bound handles without a constraint write their own slots in the node pass, before
     // anything there reads them.
     slotReadHandles = slotIsRead.indices.filter {
@@ -503,8 +531,6 @@ public struct Simulation: Sendable {
     // Found before the pointer is pressed anew: a handle it still holds cannot be grabbed.
     let grabbed = grabbableHandle(at: point)
     let index = pointerIndex(id: id)
-    downOrder.removeAll { $0 == id }
-    downOrder.append(id)
     if index < pointers.count && pointers[index].id == id {
       if !pointers[index].isDown { pointersDown += 1 }
       // Pressed anew while down, it lets go of what it held without a release.
@@ -515,6 +541,8 @@ public struct Simulation: Sendable {
         PointerRuntime(id: id, position: point, pressPosition: point, isDown: true), at: index)
       pointersDown += 1
     }
+    presses += 1
+    pointers[index].pressOrder = presses
     pointers[index].record(time: time, position: point)
     if let i = grabbed {
       pointers[index].grabbed = i
@@ -524,7 +552,8 @@ public struct Simulation: Sendable {
       handles[i].velocity = .zero
       events.append(SceneEvent("grab", handleNames[i]))
     }
-    if pinch == nil { startPinch() }
+    // The second finger down starts a pinch (a later one, if the pair broke up).
+    if readsFingers && pinch == nil && pointersDown >= 2 { startPinch() }
     refreshMotionTargets()
   }
 
@@ -593,7 +622,6 @@ public struct Simulation: Sendable {
     evaluateNodes(initial: false)
     pointers[index].isDown = false
     pointersDown -= 1
-    downOrder.removeAll { $0 == id }
     if let current = pinch, current.fingers.0 == id || current.fingers.1 == id {
       pinch = nil
       startPinch()
@@ -653,5 +681,34 @@ public struct Simulation: Sendable {
   public mutating func currentFrame() throws(RuntimeError) -> Frame {
     advance(dt: 0)
     return try checkedFrame()
+  }
+
+  /// The expressions a gesture step evaluates.
+  static func expressions(of action: SceneGraph.GestureStep.Action) -> [CompiledExpression?] {
+    switch action {
+    case .press(let point), .tap(let point): return [point]
+    case .release(let velocity): return [velocity]
+    case .wait, .replay: return []
+    case .motion(let motion, _, let lift):
+      let target: CompiledExpression
+      switch motion {
+      case .to(let point), .by(let point): target = point
+      }
+      if case .up(let velocity) = lift { return [target, velocity] }
+      return [target]
+    case .pinch(let center, let scale, let rotation, let distance, _):
+      return [center, scale, rotation, distance]
+    }
+  }
+
+  /// The expressions an expectation reads.
+  static func expressions(of kind: SceneGraph.Expectation.Kind) -> [CompiledExpression?] {
+    switch kind {
+    case .value(_, let a, _, let b, let tolerance),
+      .extreme(_, let a, _, _, let b, let tolerance),
+      .throughout(_, let a, _, let b, let tolerance, _):
+      return [a, b, tolerance]
+    case .event, .noEvent, .allAtRest: return []
+    }
   }
 }

@@ -72,6 +72,10 @@ func runFrames(_ yaml: String) throws -> (SceneGraph, [Frame]) {
         ##"<rect id="card" x="70" y="65" width="60" height="30" transform="rotate(90 100 80)" fill="none" stroke="#8c53a2" stroke-width="1" opacity="0.5"/>"##
       ), "\(svg)")
     #expect(svg.contains(##"<circle id="dot" cx="10" cy="10" r="4" fill="#ffffff"/>"##), "\(svg)")
+    // Streamed, a line whose only change is an animated value is still written anew.
+    let streamed = FrameOutput.jsonl.text(of: frames, context: context)
+    #expect(
+      streamed == frames.map { FrameOutput.jsonl.text(of: [$0], context: context) }.joined())
     let animated = FrameOutput.animatedSVG.text(of: frames, context: context)
     #expect(animated.contains(#"<animate attributeName="opacity" values="0.5;0.483;0.467;0.45""#))
   }

@@ -106,3 +106,25 @@ import Testing
     #expect(abs(measures.y - 1) <= 1e-12)
   }
 }
+
+/// The fingers' slots are kept only for a scene that reads them: a thousand fingers down
+/// at once in one that does not start no pinch and keep no order of them.
+@Suite struct FingerBookkeepingTests {
+  @Test func aSceneThatReadsNoFingerKeepsNoneOfTheirBookkeeping() throws {
+    var quiet = try Simulation(
+      graph: graph("scene: { size: 400x400 }\nhandles:\n  dot: { position: [10, 10], r: 4 }\n"))
+    var reading = try Simulation(
+      graph: graph("scene: { size: 400x400 }\nlet:\n  zoom: pinch.scale\n"))
+    #expect(!quiet.readsFingers && reading.readsFingers)
+    for k in 0..<1_000 {
+      quiet.pointerDown(id: k, at: Point(Double(k), 0))
+      reading.pointerDown(id: k, at: Point(Double(k), 0))
+    }
+    #expect(quiet.pinch == nil)
+    #expect(reading.pinch.map { [$0.fingers.0, $0.fingers.1] } == [0, 1])
+    // The order they went down in, not their ids': the first lifts, the third joins.
+    reading.pointerUp(id: 0)
+    #expect(reading.pinch.map { [$0.fingers.0, $0.fingers.1] } == [1, 2])
+    #expect(reading.fingersDown(3).map { reading.pointers[$0].id } == [1, 2, 3])
+  }
+}

@@ -101,6 +101,10 @@ public struct SceneGraph: Sendable {
     public var cornerRadius: Double = 0
     public var draggable: Bool
     public var hitRadius: Double
+    /// Whether a press grabs it where its shapes are drawn (its own and its children's,
+    /// moved, turned and scaled as drawn) rather than within ``hitRadius``: a group
+    /// without a `hitRadius`.
+    public var hitsShapes = false
     /// The spring it returns to rest with, as an index into ``SceneGraph/springs``.
     public var spring: Int?
     public var style: Style
@@ -121,6 +125,76 @@ public struct SceneGraph: Sendable {
     /// Its properties that change while the scene runs (`rotation`, `scale`, `opacity`),
     /// at most one of each, in the order of ``AnimatedProperty``.
     public var motions: [Motion] = []
+    /// The shapes drawn with it in its own coordinates (its `children`), in order: each
+    /// a ``Handle`` whose ``offset`` (or `x` and `y` motions) places it relative to this
+    /// handle before its turn and scale, and which neither drags nor springs.
+    public var children: [Handle] = []
+    /// A child's place in its parent's coordinates, when constant.
+    public var offset = Vector(0, 0)
+    /// What a `text` child shows.
+    public var text: TextLook?
+  }
+
+  /// The text a `text` child shows, and how.
+  public struct TextLook: Sendable {
+    /// A run of the text: words, or the number of the child's `k`-th ``AnimatedProperty/textValue``
+    /// motion, written with `decimals` (`nil`: at most two, trailing zeros dropped).
+    public enum Piece: Sendable {
+      case literal(String)
+      case value(Int, decimals: Int?)
+    }
+
+    public var pieces: [Piece]
+    public var fontSize: Double
+    public var fontWeight: FontWeight
+    public var align: TextAlign
+
+    public init(pieces: [Piece], fontSize: Double, fontWeight: FontWeight, align: TextAlign) {
+      self.pieces = pieces
+      self.fontSize = fontSize
+      self.fontWeight = fontWeight
+      self.align = align
+    }
+
+    /// Whether it has numbers to write every frame.
+    public var isDynamic: Bool {
+      pieces.contains {
+        if case .value = $0 { return true }
+        return false
+      }
+    }
+
+    /// The text with `values` (the child's text values, in order) written in.
+    public func text(_ values: (Int) -> Double) -> String {
+      var text = ""
+      for piece in pieces {
+        switch piece {
+        case .literal(let words): text += words
+        case .value(let k, let decimals): text += Self.number(values(k), decimals: decimals)
+        }
+      }
+      return text
+    }
+
+    /// `value` with exactly `decimals` decimals, or with `nil` rounded to two and without
+    /// trailing zeros; never `-0`.
+    public static func number(_ value: Double, decimals: Int?) -> String {
+      guard value.isFinite else { return value.isNaN ? "NaN" : value < 0 ? "-∞" : "∞" }
+      let places = decimals ?? 2
+      var scale = 1.0
+      for _ in 0..<places { scale *= 10 }
+      let scaled = (abs(value) * scale).rounded()
+      guard scaled < 1e15 else { return (value < 0 ? "-" : "") + "\(abs(value).rounded())" }
+      let units = UInt64(scaled)
+      let whole = units / UInt64(scale)
+      var fraction = String(units % UInt64(scale))
+      fraction = String(repeating: "0", count: places - fraction.count) + fraction
+      if decimals == nil {
+        while fraction.hasSuffix("0") { fraction.removeLast() }
+      }
+      let sign = value < 0 && units > 0 ? "-" : ""
+      return sign + String(whole) + (fraction.isEmpty ? "" : "." + fraction)
+    }
   }
 
   /// A handle property that changes while the scene runs: the value of an expression every
@@ -158,6 +232,10 @@ public struct SceneGraph: Sendable {
       strokeWidth
     /// A path's `trim`: the fractions of its length where what is drawn starts and ends.
     case trimStart, trimEnd
+    /// A child's place in its parent's coordinates, when it changes.
+    case offsetX, offsetY
+    /// A number a child's text writes (``TextLook/Piece/value(_:decimals:)``).
+    case textValue
 
     /// The key that names it in a scene and in a frame.
     public var key: String {
@@ -174,6 +252,9 @@ public struct SceneGraph: Sendable {
       case .strokeWidth: "strokeWidth"
       case .trimStart: "start of the trim"
       case .trimEnd: "end of the trim"
+      case .offsetX: "x"
+      case .offsetY: "y"
+      case .textValue: "text"
       }
     }
 
@@ -190,7 +271,7 @@ public struct SceneGraph: Sendable {
     public func clamped(_ value: Double) -> Double {
       switch self {
       case .opacity, .fill, .stroke, .trimStart, .trimEnd: Swift.min(Swift.max(value, 0), 1)
-      case .rotation: value
+      case .rotation, .offsetX, .offsetY, .textValue: value
       case .scale, .radius, .width, .height, .cornerRadius, .strokeWidth: Swift.max(value, 0)
       }
     }
@@ -199,7 +280,7 @@ public struct SceneGraph: Sendable {
     /// (a size) rather than in its own unit.
     public var isSize: Bool {
       switch self {
-      case .radius, .width, .height, .cornerRadius, .strokeWidth: true
+      case .radius, .width, .height, .cornerRadius, .strokeWidth, .offsetX, .offsetY: true
       default: false
       }
     }

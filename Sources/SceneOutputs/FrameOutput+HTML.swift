@@ -186,7 +186,24 @@ enum HTMLPlayer {
           ? ""
           : ",\"animated\":["
             + handle.motions.map { "\"\($0.property.key)\"" }.joined(separator: ",") + "]")
+        + (handle.children.isEmpty
+          ? "" : ",\"children\":[" + handle.children.map(childEntry).joined(separator: ",") + "]")
         + "}"
+    }
+    // A child as drawn before anything changes it; a frame's `c` has what does.
+    func childEntry(_ child: SceneGraph.Handle) -> String {
+      var entry =
+        "{\"name\":\(jsonString(child.name)),\"shape\":\(jsonString(child.shape.rawValue)),"
+        + "\"x\":\(n(child.offset.x)),\"y\":\(n(child.offset.y)),"
+        + "\"r\":\(n(child.radius)),\"w\":\(n(child.width)),\"h\":\(n(child.height)),\(style(child.style))"
+      if child.cornerRadius > 0 { entry += ",\"cr\":\(n(child.cornerRadius))" }
+      if let text = child.text {
+        let words = text.isDynamic ? "" : text.text { _ in 0 }
+        entry +=
+          ",\"text\":\(jsonString(words)),\"fontSize\":\(n(text.fontSize)),"
+          + "\"fontWeight\":\(text.fontWeight.cssWeight),\"align\":\(jsonString(text.align.rawValue))"
+      }
+      return entry + "}"
     }
     let pathEntries = graph.drawnPaths.map {
       "{\"name\":\(jsonString($0.name)),\(style($0.style))}"
@@ -226,6 +243,7 @@ enum HTMLPlayer {
     } else if graph.handles.contains(where: { !$0.motions.isEmpty }) {
       appendMotions(frame, context: context, to: &text)
     }
+    if !frame.children.isEmpty { appendChildren(frame.children, precision: p, to: &text) }
     text.append(",\"p\":[")
     for i in graph.drawnPaths.indices {
       if i > 0 { text.append(UInt8(ascii: ",")) }
@@ -289,6 +307,41 @@ enum HTMLPlayer {
       text.append(JSONLines.stateText(h.state))
       text.append(UInt8(ascii: "\""))
       if h.animated != 0 { appendAnimated(h, to: &text, precision: p) }
+      text.append(UInt8(ascii: "]"))
+    }
+    text.append(UInt8(ascii: "]"))
+  }
+
+  /// A frame's `,"c":[…]`: for each child that changes, `[handle, child, x, y, rotation,
+  /// scale, opacity, fill, stroke, r, width, height, cornerRadius, strokeWidth, text]`, by
+  /// the indices of its handle and of it among the handle's children; `null` for a colour,
+  /// a size or a text that does not change.
+  static func appendChildren(_ children: [ChildFrame], precision p: Int, to text: inout TextBytes)
+  {
+    text.append(",\"c\":[")
+    for (k, child) in children.enumerated() {
+      let look = child.look
+      text.append(k == 0 ? "[" : ",[")
+      text.append(child.handle)
+      text.append(UInt8(ascii: ","))
+      text.append(child.child)
+      for value in [look.x, look.y, look.rotation, look.scale] {
+        text.append(UInt8(ascii: ","))
+        text.append(value, precision: p)
+      }
+      text.append(UInt8(ascii: ","))
+      text.append(look.animates(.opacity) ? look.opacity : 1, precision: p)
+      appendColor(look.animates(.fill) ? look.fill : nil, to: &text)
+      appendColor(look.animates(.stroke) ? look.stroke : nil, to: &text)
+      text.append(UInt8(ascii: ","))
+      if look.animates(.radius) { text.append(look.radius, precision: p) } else { text.append("null") }
+      appendSizes(look, to: &text, precision: p)
+      text.append(UInt8(ascii: ","))
+      if look.animates(.textValue) {
+        appendJSONString(child.text, to: &text)
+      } else {
+        text.append("null")
+      }
       text.append(UInt8(ascii: "]"))
     }
     text.append(UInt8(ascii: "]"))

@@ -58,7 +58,12 @@ enum JSONLines {
     _ frame: Frame, precision p: Int, sceneText: SceneText?, memory: inout FrameTextMemory,
     to text: inout TextBytes
   ) {
-    text.append("{\"events\":[")
+    text.append(UInt8(ascii: "{"))
+    if !frame.children.isEmpty {
+      writeChildren(frame.children, of: frame.handles, precision: p, to: &text)
+      text.append(UInt8(ascii: ","))
+    }
+    text.append("\"events\":[")
     for i in frame.events.indices {
       let event = frame.events[i]
       // Link events concern a constraint; the rest concern a handle.
@@ -360,6 +365,75 @@ enum JSONLines {
       text.append(handle.width, precision: p)
     }
     text.append(",\"x\":")
+  }
+
+  /// `"children":{HANDLE:{CHILD:{…}}}`: the values of the children that change, by their
+  /// handles' names and their own, sorted, each with only what changes (`x` and `y` for
+  /// its place, `text` for its text).
+  static func writeChildren(
+    _ children: [ChildFrame], of handles: [HandleFrame], precision p: Int,
+    to text: inout TextBytes
+  ) {
+    text.append("\"children\":{")
+    let order = children.indices.sorted {
+      let a = handles[children[$0].handle].name
+      let b = handles[children[$1].handle].name
+      return a != b ? a < b : children[$0].look.name < children[$1].look.name
+    }
+    var previous = -1
+    for k in order.indices {
+      let child = children[order[k]]
+      if child.handle != previous {
+        if previous >= 0 { text.append("},") }
+        text.appendQuoted(handles[child.handle].name)
+        text.append(":{")
+        previous = child.handle
+      } else {
+        text.append(UInt8(ascii: ","))
+      }
+      text.appendQuoted(child.look.name)
+      text.append(":{")
+      let look = child.look
+      var first = true
+      func key(_ name: StaticString) {
+        if !first { text.append(UInt8(ascii: ",")) }
+        first = false
+        text.append(UInt8(ascii: "\""))
+        text.append(name)
+        text.append("\":")
+      }
+      func number(_ property: SceneGraph.AnimatedProperty, _ name: StaticString, _ value: Double) {
+        guard look.animates(property) else { return }
+        key(name)
+        text.append(value, precision: p)
+      }
+      func color(_ property: SceneGraph.AnimatedProperty, _ name: StaticString, _ value: Color) {
+        guard look.animates(property) else { return }
+        key(name)
+        text.append(UInt8(ascii: "\""))
+        appendHex(value, to: &text)
+        text.append(UInt8(ascii: "\""))
+      }
+      number(.cornerRadius, "cornerRadius", look.cornerRadius)
+      color(.fill, "fill", look.fill)
+      number(.height, "height", look.height)
+      number(.opacity, "opacity", look.opacity)
+      number(.radius, "r", look.radius)
+      number(.rotation, "rotation", look.rotation)
+      number(.scale, "scale", look.scale)
+      color(.stroke, "stroke", look.stroke)
+      number(.strokeWidth, "strokeWidth", look.strokeWidth)
+      if look.animates(.textValue) {
+        key("text")
+        text.appendQuoted(child.text)
+      }
+      number(.width, "width", look.width)
+      number(.offsetX, "x", look.x)
+      number(.offsetY, "y", look.y)
+      text.append(UInt8(ascii: "}"))
+    }
+    if previous >= 0 { text.append(UInt8(ascii: "}")) }
+    text.append(UInt8(ascii: "}"))
   }
 
   /// `rrggbbaa`, lowercase: the animated colours of a frame, alpha always written.

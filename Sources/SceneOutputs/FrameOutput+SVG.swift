@@ -116,9 +116,19 @@ enum SVGText {
       let handles = context.graph.handles
       var lastStyle: SceneGraph.Style?
       var lastHandleAttributes = ""
+      var changingChildren: [Int: ChildFrame] = [:]
+      for child in frame.children { changingChildren[child.handle << 16 | child.child] = child }
       for i in frame.handles.indices {
         let h = frame.handles[i]
         guard h.state != .hidden, let j = styles.handleIndex(at: i) else { continue }
+        // After the handle's own shape, whichever way the rest of the loop ends.
+        defer {
+          if !handles[j].children.isEmpty {
+            group(
+              h, handles[j], children: { changingChildren[i << 16 | $0] }, precision: p,
+              into: &out)
+          }
+        }
         let shape = handles[j].shape
         guard shape == .circle || shape == .rect else { continue }
         var style = handles[j].style
@@ -183,6 +193,72 @@ enum SVGText {
     out.append("</svg>\n")
   }
 
+  /// The font families text is drawn in, here and in the pages' renderer.
+  static let fontFamily = "system-ui, -apple-system, Helvetica, Arial, sans-serif"
+
+  /// A handle's children: a `<g>` moved, turned and scaled as the handle is drawn, with its
+  /// opacity, holding each child in the handle's coordinates; `changing(k)` is child `k`'s
+  /// values in this frame when they change.
+  static func group(
+    _ h: HandleFrame, _ handle: SceneGraph.Handle, children changing: (Int) -> ChildFrame?,
+    precision p: Int, into out: inout TextBytes
+  ) {
+    func n(_ value: Double) -> String { NumberText.format(value, precision: p) }
+    let opacity = h.drawn(.opacity, declared: handle)
+    out.append(
+      "  <g transform=\"translate(\(n(h.x)) \(n(h.y))) rotate(\(degrees(h.angle + h.rotation, precision: p))) scale(\(n(h.scale)))\""
+    )
+    if opacity != 1 { out.append(" opacity=\"\(NumberText.format(opacity, precision: max(p, 3)))\"") }
+    out.append(">\n")
+    for (k, child) in handle.children.enumerated() {
+      let frame = changing(k)
+      let look =
+        frame?.look
+        ?? HandleFrame(
+          name: child.name, x: child.offset.x, y: child.offset.y, angle: 0, radius: child.radius,
+          state: .idle)
+      out.append(childElement(child, look, text: frame?.text, precision: p))
+    }
+    out.append("  </g>\n")
+  }
+
+  /// One child as an element centred on its place and turned and scaled there.
+  static func childElement(
+    _ child: SceneGraph.Handle, _ look: HandleFrame, text: String?, precision p: Int
+  ) -> String {
+    func n(_ value: Double) -> String { NumberText.format(value, precision: p) }
+    var style = child.style
+    if look.animated != 0 {
+      if look.animates(.opacity) { style.opacity = look.opacity }
+      if look.animates(.fill) { style.fill = look.fill }
+      if look.animates(.stroke) { style.stroke = look.stroke }
+      if look.animates(.strokeWidth) { style.strokeWidth = look.strokeWidth }
+    }
+    let paint = Paint(style).attributes(precision: p)
+    var transform = "translate(\(n(look.x)) \(n(look.y)))"
+    if look.rotation != 0 { transform += " rotate(\(degrees(look.rotation, precision: p)))" }
+    if look.scale != 1 { transform += " scale(\(n(look.scale)))" }
+    let placed = " transform=\"\(transform)\""
+    switch child.shape {
+    case .circle:
+      return "    <circle r=\"\(n(look.drawn(.radius, declared: child)))\"\(placed)\(paint)/>\n"
+    case .rect:
+      let width = look.drawn(.width, declared: child)
+      let height = look.drawn(.height, declared: child)
+      let corner = look.drawn(.cornerRadius, declared: child)
+      return "    <rect x=\"\(n(-width / 2))\" y=\"\(n(-height / 2))\" width=\"\(n(width))\" height=\"\(n(height))\""
+        + (corner > 0 ? " rx=\"\(n(corner))\"" : "") + placed + paint + "/>\n"
+    case .text:
+      guard let font = child.text else { return "" }
+      let words = text ?? font.text { _ in 0 }
+      return "    <text font-family=\"\(fontFamily)\" font-size=\"\(n(font.fontSize))\""
+        + " font-weight=\"\(font.fontWeight.cssWeight)\" text-anchor=\"\(font.align.anchor)\""
+        + " dominant-baseline=\"central\"\(placed)\(paint)>\(escaped(words))</text>\n"
+    case .none:
+      return ""
+    }
+  }
+
   /// Whether two styles are equal, field by field (quicker than their `==` from another module).
   @inline(__always)
   static func same(_ a: SceneGraph.Style, _ b: SceneGraph.Style?) -> Bool {
@@ -225,6 +301,12 @@ enum SVGText {
     // Handles, in declaration order.
     let handleTracks = tracks(of: frames, \.handles, name: \.name)
     for track in handleTracks {
+      // A group's children follow its own shape, whichever way the rest of the loop ends.
+      defer {
+        if let handle = styles.handle(at: track.index), !handle.children.isEmpty {
+          out += animatedGroup(track, handle, frames: frames, timing: timing, precision: p)
+        }
+      }
       guard let handle = styles.handle(at: track.index),
         handle.shape == .circle || handle.shape == .rect
       else { continue }
@@ -305,6 +387,153 @@ enum SVGText {
       }
     }
     return out + "</svg>\n"
+  }
+
+  /// A handle's children through every frame: three nested groups that move, turn and
+  /// scale (and fade and hide) as the handle does, holding each child the same way in
+  /// the handle's coordinates. A text that changes is one `<text>` per text it shows, each
+  /// visible in its frames.
+  static func animatedGroup(
+    _ track: Track<HandleFrame>, _ handle: SceneGraph.Handle, frames: [Frame], timing: Timing,
+    precision p: Int
+  ) -> String {
+    func n(_ value: Double) -> String { NumberText.format(value, precision: p) }
+    let shown: [HandleFrame?] = track.items.map { item in
+      guard let h = item, h.state != .hidden else { return nil }
+      return h
+    }
+    guard let states = filled(shown) else { return "" }
+    // Nested `<g>`s, one per transform, each animated where it changes; closed by `closing`.
+    func groups(_ indent: String, _ transforms: [(type: String, values: [String])], extra: String)
+      -> (open: String, close: String)
+    {
+      var open = ""
+      var close = ""
+      for (k, transform) in transforms.enumerated() {
+        let indent = indent + String(repeating: "  ", count: k)
+        let animation =
+          transform.values.contains(where: { $0 != transform.values[0] })
+          ? "\(indent)  <animateTransform attributeName=\"transform\" type=\"\(transform.type)\" "
+            + "values=\"\(transform.values.joined(separator: ";"))\" \(timing.attributes)/>\n" : ""
+        let attributes = k == transforms.count - 1 ? extra : ""
+        open += "\(indent)<g transform=\"\(transform.type)(\(transform.values[0]))\"\(attributes)>\n" + animation
+        close = "\(indent)</g>\n" + close
+      }
+      return (open, close)
+    }
+    let opacities = states.map { n($0.drawn(.opacity, declared: handle)) }
+    let visibility = shown.map { $0 == nil ? "hidden" : "visible" }
+    var extra = opacities.contains(where: { $0 != "1" }) ? " opacity=\"\(opacities[0])\"" : ""
+    extra += visibility[0] == "hidden" ? " visibility=\"hidden\"" : ""
+    let (open, close) = groups(
+      "  ",
+      [
+        ("translate", states.map { "\(n($0.x)) \(n($0.y))" }),
+        ("rotate", states.map { degrees($0.angle + $0.rotation, precision: p) }),
+        ("scale", states.map { n($0.scale) }),
+      ], extra: extra)
+    var out = open
+    for line in [timing.animate("opacity", opacities), timing.animate("visibility", visibility)] {
+      if let line { out += "        " + line + "\n" }
+    }
+    for (k, child) in handle.children.enumerated() {
+      let rest = HandleFrame(
+        name: child.name, x: child.offset.x, y: child.offset.y, angle: 0, radius: child.radius,
+        state: .idle)
+      let changing = frames.map { frame in
+        frame.children.first { $0.handle == track.index && $0.child == k }
+      }
+      let looks = changing.map { $0?.look ?? rest }
+      var transforms: [(type: String, values: [String])] = [
+        ("translate", looks.map { "\(n($0.x)) \(n($0.y))" })
+      ]
+      let rotations = looks.map { degrees($0.rotation, precision: p) }
+      if rotations.contains(where: { $0 != "0" }) { transforms.append(("rotate", rotations)) }
+      let scales = looks.map { n($0.scale) }
+      if scales.contains(where: { $0 != "1" }) { transforms.append(("scale", scales)) }
+      let (childOpen, childClose) = groups("        ", transforms, extra: "")
+      out += childOpen
+      var style = child.style
+      if looks[0].animates(.fill) { style.fill = looks[0].fill }
+      if looks[0].animates(.stroke) { style.stroke = looks[0].stroke }
+      if looks[0].animates(.strokeWidth) { style.strokeWidth = looks[0].strokeWidth }
+      let childOpacities = looks.map { n($0.drawn(.opacity, declared: child)) }
+      style.opacity = 1
+      let paint =
+        Paint(style).attributes(precision: p)
+        + (childOpacities[0] != "1" ? " opacity=\"\(childOpacities[0])\"" : "")
+      func colors(_ property: SceneGraph.AnimatedProperty, _ color: (HandleFrame) -> Color)
+        -> [String?]
+      {
+        guard looks[0].animates(property) else { return [] }
+        let values = looks.map(color)
+        let opaque = values.map { Color(red: $0.red, green: $0.green, blue: $0.blue).description }
+        let alphas = values.map { n(Double($0.alpha) / 255) }
+        return [
+          timing.animate(property.key, opaque),
+          values.allSatisfy({ $0.alpha == 255 })
+            ? nil : timing.animate(property.key + "-opacity", alphas),
+        ]
+      }
+      var animations =
+        [timing.animate("opacity", childOpacities)] + colors(.fill, \.fill)
+        + colors(.stroke, \.stroke)
+        + [timing.animate("stroke-width", looks.map { n($0.drawn(.strokeWidth, declared: child)) })]
+      let indent = String(repeating: " ", count: 8 + 2 * transforms.count)
+      switch child.shape {
+      case .circle:
+        let radii = looks.map { n($0.drawn(.radius, declared: child)) }
+        animations.append(timing.animate("r", radii))
+        out += indent + "<circle r=\"\(radii[0])\"\(paint)" + body(animations, indent, "circle")
+      case .rect:
+        let widths = looks.map { $0.drawn(.width, declared: child) }
+        let heights = looks.map { $0.drawn(.height, declared: child) }
+        let corners = looks.map { n($0.drawn(.cornerRadius, declared: child)) }
+        animations += [
+          timing.animate("x", widths.map { n(-$0 / 2) }),
+          timing.animate("y", heights.map { n(-$0 / 2) }),
+          timing.animate("width", widths.map(n)), timing.animate("height", heights.map(n)),
+          timing.animate("rx", corners),
+        ]
+        out +=
+          indent
+          + "<rect x=\"\(n(-widths[0] / 2))\" y=\"\(n(-heights[0] / 2))\" width=\"\(n(widths[0]))\" height=\"\(n(heights[0]))\""
+          + (corners.contains(where: { $0 != "0" }) ? " rx=\"\(corners[0])\"" : "") + paint
+          + body(animations, indent, "rect")
+      case .text:
+        guard let font = child.text else { break }
+        let fixed = font.text { _ in 0 }
+        let texts = changing.map { $0?.text ?? fixed }
+        var distinct: [String] = []
+        for text in texts where !distinct.contains(text) { distinct.append(text) }
+        let start =
+          "<text font-family=\"\(fontFamily)\" font-size=\"\(n(font.fontSize))\""
+          + " font-weight=\"\(font.fontWeight.cssWeight)\" text-anchor=\"\(font.align.anchor)\""
+          + " dominant-baseline=\"central\"\(paint)"
+        for words in distinct {
+          let seen = texts.map { $0 == words ? "visible" : "hidden" }
+          let shownAnimations =
+            distinct.count > 1 ? animations + [timing.animate("visibility", seen)] : animations
+          let lines = shownAnimations.compactMap { $0 }
+          // The words first and the animations right after, with no space between: spaces
+          // in a text are drawn.
+          out += indent + start + (seen[0] == "hidden" ? " visibility=\"hidden\"" : "") + ">"
+          out += escaped(words) + lines.joined() + "</text>\n"
+        }
+      case .none:
+        break
+      }
+      out += childClose
+    }
+    return out + close
+  }
+
+  /// `/>` for an element without animations, or its animations at `indent` and its
+  /// closing tag.
+  static func body(_ animations: [String?], _ indent: String, _ name: String) -> String {
+    let lines = animations.compactMap { $0 }
+    guard !lines.isEmpty else { return "/>\n" }
+    return ">\n" + lines.map { indent + "  " + $0 + "\n" }.joined() + indent + "</\(name)>\n"
   }
 
   /// `/>` for an element without animations, or the animations and its closing tag.

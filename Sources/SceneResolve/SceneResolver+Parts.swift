@@ -87,12 +87,12 @@ extension SceneResolver {
     return value.value
   }
 
-  mutating func resolveHandle(_ handle: HandleSpec) -> SceneGraph.Handle {
+  mutating func resolveHandle(_ handle: HandleSpec, parent: String? = nil) -> SceneGraph.Handle {
     // The subject of this handle's messages, built only if one is written: built eagerly,
     // such strings were a tenth of resolving a 10,000-handle scene.
     // Only the name is captured: capturing `handle` copied the whole spec.
     let name = handle.name.value
-    func what() -> String { "handle '\(name)'" }
+    func what() -> String { parent.map { "child '\($0).\(name)'" } ?? "handle '\(name)'" }
     let radius = nonNegative(handle.radius, default: 0, "\(what()): radius")
     let width = nonNegative(handle.width, default: 0, "\(what()): width")
     let height = nonNegative(handle.height, default: 0, "\(what()): height")
@@ -101,7 +101,17 @@ extension SceneResolver {
     let hasWidth = handle.width != nil || sizes["width"] != nil
     let hasHeight = handle.height != nil || sizes["height"] != nil
     let shape: HandleShape =
-      handle.shape?.value ?? (hasRadius ? .circle : hasWidth ? .rect : .none)
+      handle.shape?.value
+      ?? (handle.text != nil ? .text : hasRadius ? .circle : hasWidth ? .rect : .none)
+    if shape == .text && parent == nil {
+      error(
+        "\(what()) cannot be text; give it a child that is (children: { label: { text: \"…\" } })",
+        at: handle.shape?.source ?? handle.name.source)
+    } else if shape == .text && handle.text == nil {
+      error("\(what()) is text but has no 'text'", at: handle.shape?.source ?? handle.name.source)
+    } else if shape != .text, let text = handle.text {
+      error("\(what()) has 'text' but is a \(shape.rawValue); text needs shape text", at: text.source)
+    }
     if shape == .circle && !hasRadius {
       error("\(what()) is a circle but has no 'r'", at: handle.shape?.source ?? handle.name.source)
     }
@@ -126,6 +136,13 @@ extension SceneResolver {
           ? nil : Color(red: 255, green: 255, blue: 255),
         what: what()))
     resolved.cornerRadius = cornerRadius
+    if let text = handle.text {
+      resolved.text = SceneGraph.TextLook(
+        pieces: [], fontSize: positive(text.fontSize, default: 17, "\(what()): fontSize"),
+        fontWeight: text.fontWeight?.value ?? .regular, align: text.align?.value ?? .center)
+    }
+    resolved.children = handle.children.map { resolveHandle($0, parent: name) }
+    resolved.hitsShapes = !resolved.children.isEmpty && handle.hitRadius == nil
     return resolved
   }
 
@@ -229,27 +246,86 @@ extension SceneResolver {
     let timed = timedSlots(layout: layout, lets: lets)
     for i in specs.indices {
       let spec = specs[i]
-      let name = spec.name.value
-      let written: [(SceneGraph.AnimatedProperty, AnimatedValue?)] = [
-        (.opacity, spec.animatedOpacity), (.rotation, spec.rotation), (.scale, spec.scale),
-        (.fill, spec.animatedFill?.fraction), (.stroke, spec.animatedStroke?.fraction),
-        (.radius, spec.animatedSizes["r"]), (.width, spec.animatedSizes["width"]),
-        (.height, spec.animatedSizes["height"]),
-        (.cornerRadius, spec.animatedSizes["cornerRadius"]),
-        (.strokeWidth, spec.animatedSizes["strokeWidth"]),
-      ]
-      for case (let property, let value?) in written {
-        let mix =
-          property == .fill ? spec.animatedFill : property == .stroke ? spec.animatedStroke : nil
-        let what =
-          mix != nil
-          ? "the fraction of the \(property.key) of handle '\(name)'"
-          : "the \(property.key) of handle '\(name)'"
-        guard var motion = motion(property, value, symbols: symbols, what: what, timed: timed)
-        else { continue }
-        if let mix { motion.colors = (OKLab(mix.from), OKLab(mix.to)) }
-        handles[i].motions.append(motion)
+      compileLookMotions(
+        &handles[i], spec: spec, subject: "handle '\(spec.name.value)'", symbols: symbols,
+        timed: timed)
+      for c in spec.children.indices {
+        let child = spec.children[c]
+        let subject = "child '\(spec.name.value).\(child.name.value)'"
+        compileLookMotions(
+          &handles[i].children[c], spec: child, subject: subject, symbols: symbols, timed: timed)
+        compileChildPlace(
+          &handles[i].children[c], spec: child, subject: subject, symbols: symbols, timed: timed)
       }
     }
+  }
+
+  /// The animated properties of a handle or a child.
+  mutating func compileLookMotions(
+    _ handle: inout SceneGraph.Handle, spec: HandleSpec, subject: String,
+    symbols: [String: Symbol], timed: Set<Int>
+  ) {
+    let written: [(SceneGraph.AnimatedProperty, AnimatedValue?)] = [
+      (.opacity, spec.animatedOpacity), (.rotation, spec.rotation), (.scale, spec.scale),
+      (.fill, spec.animatedFill?.fraction), (.stroke, spec.animatedStroke?.fraction),
+      (.radius, spec.animatedSizes["r"]), (.width, spec.animatedSizes["width"]),
+      (.height, spec.animatedSizes["height"]),
+      (.cornerRadius, spec.animatedSizes["cornerRadius"]),
+      (.strokeWidth, spec.animatedSizes["strokeWidth"]),
+    ]
+    for case (let property, let value?) in written {
+      let mix =
+        property == .fill ? spec.animatedFill : property == .stroke ? spec.animatedStroke : nil
+      let what =
+        mix != nil
+        ? "the fraction of the \(property.key) of \(subject)"
+        : "the \(property.key) of \(subject)"
+      guard var motion = motion(property, value, symbols: symbols, what: what, timed: timed)
+      else { continue }
+      if let mix { motion.colors = (OKLab(mix.from), OKLab(mix.to)) }
+      handle.motions.append(motion)
+    }
+  }
+
+  /// A child's place (a constant, or `x` and `y` motions) and its text's numbers.
+  mutating func compileChildPlace(
+    _ child: inout SceneGraph.Handle, spec: HandleSpec, subject: String,
+    symbols: [String: Symbol], timed: Set<Int>
+  ) {
+    if let place = compile(
+      spec.position, symbols, expect: .point, what: "the position of \(subject)")
+    {
+      if let value = place.constantValue {
+        child.offset = Vector(value.x, value.y)
+      } else {
+        for property in [SceneGraph.AnimatedProperty.offsetX, .offsetY] {
+          var motion = SceneGraph.Motion(
+            property: property, target: place, spring: nil, source: spec.position.source)
+          motion.followsTime = place.dependencies.contains(where: timed.contains)
+          child.motions.append(motion)
+        }
+      }
+    }
+    guard let text = spec.text, child.text != nil else { return }
+    var pieces: [SceneGraph.TextLook.Piece] = []
+    var values = 0
+    for piece in text.pieces {
+      switch piece {
+      case .literal(let words):
+        pieces.append(.literal(words))
+      case .value(let expression, let decimals):
+        guard
+          let compiled = compile(
+            expression, symbols, expect: .number, what: "a number in the text of \(subject)")
+        else { continue }
+        var motion = SceneGraph.Motion(
+          property: .textValue, target: compiled, spring: nil, source: text.source)
+        motion.followsTime = compiled.dependencies.contains(where: timed.contains)
+        child.motions.append(motion)
+        pieces.append(.value(values, decimals: decimals))
+        values += 1
+      }
+    }
+    child.text?.pieces = pieces
   }
 }

@@ -13,6 +13,31 @@ public struct Frame: Sendable, Equatable {
   public var pointers: [PointerFrame]
   /// What happened since the previous frame, in the order it happened.
   public var events: [SceneEvent]
+  /// The handles' children that change, in the order of the handles and of their children
+  /// (a child that never changes is drawn from the scene alone).
+  public var children: [ChildFrame] = []
+}
+
+/// A handle's child that changes: where it is in its handle's coordinates, how it looks,
+/// and what text it shows, in one frame.
+public struct ChildFrame: Sendable, Equatable {
+  /// Its handle, by index in the frame's handles (and the graph's).
+  public var handle: Int
+  /// Its index among its handle's children.
+  public var child: Int
+  /// Its values: `x` and `y` in its handle's coordinates, `animated` the bits of what
+  /// changes (``SceneGraph/AnimatedProperty/offsetX`` and `offsetY` for its place,
+  /// ``SceneGraph/AnimatedProperty/textValue`` for its text).
+  public var look: HandleFrame
+  /// Its text, with its numbers written in (empty unless the child is text).
+  public var text = ""
+
+  public init(handle: Int, child: Int, look: HandleFrame, text: String = "") {
+    self.handle = handle
+    self.child = child
+    self.look = look
+    self.text = text
+  }
 }
 
 /// What a handle is doing in a frame.
@@ -53,6 +78,17 @@ public struct HandleFrame: Sendable, Equatable {
   public var height = 0.0
   public var cornerRadius = 0.0
   public var strokeWidth = 0.0
+  public init(
+    name: String, x: Double, y: Double, angle: Double, radius: Double, state: HandleState
+  ) {
+    self.name = name
+    self.x = x
+    self.y = y
+    self.angle = angle
+    self.radius = radius
+    self.state = state
+  }
+
   /// Which of `opacity`, `rotation`, `scale`, `fill` and `stroke` the scene animates for
   /// it, as bits
   /// `1 << AnimatedProperty.rawValue`: a frame reports only those.
@@ -75,7 +111,9 @@ public struct HandleFrame: Sendable, Equatable {
     case .height: return animated ? height : declared?.height ?? 0
     case .cornerRadius: return animated ? cornerRadius : declared?.cornerRadius ?? 0
     case .strokeWidth: return animated ? strokeWidth : declared?.style.strokeWidth ?? 0
-    case .fill, .stroke, .trimStart, .trimEnd: return property.neutral
+    case .offsetX: return animated ? x : declared?.offset.x ?? 0
+    case .offsetY: return animated ? y : declared?.offset.y ?? 0
+    case .fill, .stroke, .trimStart, .trimEnd, .textValue: return property.neutral
     }
   }
 

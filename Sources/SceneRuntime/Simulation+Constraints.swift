@@ -60,9 +60,10 @@ extension Simulation {
       pointerFramesAreStale = false
       pointerFramesMade += 1
     }
-    let frame = Frame(
+    var frame = Frame(
       index: frameIndex, time: time, handles: publishedHandles, paths: publishedPaths,
       pointers: publishedPointers, events: events)
+    frame.children = publishedChildren
     events.removeAll(keepingCapacity: true)
     return frame
   }
@@ -76,6 +77,10 @@ extension Simulation {
       sum += value - value
       let shown = motions[m].property.clamped(value)
       let i = motionHandles[m]
+      if motionChildren[m] >= 0 {
+        publishChildMotion(m, shown)
+        continue
+      }
       switch motions[m].property {
       case .opacity: publishedHandles[i].opacity = shown
       case .rotation: publishedHandles[i].rotation = shown
@@ -85,8 +90,8 @@ extension Simulation {
       case .height: publishedHandles[i].height = shown
       case .cornerRadius: publishedHandles[i].cornerRadius = shown
       case .strokeWidth: publishedHandles[i].strokeWidth = shown
-      case .trimStart, .trimEnd:
-        continue  // Drawn with the paths (``publishTrims()``).
+      case .trimStart, .trimEnd, .offsetX, .offsetY, .textValue:
+        continue  // Drawn with the paths (``publishTrims()``), or a child's.
       case .fill, .stroke:
         guard let colors = motions[m].colors else { continue }
         let color = colors.from.mixed(with: colors.to, shown).color
@@ -98,6 +103,39 @@ extension Simulation {
       }
     }
     residue += sum
+    for k in publishedChildren.indices where !childTextMotions[k].isEmpty {
+      guard let look = graph.handles[publishedChildren[k].handle].children[publishedChildren[k].child].text
+      else { continue }
+      let numbers = childTextMotions[k]
+      let text = look.text { motionValues[numbers[$0]] }
+      if text != publishedChildren[k].text { publishedChildren[k].text = text }
+    }
+  }
+
+  /// Writes child motion `m`'s value, `shown`, into its child's frame.
+  private mutating func publishChildMotion(_ m: Int, _ shown: Double) {
+    let k = motionChildren[m]
+    switch motions[m].property {
+    case .opacity: publishedChildren[k].look.opacity = shown
+    case .rotation: publishedChildren[k].look.rotation = shown
+    case .scale: publishedChildren[k].look.scale = shown
+    case .radius: publishedChildren[k].look.radius = shown
+    case .width: publishedChildren[k].look.width = shown
+    case .height: publishedChildren[k].look.height = shown
+    case .cornerRadius: publishedChildren[k].look.cornerRadius = shown
+    case .strokeWidth: publishedChildren[k].look.strokeWidth = shown
+    case .offsetX: publishedChildren[k].look.x = shown
+    case .offsetY: publishedChildren[k].look.y = shown
+    case .trimStart, .trimEnd, .textValue: break
+    case .fill, .stroke:
+      guard let colors = motions[m].colors else { return }
+      let color = colors.from.mixed(with: colors.to, shown).color
+      if motions[m].property == .fill {
+        publishedChildren[k].look.fill = color
+      } else {
+        publishedChildren[k].look.stroke = color
+      }
+    }
   }
 
   /// Draws each trimmed path as the part of it between its trim's start and end: a fixed

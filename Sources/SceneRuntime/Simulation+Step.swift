@@ -488,7 +488,8 @@ extension Simulation {
     // Between steps the lets are as the last step left them.
     if movingHeld && motionsReadLets { refreshLets() }
     for m in motions.indices {
-      motionTargets[m] = evaluate(motions[m].target).x
+      let target = evaluate(motions[m].target)
+      motionTargets[m] = motions[m].property == .offsetY ? target.y : target.x
       if let held = motions[m].held {
         let wasHeld = motionHeld[m]
         motionHeld[m] = evaluate(held).x != 0

@@ -1,3 +1,4 @@
+import RealModule
 import SceneGeometry
 import SceneGraph
 import SceneVocabulary
@@ -89,6 +90,9 @@ public struct Simulation: Sendable {
   let liveNodes: [SceneGraph.Node]
   /// The draggable handles by place, for presses (see ``HitGrid``).
   var hitGrid: HitGrid
+  /// The draggable handles grabbed where their shapes are drawn (groups), tested one by
+  /// one at each press instead of by the grid.
+  let shapeHitHandles: [Int]
   /// Whether a draggable handle follows an expression, which a release can move: every
   /// press then scans all the handles.
   let hasBoundDraggable: Bool
@@ -181,6 +185,12 @@ public struct Simulation: Sendable {
   let motions: [SceneGraph.Motion]
   /// The handle each motion belongs to, or −1 for a path's trim.
   let motionHandles: [Int]
+  /// For a child's motion, the child's place in the frame's children; −1 for a handle's.
+  let motionChildren: [Int]
+  /// The frame's children as the last frame showed them.
+  var publishedChildren: [ChildFrame] = []
+  /// For each of ``publishedChildren``, its text's numbers' motions, in order.
+  let childTextMotions: [[Int]]
   let motionRanges: [Range<Int>]
   /// The paths' trims after the handles' motions: each trimmed path with the motions of its
   /// start and end.
@@ -305,13 +315,36 @@ public struct Simulation: Sendable {
     }
     var motions: [SceneGraph.Motion] = []
     var motionHandles: [Int] = []
+    var motionChildren: [Int] = []
     var motionRanges: [Range<Int>] = []
+    var children: [ChildFrame] = []
+    var childTextMotions: [[Int]] = []
     for (i, handle) in graph.handles.enumerated() {
       let first = motions.count
       motions += handle.motions
       motionHandles += repeatElement(i, count: handle.motions.count)
+      motionChildren += repeatElement(-1, count: handle.motions.count)
+      // Then its children's, each child that changes with a slot in the frame's children.
+      for (c, child) in handle.children.enumerated() where !child.motions.isEmpty {
+        var look = HandleFrame(
+          name: child.name, x: child.offset.x, y: child.offset.y, angle: 0,
+          radius: child.radius, state: .idle)
+        var texts: [Int] = []
+        for motion in child.motions {
+          look.animated |= 1 << UInt16(motion.property.rawValue)
+          if motion.property == .textValue { texts.append(motions.count) }
+          motions.append(motion)
+          motionHandles.append(i)
+          motionChildren.append(children.count)
+        }
+        children.append(ChildFrame(handle: i, child: c, look: look))
+        childTextMotions.append(texts)
+      }
       motionRanges.append(first..<motions.count)
     }
+    publishedChildren = children
+    self.childTextMotions = childTextMotions
+    self.motionChildren = motionChildren
     // Then the paths' trims, whose motions belong to no handle.
     var trims: [(path: Int, start: Int?, end: Int?)] = []
     let firstPathMotion = motions.count
@@ -367,8 +400,13 @@ public struct Simulation: Sendable {
     handleFollowsTime = graph.handles.map(\.followsTime)
     handleIsCircle = graph.handles.map { $0.shape == .circle }
     handleSprings = graph.handles.map(\.spring)
+    shapeHitHandles = graph.handles.indices.filter {
+      graph.handles[$0].draggable && graph.handles[$0].hitsShapes
+    }
     hitGrid = HitGrid(
-      draggable: graph.handles.indices.filter { graph.handles[$0].draggable },
+      draggable: graph.handles.indices.filter {
+        graph.handles[$0].draggable && !graph.handles[$0].hitsShapes
+      },
       hitRadius: graph.handles.map(\.hitRadius), handleCount: graph.handles.count)
     hasBoundDraggable = graph.handles.contains { $0.draggable && $0.isBound }
     liveNodes = graph.evaluationOrder.filter {
@@ -565,9 +603,76 @@ public struct Simulation: Sendable {
   private mutating func grabbableHandle(at point: Point) -> Int? {
     let handles = self.handles
     let held = heldHandles
-    return hitGrid.topmost(
+    let nearest = hitGrid.topmost(
       at: point, scanEveryTime: hasBoundDraggable, position: { handles[$0].position },
       accepts: { i in handles[i].state != .hidden && !held.contains(i) })
+    // A group drawn above it (declared later) takes the press first.
+    for i in shapeHitHandles.reversed() where i > (nearest ?? -1) {
+      if handles[i].state != .hidden && !held.contains(i) && shapes(of: i, contain: point) {
+        return i
+      }
+    }
+    return nearest
+  }
+
+  /// Whether `point` is on handle `i`'s shape or one of its children's (circles and rects;
+  /// text is not counted), each moved, turned and scaled as it is now drawn.
+  func shapes(of i: Int, contain point: Point) -> Bool {
+    let handle = graph.handles[i]
+    struct Look {
+      var x = 0.0, y = 0.0, rotation = 0.0, scale = 1.0, width = 0.0, height = 0.0, radius = 0.0
+    }
+    func look(of shape: SceneGraph.Handle) -> Look {
+      Look(
+        x: shape.offset.x, y: shape.offset.y, width: shape.width, height: shape.height,
+        radius: shape.radius)
+    }
+    var own = look(of: handle)
+    var children = handle.children.map(look)
+    for m in motionRanges[i] {
+      let value = motions[m].property.clamped(motionValues[m])
+      let k = motionChildren[m] < 0 ? -1 : publishedChildren[motionChildren[m]].child
+      var changed = k < 0 ? own : children[k]
+      switch motions[m].property {
+      case .rotation: changed.rotation = value
+      case .scale: changed.scale = value
+      case .width: changed.width = value
+      case .height: changed.height = value
+      case .radius: changed.radius = value
+      case .offsetX: changed.x = value
+      case .offsetY: changed.y = value
+      default: continue
+      }
+      if k < 0 { own = changed } else { children[k] = changed }
+    }
+    // Into the handle's coordinates, then each shape's own.
+    func local(_ p: Vector, at origin: Vector, turn: Double, scale: Double) -> Vector? {
+      guard scale > 0 else { return nil }
+      let d = p - origin
+      let (s, c) = (Double.sin(-turn), Double.cos(-turn))
+      return Vector((d.x * c - d.y * s) / scale, (d.x * s + d.y * c) / scale)
+    }
+    func inside(_ p: Vector, _ shape: HandleShape, _ look: Look) -> Bool {
+      switch shape {
+      case .circle: return p.x * p.x + p.y * p.y <= look.radius * look.radius
+      case .rect: return abs(p.x) <= look.width / 2 && abs(p.y) <= look.height / 2
+      case .none, .text: return false
+      }
+    }
+    guard
+      let inHandle = local(
+        point, at: handles[i].position, turn: handles[i].angle + own.rotation, scale: own.scale)
+    else { return false }
+    if inside(inHandle, handle.shape, own) { return true }
+    for (k, child) in handle.children.enumerated() {
+      let shape = children[k]
+      guard
+        let p = local(
+          inHandle, at: Vector(shape.x, shape.y), turn: shape.rotation, scale: shape.scale)
+      else { continue }
+      if inside(p, child.shape, shape) { return true }
+    }
+    return false
   }
 
   /// Where pointer `id` is in `pointers`, or where it would go: a binary search, since a

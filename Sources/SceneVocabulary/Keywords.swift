@@ -47,6 +47,42 @@ public enum HandleShape: String, Hashable, Sendable, CaseIterable {
   case none
   case circle
   case rect
+  /// A line of text (a handle's child only): `text`, `fontSize`, `fontWeight`, `align`.
+  case text
+}
+
+/// How heavy a text's letters are drawn: the CSS weights 400, 500, 600 and 700.
+public enum FontWeight: String, Hashable, Sendable, CaseIterable {
+  case regular
+  case medium
+  case semibold
+  case bold
+
+  /// The CSS (and SVG) `font-weight` number.
+  public var cssWeight: Int {
+    switch self {
+    case .regular: 400
+    case .medium: 500
+    case .semibold: 600
+    case .bold: 700
+    }
+  }
+}
+
+/// Where a text stands against its position: its left end, its middle or its right end.
+public enum TextAlign: String, Hashable, Sendable, CaseIterable {
+  case left
+  case center
+  case right
+
+  /// The SVG `text-anchor` value.
+  public var anchor: String {
+    switch self {
+    case .left: "start"
+    case .center: "middle"
+    case .right: "end"
+    }
+  }
 }
 
 /// What a `follow`ed handle does past a path's ends: stop there, or go round (closed paths).

@@ -5,7 +5,11 @@
 // width, height, cornerRadius, strokeWidth` for a handle the scene animates: its turn is
 // added to the angle, its size multiplied by the scale, and the others, where not null,
 // replace the scene's), `p` SVG path data per path (null when hidden),
-// `ptr` `[id, x, y, down]` per pointer and `e` `[type, subject]` per event.
+// `ptr` `[id, x, y, down]` per pointer and `e` `[type, subject]` per event. A handle's
+// `children` are drawn in its coordinates (moved, turned and scaled with it, its opacity
+// multiplying theirs); a frame's `c` holds, for each child that changes, `[handle, child,
+// x, y, rotation, scale, opacity, fill, stroke, r, width, height, cornerRadius,
+// strokeWidth, text]`, null where the scene's value stands.
 var SceneRenderer = (function () {
   "use strict";
   var TRAIL = 20;
@@ -105,10 +109,83 @@ var SceneRenderer = (function () {
       ctx.globalAlpha = 1;
     }
 
+    var FONT = "system-ui, -apple-system, Helvetica, Arial, sans-serif";
+
+    // Each changing child's values in frame `f`, by "handle.child" index.
+    function childValues(f) {
+      var values = {};
+      (f.c || []).forEach(function (c) { values[c[0] + "." + c[1]] = c; });
+      return values;
+    }
+
+    // Handle `h`'s children, in its coordinates (the context already moved, turned and
+    // scaled), at `opacity` times their own.
+    function drawChildren(h, i, values, opacity) {
+      h.children.forEach(function (child, k) {
+        var c = values[i + "." + k];
+        var pick = function (index, fallback) { return c && c[index] != null ? c[index] : fallback; };
+        var scale = pick(5, 1);
+        ctx.save();
+        ctx.translate(pick(2, child.x), pick(3, child.y));
+        ctx.rotate(pick(4, 0));
+        ctx.scale(scale, scale);
+        var style = { fill: pick(7, child.fill), stroke: pick(8, child.stroke),
+          strokeWidth: pick(13, child.strokeWidth), opacity: 1 };
+        var alpha = opacity * (c ? c[6] : child.opacity);
+        if (child.shape === "text") {
+          var text = pick(14, child.text);
+          ctx.font = child.fontWeight + " " + child.fontSize + "px " + FONT;
+          ctx.textAlign = child.align;
+          ctx.textBaseline = "middle";
+          ctx.globalAlpha = alpha;
+          if (style.fill) { ctx.fillStyle = style.fill; ctx.fillText(text, 0, 0); }
+          if (style.stroke && style.strokeWidth > 0) {
+            ctx.lineWidth = style.strokeWidth;
+            ctx.strokeStyle = style.stroke;
+            ctx.strokeText(text, 0, 0);
+          }
+          ctx.globalAlpha = 1;
+        } else if (child.shape !== "none") {
+          var shape = new Path2D();
+          if (child.shape === "rect") {
+            var w = pick(10, child.w), ht = pick(11, child.h), corner = pick(12, child.cr || 0);
+            if (corner > 0) shape.roundRect(-w / 2, -ht / 2, w, ht, Math.min(corner, w / 2, ht / 2));
+            else shape.rect(-w / 2, -ht / 2, w, ht);
+          } else {
+            var r = pick(9, child.r);
+            if (r > 0) shape.arc(0, 0, r, 0, 2 * Math.PI);
+          }
+          paint(style, shape, alpha);
+        }
+        ctx.restore();
+      });
+    }
+
     function drawHandles(f) {
+      var values = f.c ? childValues(f) : {};
       scene.handles.forEach(function (h, i) {
         var v = f.h[i];
-        if (!v || v[4] === "hidden" || h.shape === "none") return;
+        if (!v || v[4] === "hidden") return;
+        drawOwnShape(h, v);
+        if (h.children) drawGroup(h, i, v, values);
+      });
+    }
+
+    // A handle's children, moved, turned and scaled with it, faded by its opacity.
+    function drawGroup(h, i, v, values) {
+      var animated = v.length > 5;
+      var scale = animated ? v[6] : 1;
+      ctx.save();
+      ctx.translate(v[0], v[1]);
+      ctx.rotate(animated ? v[2] + v[5] : v[2]);
+      ctx.scale(scale, scale);
+      drawChildren(h, i, values, animated && h.animated.indexOf("opacity") >= 0 ? v[7] : h.opacity);
+      ctx.restore();
+    }
+
+    function drawOwnShape(h, v) {
+      if (h.shape === "none") return;
+      {
         var shape = new Path2D();
         var animated = v.length > 5, scale = animated ? v[6] : 1;
         if (h.shape === "rect") {
@@ -131,7 +208,7 @@ var SceneRenderer = (function () {
         }
         paint(style, shape, animated && h.animated.indexOf("opacity") >= 0 ? v[7] : undefined);
         ctx.restore();
-      });
+      }
     }
 
     function drawControlPoints(f) {

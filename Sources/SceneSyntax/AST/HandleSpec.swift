@@ -41,6 +41,12 @@ public struct HandleSpec: Hashable, Sendable {
   /// Sizes that change, by key (`r`, `width`, `height`, `cornerRadius`, `strokeWidth`); a
   /// constant size is in its own field.
   public var animatedSizes: [String: AnimatedValue] = [:]
+  /// Shapes drawn with it, in its own coordinates (`children:`), in the order written: they
+  /// move, turn, scale and fade with it. A child's ``position`` is its place relative to
+  /// the handle's, before the handle's turn and scale; a child has no children.
+  public var children: [HandleSpec] = []
+  /// What a `text` child shows.
+  public var text: TextSpec?
 
   public init(
     name: Located<String>, position: Expression, shape: Located<Shape>? = nil,
@@ -109,4 +115,39 @@ public struct ColorMix: Hashable, Sendable {
 
   /// `mix(#rrggbb, #rrggbb, FRACTION)`, as `fmt` writes it.
   public var text: String { "mix(\(from), \(to), \(fraction.value.text))" }
+}
+
+/// The text a `text` child shows: words, and numbers that are expressions
+/// (`"{round(progress * 100)}%"`), re-evaluated every frame.
+public struct TextSpec: Hashable, Sendable {
+  /// A run of the text: words as written, or a number written from an expression.
+  public enum Piece: Hashable, Sendable {
+    case literal(String)
+    /// `{EXPR}` (at most two decimals, trailing zeros dropped) or `{EXPR:N}` (exactly `N`
+    /// decimals, 0 to 6).
+    case value(Expression, decimals: Int?)
+  }
+
+  public var pieces: [Piece]
+  /// The text as written, so `fmt` writes it back untouched.
+  public var written: WrittenText
+  public var source: SourceRef
+  /// Its size in points (17 when not given).
+  public var fontSize: Located<Double>?
+  public var fontWeight: Located<FontWeight>?
+  public var align: Located<TextAlign>?
+
+  public init(pieces: [Piece], written: String, source: SourceRef) {
+    self.pieces = pieces
+    self.written = WrittenText(written)
+    self.source = source
+  }
+
+  /// Whether any of it is an expression (its frames then carry it).
+  public var isDynamic: Bool {
+    pieces.contains {
+      if case .value = $0 { return true }
+      return false
+    }
+  }
 }

@@ -14,12 +14,13 @@ import SceneVocabulary
 /// scene       = "scene" , [ value ] , attributes , NL ;           (* value: the name *)
 /// let         = "let" , identifier , "=" , text , NL ;
 /// spring      = "spring" , name , attributes , NL ;
-/// handle      = "handle" , name , attributes , NL ;
+/// handle      = "handle" , name , attributes , NL , [ block of child ] ;
 /// path        = "path" , name , attributes , NL , [ block of segment ] ;
 /// constraint  = ( "follow" | "elastic" | "animate" ) , [ value ] , attributes , NL
 ///             | "gooey" , [ value , [ value ] ] , attributes , NL ;   (* handle; anchor, ball *)
 /// gesture     = "gesture" , [ digits ] , NL , block of step ;     (* pointer; 0 if absent *)
 /// expect      = "expect" , [ text ] , NL , [ block of text ] ;
+/// child       = identifier , attributes ;                   (* a child's name, then its keys *)
 /// segment     = ( "move" | "line" ) , value | "quad" , 2 * value | "cubic" , 3 * value
 ///             | "close" ;
 /// step        = ( "press" | "tap" | "wait" | "hold" | "release" | "drag" | "move"
@@ -83,7 +84,7 @@ public enum DSLParser {
   ]
 
   /// The statements that take an indented block.
-  static let blockKeywords: Set<String> = ["path", "gesture", "expect"]
+  static let blockKeywords: Set<String> = ["handle", "path", "gesture", "expect"]
 
   /// The most parts a dotted attribute key may have; deeper keys would only build
   /// pathologically deep trees that later recursive passes could not handle.
@@ -333,6 +334,8 @@ private struct DSLStatementParser {
   struct OpenBlock {
     enum Header {
       case path(name: String, nameSpan: SourceSpan, attributes: AttributeTable)
+      /// A handle, whose block (if any) lists its children: `NAME attributes` a line.
+      case handle(DocumentNode.Entry)
       case gesture(key: String, keySpan: SourceSpan, isBare: Bool)
       case expect
     }
@@ -503,15 +506,22 @@ private struct DSLStatementParser {
   private mutating func add(_ statement: PreparedStatement) {
     switch statement {
     case .entry(let section, let entry, let keyword, let wordSpan):
-      add(section, at: wordSpan, entry: entry)
-      blockState = .rejecting(keyword)
+      if section == .handles {
+        // Added when its block of children, if any, ends.
+        openBlock = OpenBlock(header: .handle(entry), wordSpan: wordSpan)
+        blockState = .open
+      } else {
+        add(section, at: wordSpan, entry: entry)
+        blockState = .rejecting(keyword)
+      }
     case .constraint(let item, let keyword, let wordSpan):
       add(.constraints, at: wordSpan, item: item)
       blockState = .rejecting(keyword)
     case .failed(let error, let keyword):
       report(error)
-      // A known statement that takes no block, as in `statement(_:at:)`.
-      blockState = .rejecting(keyword)
+      // A known statement that takes no block, as in `statement(_:at:)`; a bad handle's
+      // children are skipped with it.
+      blockState = keyword == "handle" ? .skipping : .rejecting(keyword)
     }
   }
 
@@ -559,6 +569,7 @@ private struct DSLStatementParser {
       let item: DocumentNode
       switch header {
       case .path: item = try segment(line, tokens)
+      case .handle: item = try child(line, tokens)
       case .gesture: item = try step(line, tokens)
       case .expect: item = text(line, from: first.start, to: tokens[tokens.count - 1].end)
       }
@@ -575,6 +586,20 @@ private struct DSLStatementParser {
     let hasBlock = block.indent != nil
     let hadIndentedLine = hasBlock || block.hadIndentedLine
     switch block.header {
+    case .handle(var entry):
+      if hasBlock, case .mapping(var fields) = entry.value.value {
+        let span = block.firstLineSpan ?? block.wordSpan
+        let children = block.items.compactMap { item -> DocumentNode.Entry? in
+          guard case .mapping(let entries) = item.value else { return nil }
+          return entries.first
+        }
+        fields.append(
+          .init(
+            key: "children", keySource: SourceRef(span),
+            value: DocumentNode(.mapping(children), at: SourceRef(span))))
+        entry.value = DocumentNode(.mapping(fields), at: entry.value.source)
+      }
+      add(.handles, at: block.wordSpan, entry: entry)
     case .path(let name, let nameSpan, var attributes):
       if hasBlock {
         let segments = DocumentNode(
@@ -763,6 +788,24 @@ private struct DSLStatementParser {
       key: line.text(nameStart, nameEnd), keySource: SourceRef(line.span(nameStart, nameEnd)),
       value: text(line, from: index, to: contentEnd))
     add(.lets, at: line.span(tokens[0]), entry: entry)
+  }
+
+  /// A child of a handle, a line of its block: `NAME attributes`, as `{ NAME: { … } }`.
+  private func child(_ line: Line, _ tokens: [DSLToken]) throws(LineError) -> DocumentNode {
+    let first = tokens[0]
+    guard DSLLexer.attributeEquals(line.scalars, first) == nil,
+      DSLLexer.isIdentifier(line.scalars, first)
+    else {
+      throw line.error(
+        "expected a child's name, found \(line.quoted(first))", first.start, first.end)
+    }
+    var attributes = AttributeTable()
+    try Self.addAttributes(line, tokens[1...], to: &attributes)
+    let span = line.span(first)
+    let value = DocumentNode(.mapping(attributes.entries()), at: SourceRef(span))
+    return DocumentNode(
+      .mapping([.init(key: line.text(first), keySource: SourceRef(span), value: value)]),
+      at: SourceRef(span))
   }
 
   /// `KEYWORD NAME attributes`, for statements whose name is a key of their section.

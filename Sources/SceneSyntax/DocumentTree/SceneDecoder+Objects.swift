@@ -182,16 +182,34 @@ extension SceneDecoder {
   }
 
   mutating func decodeHandle(_ name: Located<String>, _ node: DocumentNode) -> HandleSpec? {
-    guard let f = fields(of: node, what: "handle '\(name.value)'", allowed: Self.handleKeys) else {
+    decodeLook(name, node, parent: nil)
+  }
+
+  /// The keys a handle's child takes: a handle's look, and text.
+  static let childKeys =
+    [
+      "position", "shape", "r", "width", "height", "rotation", "scale", "cornerRadius", "text",
+      "fontSize", "fontWeight", "align",
+    ] + styleKeys
+
+  /// A handle, or with `parent` one of its children (whose position is optional, `(0, 0)`
+  /// by default, and which takes text but neither drags nor springs).
+  mutating func decodeLook(_ name: Located<String>, _ node: DocumentNode, parent: String?)
+    -> HandleSpec?
+  {
+    let what = parent.map { "child '\($0).\(name.value)'" } ?? "handle '\(name.value)'"
+    let allowed = parent == nil ? Self.handleKeys + ["children"] : Self.childKeys
+    guard let f = fields(of: node, what: what, allowed: allowed) else {
       return nil
     }
     let position = f["position"].flatMap { expression($0, what: "'position'") }
-    if f["position"] == nil && !f.misspelt.contains("position") {
-      error("handle '\(name.value)' needs a 'position'", at: name.source)
+    if parent == nil && f["position"] == nil && !f.misspelt.contains("position") {
+      error("\(what) needs a 'position'", at: name.source)
     }
     // Decode every field, even without a position, so all their errors are reported.
     let handle = HandleSpec(
-      name: name, position: position ?? Expression(.number(0, nil)),
+      name: name, position: position
+        ?? Expression(.point(Expression(.number(0, nil)), Expression(.number(0, nil)))),
       shape: f["shape"].flatMap { choice($0, what: "'shape'", as: HandleSpec.Shape.self) },
       radius: f["r"].flatMap { Self.isNumber($0) ? number($0, what: "'r'") : nil },
       width: f["width"].flatMap { Self.isNumber($0) ? number($0, what: "'width'") : nil },
@@ -220,7 +238,102 @@ extension SceneDecoder {
       guard let node = f[key], !Self.isNumber(node) else { continue }
       if let value = animatedValue(node, what: "'\(key)'") { sized.animatedSizes[key] = value }
     }
-    return position == nil ? nil : sized
+    if let children = f["children"] {
+      let parentName = name.value
+      sized.children = decodeNamed(children, what: "child", splitting: false) {
+        $0.decodeLook($1, $2, parent: parentName)
+      }
+      noteFailures(children, decoded: sized.children.map(\.name.value))
+    }
+    if let text = f["text"] {
+      sized.text = textSpec(text)
+      sized.text?.fontSize = f["fontSize"].flatMap { number($0, what: "'fontSize'") }
+      sized.text?.fontWeight = f["fontWeight"].flatMap {
+        choice($0, what: "'fontWeight'", as: FontWeight.self)
+      }
+      sized.text?.align = f["align"].flatMap { choice($0, what: "'align'", as: TextAlign.self) }
+    } else {
+      for key in ["fontSize", "fontWeight", "align"] {
+        guard let source = f.keySource(key) else { continue }
+        error("'\(key)' is for text; \(what) has no 'text'", at: source)
+      }
+    }
+    return position == nil && parent == nil ? nil : sized
+  }
+
+  /// A child's `text`: words, with `{EXPR}` or `{EXPR:.Nf}` where a number goes, and
+  /// `{{` and `}}` for the braces themselves.
+  mutating func textSpec(_ node: DocumentNode) -> TextSpec? {
+    guard let s = scalar(node, what: "'text'") else { return nil }
+    let scalars = Array(s.text.unicodeScalars)
+    func span(_ start: Int, _ length: Int) -> SourceSpan {
+      s.isVerbatim
+        ? SourceSpan(node.source.span.start.advanced(by: start), length: max(length, 1))
+        : node.source.span
+    }
+    var pieces: [TextSpec.Piece] = []
+    var literal = ""
+    var i = 0
+    while i < scalars.count {
+      let c = scalars[i]
+      if c == "}" {
+        guard i + 1 < scalars.count, scalars[i + 1] == "}" else {
+          error("a '}' in 'text' must be doubled ('}}') unless it closes a '{'", at: SourceRef(span(i, 1)))
+          return nil
+        }
+        literal.unicodeScalars.append(c)
+        i += 2
+        continue
+      }
+      guard c == "{" else {
+        literal.unicodeScalars.append(c)
+        i += 1
+        continue
+      }
+      if i + 1 < scalars.count && scalars[i + 1] == "{" {
+        literal.unicodeScalars.append(c)
+        i += 2
+        continue
+      }
+      // A number: the expression up to the matching brace.
+      var depth = 0
+      var end = i + 1
+      while end < scalars.count && !(scalars[end] == "}" && depth == 0) {
+        if scalars[end] == "{" { depth += 1 } else if scalars[end] == "}" { depth -= 1 }
+        end += 1
+      }
+      guard end < scalars.count else {
+        error("unclosed '{' in 'text'; write '{{' for a brace itself", at: SourceRef(span(i, 1)))
+        return nil
+      }
+      var inner = String(String.UnicodeScalarView(scalars[(i + 1)..<end]))
+      var decimals: Int?
+      // `:.Nf`, as in printf: exactly N decimals.
+      let tail = Array(inner.unicodeScalars.suffix(4))
+      if tail.count == 4, tail[0] == ":", tail[1] == ".", tail[3] == "f",
+        let digit = Int(String(tail[2])), digit <= 6
+      {
+        decimals = digit
+        inner = String(String.UnicodeScalarView(inner.unicodeScalars.dropLast(4)))
+      }
+      guard !inner.allSatisfy({ $0 == " " }) else {
+        error("empty '{}' in 'text'; write '{{}}' for the braces themselves", at: SourceRef(span(i, 2)))
+        return nil
+      }
+      do {
+        let expression = try ExpressionParser.parse(
+          inner, at: span(i + 1, inner.unicodeScalars.count), verbatim: s.isVerbatim)
+        if !literal.isEmpty { pieces.append(.literal(literal)) }
+        literal = ""
+        pieces.append(.value(expression, decimals: decimals))
+      } catch {
+        diagnostics.append(error.diagnostic)
+        return nil
+      }
+      i = end + 1
+    }
+    if !literal.isEmpty { pieces.append(.literal(literal)) }
+    return TextSpec(pieces: pieces, written: s.text, source: node.source)
   }
 
   /// A handle's style: as a path's, but an `opacity` that is not a plain number animates

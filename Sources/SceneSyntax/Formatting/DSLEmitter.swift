@@ -122,9 +122,7 @@ public enum DSLEmitter {
           statement("spring", [name($0)], $1, valueKeys: [])
         }
       case "handles":
-        handles += named(value, section: "handles") {
-          statement("handle", [name($0)], $1, valueKeys: [])
-        }
+        handles += named(value, section: "handles") { handleLines($0, $1) }
       case "paths":
         paths += named(value, section: "paths") { pathLines($0, $1) }
       case "constraints":
@@ -168,6 +166,46 @@ public enum DSLEmitter {
   private static func letLine(_ name: String, _ value: DocumentNode) -> String {
     guard case .scalar(let scalar) = value.value else { return comment("let '\(name)'", value) }
     return "let \(name) = \(rawText(scalar.text))"
+  }
+
+  /// `handle NAME attributes` and the block of its children, one `NAME attributes` each.
+  private static func handleLines(_ name: String, _ value: DocumentNode) -> String {
+    guard case .mapping(let entries) = value.value else {
+      return statement("handle", [self.name(name)], value, valueKeys: [])
+    }
+    let childrenIndex = entries.lastIndex { entry in
+      if entry.key == "children", case .mapping(let children) = entry.value.value {
+        return !children.isEmpty
+      }
+      return false
+    }
+    var attributes = entries
+    var lines: [String] = []
+    if let childrenIndex, case .mapping(let children) = entries[childrenIndex].value.value {
+      attributes.remove(at: childrenIndex)
+      lines = children.map { child in
+        let line: String
+        if case .mapping(let fields) = child.value.value, isChildName(child.key) {
+          line = ([child.key] + attributeTokens(fields[...], prefix: "").map(\.text))
+            .joined(separator: " ")
+        } else {
+          line = comment("child '\(child.key)'", child.value)
+        }
+        return commented(child.value, "  " + line, indent: "  ")
+      }
+    }
+    let header = statement(
+      "handle", [self.name(name)], DocumentNode(.mapping(attributes), at: value.source),
+      valueKeys: [])
+    return ([header] + lines).joined(separator: "\n")
+  }
+
+  /// Whether `text` can start a child's line: an identifier without dots.
+  private static func isChildName(_ text: String) -> Bool {
+    guard let first = text.unicodeScalars.first, DSLLexer.isIdentifierStart(first) else {
+      return false
+    }
+    return text.unicodeScalars.allSatisfy { $0 != "." && DSLLexer.isIdentifierContinue($0) }
   }
 
   /// `path NAME attributes` and its segment block.

@@ -137,8 +137,12 @@ public enum SceneEncoder {
     return fields
   }
 
-  static func encodeHandle(_ handle: HandleSpec) -> [DocumentNode.Entry] {
-    var fields = [entry("position", scalar(handle.position.text))]
+  static func encodeHandle(_ handle: HandleSpec, isChild: Bool = false) -> [DocumentNode.Entry] {
+    var fields: [DocumentNode.Entry] = []
+    // A child's position is `(0, 0)` unless written.
+    if !isChild || handle.position.text != "(0, 0)" {
+      fields.append(entry("position", scalar(handle.position.text)))
+    }
     if let shape = handle.shape { fields.append(entry("shape", scalar(shape.value.rawValue))) }
     if let r = handle.radius { fields.append(entry("r", scalar(number(r.value)))) }
     if let width = handle.width { fields.append(entry("width", scalar(number(width.value)))) }
@@ -160,6 +164,20 @@ public enum SceneEncoder {
     }
     for key in SceneDecoder.animatedSizeKeys {
       if let value = handle.animatedSizes[key] { fields.append(entry(key, encode(value))) }
+    }
+    if let text = handle.text {
+      fields.append(entry("text", quoted(text.written.text)))
+      if let size = text.fontSize { fields.append(entry("fontSize", scalar(number(size.value)))) }
+      if let weight = text.fontWeight {
+        fields.append(entry("fontWeight", scalar(weight.value.rawValue)))
+      }
+      if let align = text.align { fields.append(entry("align", scalar(align.value.rawValue))) }
+    }
+    if !handle.children.isEmpty {
+      let children = handle.children.map {
+        entry($0.name.value, mapping(encodeHandle($0, isChild: true)))
+      }
+      fields.append(entry("children", mapping(children)))
     }
     return fields
   }

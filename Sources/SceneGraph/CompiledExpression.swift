@@ -112,7 +112,7 @@ extension CompiledExpression {
     case load(slot: Int)
 
     // Number → number.
-    case negate, not, abs, squareRoot, sine, cosine
+    case negate, not, abs, squareRoot, sine, cosine, round, floor, ceil
 
     // Number, number → number.
     case add, subtract, multiply, divide, remainder
@@ -178,7 +178,8 @@ extension CompiledExpression {
     var effect: (pops: Int, pushes: Int) {
       switch self {
       case .constant, .load, .loadTimesConstant: return (0, 1)
-      case .negate, .not, .abs, .squareRoot, .sine, .cosine, .addSlot, .subtractSlot,
+      case .negate, .not, .abs, .squareRoot, .sine, .cosine, .round, .floor, .ceil, .addSlot,
+        .subtractSlot,
         .multiplySlot, .divideSlot, .addConstant, .subtractConstant, .multiplyConstant,
         .divideConstant, .addSlotTimesConstant:
         return (1, 1)
@@ -391,6 +392,10 @@ extension CompiledExpression {
       case .squareRoot: s[top &- 1] = s[top &- 1].squareRoot()
       case .sine: s[top &- 1] = Double.sin(s[top &- 1])
       case .cosine: s[top &- 1] = Double.cos(s[top &- 1])
+      // Halves away from zero, as C's `round` does.
+      case .round: s[top &- 1] = s[top &- 1].rounded(.toNearestOrAwayFromZero)
+      case .floor: s[top &- 1] = s[top &- 1].rounded(.down)
+      case .ceil: s[top &- 1] = s[top &- 1].rounded(.up)
 
       case .add:
         top &-= 1

@@ -131,6 +131,9 @@ public struct SceneGraph: Sendable {
     public var children: [Handle] = []
     /// A child's place in its parent's coordinates, when constant.
     public var offset = Vector(0, 0)
+    /// A child's turn (radians) and scale when constant (a handle's are motions).
+    public var rotation = 0.0
+    public var scale = 1.0
     /// What a `text` child shows.
     public var text: TextLook?
   }
@@ -155,6 +158,12 @@ public struct SceneGraph: Sendable {
       self.fontWeight = fontWeight
       self.align = align
     }
+
+    /// How far below its position its baseline lies: 0.35 of its size, about half the
+    /// height of a capital in common sans-serif fonts, so that the position is the middle of
+    /// a line of capitals. Every renderer puts the baseline there (not at a font's own
+    /// "middle", which SVG and canvas measure differently).
+    public var baselineDrop: Double { fontSize * 0.35 }
 
     /// Whether it has numbers to write every frame.
     public var isDynamic: Bool {

@@ -195,6 +195,7 @@ enum HTMLPlayer {
       var entry =
         "{\"name\":\(jsonString(child.name)),\"shape\":\(jsonString(child.shape.rawValue)),"
         + "\"x\":\(n(child.offset.x)),\"y\":\(n(child.offset.y)),"
+        + "\"rotation\":\(n(child.rotation)),\"scale\":\(n(child.scale)),"
         + "\"r\":\(n(child.radius)),\"w\":\(n(child.width)),\"h\":\(n(child.height)),\(style(child.style))"
       if child.cornerRadius > 0 { entry += ",\"cr\":\(n(child.cornerRadius))" }
       if let text = child.text {

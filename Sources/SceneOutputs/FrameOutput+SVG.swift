@@ -212,12 +212,14 @@ enum SVGText {
     out.append(">\n")
     for (k, child) in handle.children.enumerated() {
       let frame = changing(k)
-      let look =
-        frame?.look
-        ?? HandleFrame(
-          name: child.name, x: child.offset.x, y: child.offset.y, angle: 0, radius: child.radius,
-          state: .idle)
-      out.append(childElement(child, look, text: frame?.text, precision: p))
+      var look = HandleFrame(
+        name: child.name, x: child.offset.x, y: child.offset.y, angle: 0, radius: child.radius,
+        state: .idle)
+      look.rotation = child.rotation
+      look.scale = child.scale
+      if let frame { look = frame.look }
+      let text = frame.flatMap { $0.look.animates(.textValue) ? $0.text : nil }
+      out.append(childElement(child, look, text: text, precision: p))
     }
     out.append("  </g>\n")
   }
@@ -253,7 +255,7 @@ enum SVGText {
       let words = text ?? font.text { _ in 0 }
       return "    <text font-family=\"\(fontFamily)\" font-size=\"\(n(font.fontSize))\""
         + " font-weight=\"\(font.fontWeight.cssWeight)\" text-anchor=\"\(font.align.anchor)\""
-        + " dominant-baseline=\"central\"\(placed)\(paint)>\(escaped(words))</text>\n"
+        + " y=\"\(n(font.baselineDrop))\"\(placed)\(paint)>\(escaped(words))</text>\n"
     case .none:
       return ""
     }
@@ -437,9 +439,11 @@ enum SVGText {
       if let line { out += "        " + line + "\n" }
     }
     for (k, child) in handle.children.enumerated() {
-      let rest = HandleFrame(
+      var rest = HandleFrame(
         name: child.name, x: child.offset.x, y: child.offset.y, angle: 0, radius: child.radius,
         state: .idle)
+      rest.rotation = child.rotation
+      rest.scale = child.scale
       let changing = frames.map { frame in
         frame.children.first { $0.handle == track.index && $0.child == k }
       }
@@ -503,13 +507,13 @@ enum SVGText {
       case .text:
         guard let font = child.text else { break }
         let fixed = font.text { _ in 0 }
-        let texts = changing.map { $0?.text ?? fixed }
+        let texts = changing.map { $0.flatMap { $0.look.animates(.textValue) ? $0.text : nil } ?? fixed }
         var distinct: [String] = []
         for text in texts where !distinct.contains(text) { distinct.append(text) }
         let start =
           "<text font-family=\"\(fontFamily)\" font-size=\"\(n(font.fontSize))\""
           + " font-weight=\"\(font.fontWeight.cssWeight)\" text-anchor=\"\(font.align.anchor)\""
-          + " dominant-baseline=\"central\"\(paint)"
+          + " y=\"\(n(font.baselineDrop))\"\(paint)"
         for words in distinct {
           let seen = texts.map { $0 == words ? "visible" : "hidden" }
           let shownAnimations =

@@ -547,6 +547,9 @@ private struct Compiler {
       case "sqrt": instruction = .squareRoot
       case "sin": instruction = .sine
       case "cos": instruction = .cosine
+      case "round": instruction = .round
+      case "floor": instruction = .floor
+      case "ceil": instruction = .ceil
       case "atan2": instruction = .arcTangent2
       case "hypot": instruction = .hypotenuse
       case "clamp": instruction = .clamp

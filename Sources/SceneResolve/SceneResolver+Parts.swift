@@ -253,7 +253,8 @@ extension SceneResolver {
         let child = spec.children[c]
         let subject = "child '\(spec.name.value).\(child.name.value)'"
         compileLookMotions(
-          &handles[i].children[c], spec: child, subject: subject, symbols: symbols, timed: timed)
+          &handles[i].children[c], spec: child, subject: subject, symbols: symbols, timed: timed,
+          isChild: true)
         compileChildPlace(
           &handles[i].children[c], spec: child, subject: subject, symbols: symbols, timed: timed)
       }
@@ -263,7 +264,7 @@ extension SceneResolver {
   /// The animated properties of a handle or a child.
   mutating func compileLookMotions(
     _ handle: inout SceneGraph.Handle, spec: HandleSpec, subject: String,
-    symbols: [String: Symbol], timed: Set<Int>
+    symbols: [String: Symbol], timed: Set<Int>, isChild: Bool = false
   ) {
     let written: [(SceneGraph.AnimatedProperty, AnimatedValue?)] = [
       (.opacity, spec.animatedOpacity), (.rotation, spec.rotation), (.scale, spec.scale),
@@ -282,6 +283,13 @@ extension SceneResolver {
         : "the \(property.key) of \(subject)"
       guard var motion = motion(property, value, symbols: symbols, what: what, timed: timed)
       else { continue }
+      // A child's turn or scale that never changes is drawn from the scene, not each frame.
+      if isChild, motion.spring == nil, let constant = motion.target.constantValue?.x,
+        property == .rotation || property == .scale
+      {
+        if property == .rotation { handle.rotation = constant } else { handle.scale = constant }
+        continue
+      }
       if let mix { motion.colors = (OKLab(mix.from), OKLab(mix.to)) }
       handle.motions.append(motion)
     }

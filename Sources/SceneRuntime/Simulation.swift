@@ -329,6 +329,8 @@ public struct Simulation: Sendable {
         var look = HandleFrame(
           name: child.name, x: child.offset.x, y: child.offset.y, angle: 0,
           radius: child.radius, state: .idle)
+        look.rotation = child.rotation
+        look.scale = child.scale
         var texts: [Int] = []
         for motion in child.motions {
           look.animated |= 1 << UInt16(motion.property.rawValue)
@@ -344,7 +346,6 @@ public struct Simulation: Sendable {
     }
     publishedChildren = children
     self.childTextMotions = childTextMotions
-    self.motionChildren = motionChildren
     // Then the paths' trims, whose motions belong to no handle.
     var trims: [(path: Int, start: Int?, end: Int?)] = []
     let firstPathMotion = motions.count
@@ -366,6 +367,9 @@ public struct Simulation: Sendable {
     publishedTrims = Array(repeating: (.nan, .nan), count: trims.count)
     self.motions = motions
     self.motionHandles = motionHandles
+    // The paths' trims belong to no child.
+    self.motionChildren =
+      motionChildren + repeatElement(-1, count: motions.count - motionChildren.count)
     self.motionRanges = motionRanges
     motionValues = Array(repeating: 0, count: motions.count)
     motionVelocities = Array(repeating: 0, count: motions.count)
@@ -624,8 +628,8 @@ public struct Simulation: Sendable {
     }
     func look(of shape: SceneGraph.Handle) -> Look {
       Look(
-        x: shape.offset.x, y: shape.offset.y, width: shape.width, height: shape.height,
-        radius: shape.radius)
+        x: shape.offset.x, y: shape.offset.y, rotation: shape.rotation, scale: shape.scale,
+        width: shape.width, height: shape.height, radius: shape.radius)
     }
     var own = look(of: handle)
     var children = handle.children.map(look)

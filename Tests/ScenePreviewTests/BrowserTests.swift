@@ -390,7 +390,13 @@ import Testing
     var plain = frames[k]
     plain.handles[0].animated = 0
     plain.handles[0].rotation = 0
-    let svgs = [frames[k], frames[frames.count - 1], plain].map {
+    // And without its "LIKE" stamp, a child of the card that fades in as it goes right.
+    var unstamped = frames[k]
+    for c in unstamped.children.indices where unstamped.children[c].look.name == "stamp" {
+      #expect(unstamped.children[c].look.opacity == 0.9)
+      unstamped.children[c].look.opacity = 0
+    }
+    let svgs = [frames[k], frames[frames.count - 1], plain, unstamped].map {
       Data(FrameOutput.svg.bytes(of: [$0], context: context)).base64EncodedString()
     }
     var sceneJSON = TextBytes()
@@ -464,6 +470,11 @@ import Testing
       let unanimated = try await compare(svgs[2])
       // Without its turn and fade the card is plainly different too (3.1 against 0.44).
       #expect(try #require(unanimated["mean"]) > 2, "\(unanimated)")
+      // The canvas draws the card's children, in its turned coordinates: the stamp's
+      // letters are where the SVG has them, and nowhere else differs.
+      let unstampedResult = try await compare(svgs[3])
+      #expect(try #require(unstampedResult["differing"]) > 1_000, "\(unstampedResult)")
+      #expect(try #require(unstampedResult["mean"]) < 5, "\(unstampedResult)")
     }
   }
 }

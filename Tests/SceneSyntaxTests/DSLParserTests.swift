@@ -455,11 +455,11 @@ let dslExampleTree: DocumentNode = map([
 
   @Test func indentationWhereNoBlockMayBe() {
     #expect(
-      rendered("  handle a\nhandle b\n  release\n  release\n") == """
+      rendered("  handle a\nspring b\n  release\n  release\n") == """
         test.scene:1:3: error: unexpected indentation
               handle a
               ^
-        test.scene:3:3: error: 'handle' takes no indented block
+        test.scene:3:3: error: 'spring' takes no indented block
               release
               ^
 

@@ -124,10 +124,10 @@ var SceneRenderer = (function () {
       h.children.forEach(function (child, k) {
         var c = values[i + "." + k];
         var pick = function (index, fallback) { return c && c[index] != null ? c[index] : fallback; };
-        var scale = pick(5, 1);
+        var scale = pick(5, child.scale);
         ctx.save();
         ctx.translate(pick(2, child.x), pick(3, child.y));
-        ctx.rotate(pick(4, 0));
+        ctx.rotate(pick(4, child.rotation));
         ctx.scale(scale, scale);
         var style = { fill: pick(7, child.fill), stroke: pick(8, child.stroke),
           strokeWidth: pick(13, child.strokeWidth), opacity: 1 };
@@ -136,13 +136,13 @@ var SceneRenderer = (function () {
           var text = pick(14, child.text);
           ctx.font = child.fontWeight + " " + child.fontSize + "px " + FONT;
           ctx.textAlign = child.align;
-          ctx.textBaseline = "middle";
+          ctx.textBaseline = "alphabetic";
           ctx.globalAlpha = alpha;
-          if (style.fill) { ctx.fillStyle = style.fill; ctx.fillText(text, 0, 0); }
+          if (style.fill) { ctx.fillStyle = style.fill; ctx.fillText(text, 0, child.fontSize * 0.35); }
           if (style.stroke && style.strokeWidth > 0) {
             ctx.lineWidth = style.strokeWidth;
             ctx.strokeStyle = style.stroke;
-            ctx.strokeText(text, 0, 0);
+            ctx.strokeText(text, 0, child.fontSize * 0.35);
           }
           ctx.globalAlpha = 1;
         } else if (child.shape !== "none") {

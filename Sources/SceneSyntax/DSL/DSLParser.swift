@@ -797,7 +797,8 @@ private struct DSLStatementParser {
       DSLLexer.isIdentifier(line.scalars, first)
     else {
       throw line.error(
-        "expected a child's name, found \(line.quoted(first))", first.start, first.end)
+        "expected a child's name, found \(line.quoted(first)); a handle's indented lines are its children, each NAME key=value …",
+        first.start, first.end)
     }
     var attributes = AttributeTable()
     try Self.addAttributes(line, tokens[1...], to: &attributes)

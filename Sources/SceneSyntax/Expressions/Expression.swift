@@ -77,6 +77,6 @@ public struct Expression: Hashable, Sendable {
   public static let functions: [String: ClosedRange<Int>] = [
     "min": 2...8, "max": 2...8, "clamp": 3...3, "abs": 1...1, "sqrt": 1...1, "sin": 1...1,
     "cos": 1...1, "atan2": 2...2, "hypot": 2...2, "lerp": 3...3, "smoothstep": 3...3,
-    "distance": 2...2,
+    "distance": 2...2, "round": 1...1, "floor": 1...1, "ceil": 1...1,
   ]
 }

@@ -159,9 +159,10 @@ public struct SceneGraph: Sendable {
       self.align = align
     }
 
-    /// How far below its position its baseline lies: 0.35 of its size, about half the
-    /// height of a capital in common sans-serif fonts, so that the position is the middle of
-    /// a line of capitals. Every renderer puts the baseline there (not at a font's own
+    /// How far below its position its baseline lies: 0.35 of its size.
+    ///
+    /// About half the height of a capital in common sans-serif fonts, so that the position
+    /// is the middle of a line of capitals. Every renderer puts the baseline there (not at a font's own
     /// "middle", which SVG and canvas measure differently).
     public var baselineDrop: Double { fontSize * 0.35 }
 
@@ -189,15 +190,21 @@ public struct SceneGraph: Sendable {
     /// trailing zeros; never `-0`.
     public static func number(_ value: Double, decimals: Int?) -> String {
       guard value.isFinite else { return value.isNaN ? "NaN" : value < 0 ? "-∞" : "∞" }
-      let places = decimals ?? 2
+      let places = min(max(decimals ?? 2, 0), 6)
       var scale = 1.0
       for _ in 0..<places { scale *= 10 }
       let scaled = (abs(value) * scale).rounded()
-      guard scaled < 1e15 else { return (value < 0 ? "-" : "") + "\(abs(value).rounded())" }
+      guard scaled < 1.8e19 else {
+        // Beyond what a text shows usefully: the whole number, still with the decimals asked.
+        let whole = abs(value).rounded()
+        let digits = whole < 9e18 ? String(Int64(whole)) : whole.description
+        let zeros = decimals.map { $0 > 0 ? "." + String(repeating: "0", count: places) : "" } ?? ""
+        return (value < 0 ? "-" : "") + digits + zeros
+      }
       let units = UInt64(scaled)
       let whole = units / UInt64(scale)
-      var fraction = String(units % UInt64(scale))
-      fraction = String(repeating: "0", count: places - fraction.count) + fraction
+      var fraction = places > 0 ? String(units % UInt64(scale)) : ""
+      fraction = String(repeating: "0", count: max(places - fraction.count, 0)) + fraction
       if decimals == nil {
         while fraction.hasSuffix("0") { fraction.removeLast() }
       }

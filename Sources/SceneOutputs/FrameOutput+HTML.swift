@@ -317,8 +317,7 @@ enum HTMLPlayer {
   /// scale, opacity, fill, stroke, r, width, height, cornerRadius, strokeWidth, text]`, by
   /// the indices of its handle and of it among the handle's children; `null` for a colour,
   /// a size or a text that does not change.
-  static func appendChildren(_ children: [ChildFrame], precision p: Int, to text: inout TextBytes)
-  {
+  static func appendChildren(_ children: [ChildFrame], precision p: Int, to text: inout TextBytes) {
     text.append(",\"c\":[")
     for (k, child) in children.enumerated() {
       let look = child.look
@@ -335,7 +334,11 @@ enum HTMLPlayer {
       appendColor(look.animates(.fill) ? look.fill : nil, to: &text)
       appendColor(look.animates(.stroke) ? look.stroke : nil, to: &text)
       text.append(UInt8(ascii: ","))
-      if look.animates(.radius) { text.append(look.radius, precision: p) } else { text.append("null") }
+      if look.animates(.radius) {
+        text.append(look.radius, precision: p)
+      } else {
+        text.append("null")
+      }
       appendSizes(look, to: &text, precision: p)
       text.append(UInt8(ascii: ","))
       if look.animates(.textValue) {

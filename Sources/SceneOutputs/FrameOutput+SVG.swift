@@ -208,7 +208,9 @@ enum SVGText {
     out.append(
       "  <g transform=\"translate(\(n(h.x)) \(n(h.y))) rotate(\(degrees(h.angle + h.rotation, precision: p))) scale(\(n(h.scale)))\""
     )
-    if opacity != 1 { out.append(" opacity=\"\(NumberText.format(opacity, precision: max(p, 3)))\"") }
+    if opacity != 1 {
+      out.append(" opacity=\"\(NumberText.format(opacity, precision: max(p, 3)))\"")
+    }
     out.append(">\n")
     for (k, child) in handle.children.enumerated() {
       let frame = changing(k)
@@ -248,7 +250,8 @@ enum SVGText {
       let width = look.drawn(.width, declared: child)
       let height = look.drawn(.height, declared: child)
       let corner = look.drawn(.cornerRadius, declared: child)
-      return "    <rect x=\"\(n(-width / 2))\" y=\"\(n(-height / 2))\" width=\"\(n(width))\" height=\"\(n(height))\""
+      return
+        "    <rect x=\"\(n(-width / 2))\" y=\"\(n(-height / 2))\" width=\"\(n(width))\" height=\"\(n(height))\""
         + (corner > 0 ? " rx=\"\(n(corner))\"" : "") + placed + paint + "/>\n"
     case .text:
       guard let font = child.text else { return "" }
@@ -391,9 +394,10 @@ enum SVGText {
     return out + "</svg>\n"
   }
 
-  /// A handle's children through every frame: three nested groups that move, turn and
-  /// scale (and fade and hide) as the handle does, holding each child the same way in
-  /// the handle's coordinates. A text that changes is one `<text>` per text it shows, each
+  /// A handle's children through every frame, in three nested groups.
+  ///
+  /// The groups move, turn and scale (and fade and hide) as the handle does, holding each
+  /// child the same way in the handle's coordinates. A text that changes is one `<text>` per text it shows, each
   /// visible in its frames.
   static func animatedGroup(
     _ track: Track<HandleFrame>, _ handle: SceneGraph.Handle, frames: [Frame], timing: Timing,
@@ -418,7 +422,9 @@ enum SVGText {
           ? "\(indent)  <animateTransform attributeName=\"transform\" type=\"\(transform.type)\" "
             + "values=\"\(transform.values.joined(separator: ";"))\" \(timing.attributes)/>\n" : ""
         let attributes = k == transforms.count - 1 ? extra : ""
-        open += "\(indent)<g transform=\"\(transform.type)(\(transform.values[0]))\"\(attributes)>\n" + animation
+        open +=
+          "\(indent)<g transform=\"\(transform.type)(\(transform.values[0]))\"\(attributes)>\n"
+          + animation
         close = "\(indent)</g>\n" + close
       }
       return (open, close)
@@ -507,7 +513,9 @@ enum SVGText {
       case .text:
         guard let font = child.text else { break }
         let fixed = font.text { _ in 0 }
-        let texts = changing.map { $0.flatMap { $0.look.animates(.textValue) ? $0.text : nil } ?? fixed }
+        let texts = changing.map {
+          $0.flatMap { $0.look.animates(.textValue) ? $0.text : nil } ?? fixed
+        }
         var distinct: [String] = []
         for text in texts where !distinct.contains(text) { distinct.append(text) }
         let start =

@@ -110,7 +110,8 @@ extension SceneResolver {
     } else if shape == .text && handle.text == nil {
       error("\(what()) is text but has no 'text'", at: handle.shape?.source ?? handle.name.source)
     } else if shape != .text, let text = handle.text {
-      error("\(what()) has 'text' but is a \(shape.rawValue); text needs shape text", at: text.source)
+      error(
+        "\(what()) has 'text' but is a \(shape.rawValue); text needs shape text", at: text.source)
     }
     if shape == .circle && !hasRadius {
       error("\(what()) is a circle but has no 'r'", at: handle.shape?.source ?? handle.name.source)
@@ -327,7 +328,7 @@ extension SceneResolver {
             expression, symbols, expect: .number, what: "a number in the text of \(subject)")
         else { continue }
         var motion = SceneGraph.Motion(
-          property: .textValue, target: compiled, spring: nil, source: text.source)
+          property: .textValue, target: compiled, spring: nil, source: compiled.source)
         motion.followsTime = compiled.dependencies.contains(where: timed.contains)
         child.motions.append(motion)
         pieces.append(.value(values, decimals: decimals))

@@ -104,7 +104,9 @@ extension Simulation {
     }
     residue += sum
     for k in publishedChildren.indices where !childTextMotions[k].isEmpty {
-      guard let look = graph.handles[publishedChildren[k].handle].children[publishedChildren[k].child].text
+      guard
+        let look = graph.handles[publishedChildren[k].handle].children[publishedChildren[k].child]
+          .text
       else { continue }
       let numbers = childTextMotions[k]
       let text = look.text { motionValues[numbers[$0]] }
@@ -207,12 +209,19 @@ extension Simulation {
         at: (graph.handles[i].position?.source ?? graph.handles[i].nameSource).span)
     }
     for m in motions.indices where checkingHandles && !motionValues[m].isFinite {
-      let owner =
+      var owner =
         motionHandles[m] >= 0
         ? "handle '\(handleNames[motionHandles[m]])'"
         : "path '\(trimmedPaths.first { $0.start == m || $0.end == m }.map { pathNames[$0.path] } ?? "")'"
+      if motionChildren[m] >= 0 {
+        let child = publishedChildren[motionChildren[m]].look.name
+        owner = "child '\(handleNames[motionHandles[m]]).\(child)'"
+      }
+      let what =
+        motions[m].property == .textValue
+        ? "a number in the text" : "the \(motions[m].property.key)"
       throw RuntimeError(
-        "the \(motions[m].property.key) of \(owner) is not a finite number at t = \(now) (a division by zero?)",
+        "\(what) of \(owner) is not a finite number at t = \(now) (a division by zero?)",
         at: motions[m].source.span)
     }
     for i in dynamicPaths {

@@ -138,3 +138,68 @@ func runFrames(_ yaml: String) throws -> (SceneGraph, [Frame]) {
     #expect(OutputRegistry.forFile("dir.v2/noext") == nil)
   }
 }
+
+/// A handle's children in the outputs: JSON lines write those that change under a
+/// top-level `children` key, the SVG draws them all in the handle's coordinates, and the
+/// page's frames carry what changes.
+@Suite struct ChildrenOutputTests {
+  let scene = """
+    scene: { duration: 0.05s, fps: 60 }
+    handles:
+      card:
+        position: (100 + time * 600, 80)
+        shape: rect
+        width: 40
+        height: 20
+        rotation: 90deg
+        children:
+          dot: { position: [0, -20], r: 4, opacity: 1 - time * 10 }
+          label: { position: [0, 20], text: "<{time * 60}> & more", fontSize: 10, fontWeight: bold, align: right }
+          still: { position: [5, 5], shape: rect, width: 2, height: 2, scale: 2 }
+    """
+
+  @Test func jsonLinesWriteTheChildrenThatChangeFirst() throws {
+    let (graph, frames) = try runFrames(scene)
+    let context = OutputContext(graph: graph, fps: 60)
+    #expect(
+      FrameOutput.jsonl.text(of: [frames[2]], context: context) == """
+        {"children":{"card":{"dot":{"opacity":0.667},"label":{"text":"<2> & more"}}},"events":[],"frame":2,"handles":{"card":{"angle":0,"r":0,"rotation":1.571,"state":"animating","x":120,"y":80}},"paths":{},"pointers":[],"time":0.033}
+
+        """)
+  }
+
+  @Test func theSVGDrawsEveryChildInItsHandlesCoordinates() throws {
+    let (graph, frames) = try runFrames(scene)
+    let context = OutputContext(graph: graph, fps: 60)
+    #expect(
+      FrameOutput.svg.text(of: [frames[2]], context: context) == """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <svg xmlns="http://www.w3.org/2000/svg" width="400" height="300" viewBox="0 0 400 300">
+          <title>scene</title>
+          <rect id="card" x="100" y="70" width="40" height="20" transform="rotate(90 120 80)" fill="#ffffff"/>
+          <g transform="translate(120 80) rotate(90) scale(1)">
+            <circle r="4" transform="translate(0 -20)" fill="#ffffff" opacity="0.667"/>
+            <text font-family="system-ui, -apple-system, Helvetica, Arial, sans-serif" font-size="10" font-weight="700" text-anchor="end" y="3.5" transform="translate(0 20)" fill="#ffffff">&lt;2&gt; &amp; more</text>
+            <rect x="-1" y="-1" width="2" height="2" transform="translate(5 5) scale(2)" fill="#ffffff"/>
+          </g>
+        </svg>
+
+        """)
+  }
+
+  @Test func thePagesFramesCarryWhatChanges() throws {
+    let (graph, frames) = try runFrames(scene)
+    let context = OutputContext(graph: graph, fps: 60)
+    var entry = TextBytes()
+    SceneJSON.appendFrame(frames[2], context: context, to: &entry)
+    #expect(
+      entry.string.contains(
+        #","c":[[0,0,0,-20,0,1,0.667,null,null,null,null,null,null,null,null],[0,1,0,20,0,1,1,null,null,null,null,null,null,null,"<2> & more"]]"#
+      ), "\(entry.string)")
+    let header = SceneJSON.header(context: context, frameCount: 1)
+    #expect(
+      header.contains(
+        ##""children":[{"name":"dot","shape":"circle","x":0,"y":-20,"rotation":0,"scale":1,"r":4,"w":0,"h":0,"fill":"#ffffff","stroke":null,"strokeWidth":1,"opacity":1},"##
+      ), "\(header)")
+  }
+}

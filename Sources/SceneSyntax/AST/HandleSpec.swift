@@ -41,8 +41,9 @@ public struct HandleSpec: Hashable, Sendable {
   /// Sizes that change, by key (`r`, `width`, `height`, `cornerRadius`, `strokeWidth`); a
   /// constant size is in its own field.
   public var animatedSizes: [String: AnimatedValue] = [:]
-  /// Shapes drawn with it, in its own coordinates (`children:`), in the order written: they
-  /// move, turn, scale and fade with it. A child's ``position`` is its place relative to
+  /// Shapes drawn with it in its own coordinates (`children:`), in the order written.
+  ///
+  /// They move, turn, scale and fade with it. A child's ``position`` is its place relative to
   /// the handle's, before the handle's turn and scale; a child has no children.
   public var children: [HandleSpec] = []
   /// What a `text` child shows.

@@ -199,7 +199,17 @@ extension SceneDecoder {
   {
     let what = parent.map { "child '\($0).\(name.value)'" } ?? "handle '\(name.value)'"
     let allowed = parent == nil ? Self.handleKeys + ["children"] : Self.childKeys
-    guard let f = fields(of: node, what: what, allowed: allowed) else {
+    let misplaced =
+      parent == nil
+      ? Dictionary(
+        uniqueKeysWithValues: ["text", "fontSize", "fontWeight", "align"].map {
+          ($0, "text is drawn by a handle's child (children: { label: { text: \"…\" } })")
+        })
+      : Dictionary(
+        uniqueKeysWithValues: ["draggable", "hitRadius", "rest", "spring", "children"].map {
+          ($0, "a child moves with its handle and has no '\($0)' of its own")
+        })
+    guard let f = fields(of: node, what: what, allowed: allowed, misplaced: misplaced) else {
       return nil
     }
     let position = f["position"].flatMap { expression($0, what: "'position'") }
@@ -208,7 +218,8 @@ extension SceneDecoder {
     }
     // Decode every field, even without a position, so all their errors are reported.
     let handle = HandleSpec(
-      name: name, position: position
+      name: name,
+      position: position
         ?? Expression(.point(Expression(.number(0, nil)), Expression(.number(0, nil)))),
       shape: f["shape"].flatMap { choice($0, what: "'shape'", as: HandleSpec.Shape.self) },
       radius: f["r"].flatMap { Self.isNumber($0) ? number($0, what: "'r'") : nil },
@@ -278,7 +289,9 @@ extension SceneDecoder {
       let c = scalars[i]
       if c == "}" {
         guard i + 1 < scalars.count, scalars[i + 1] == "}" else {
-          error("a '}' in 'text' must be doubled ('}}') unless it closes a '{'", at: SourceRef(span(i, 1)))
+          error(
+            "a '}' in 'text' must be doubled ('}}') unless it closes a '{'",
+            at: SourceRef(span(i, 1)))
           return nil
         }
         literal.unicodeScalars.append(c)
@@ -317,7 +330,8 @@ extension SceneDecoder {
         inner = String(String.UnicodeScalarView(inner.unicodeScalars.dropLast(4)))
       }
       guard !inner.allSatisfy({ $0 == " " }) else {
-        error("empty '{}' in 'text'; write '{{}}' for the braces themselves", at: SourceRef(span(i, 2)))
+        error(
+          "empty '{}' in 'text'; write '{{}}' for the braces themselves", at: SourceRef(span(i, 2)))
         return nil
       }
       do {

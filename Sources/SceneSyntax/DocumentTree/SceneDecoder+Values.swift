@@ -58,7 +58,10 @@ extension SceneDecoder {
 
   /// The fields of a mapping by key, after reporting keys that are not `allowed`
   /// (with a suggestion) and repeated keys.
-  mutating func fields(of node: DocumentNode, what: @autoclosure () -> String, allowed: [String])
+  mutating func fields(
+    of node: DocumentNode, what: @autoclosure () -> String, allowed: [String],
+    misplaced: [String: String] = [:]
+  )
     -> Fields?
   {
     guard let mapping = mapping(node, what: what()) else { return nil }
@@ -70,6 +73,11 @@ extension SceneDecoder {
       // `{ at: (1, 2) }` splits into `at: (1` and a key `2)`: the expression error
       // already explains it, so the fragment gets no message of its own.
       if entry.key.hasSuffix(")") && !entry.key.contains("(") { continue }
+      // A key that belongs elsewhere says where.
+      if let place = misplaced[entry.key] {
+        error("unknown key '\(entry.key)' in \(what()); \(place)", at: entry.keySource)
+        continue
+      }
       let suggestion = Suggestion.closest(to: entry.key, among: allowed)
       if let suggestion { fields.misspelt.insert(suggestion) }
       // No near miss: the keys it may have, when they are few enough to read.

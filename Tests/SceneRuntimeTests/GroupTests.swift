@@ -1,0 +1,141 @@
+import Foundation
+import SceneGeometry
+import SceneGraph
+import SceneTestSupport
+import SceneVocabulary
+import Testing
+
+@testable import SceneRuntime
+
+/// A handle's children: placed in its coordinates, changing by expressions and springs
+/// exactly at any frame rate, writing numbers into their text, and grabbed with their
+/// handle where they are drawn.
+@Suite struct GroupTests {
+  /// A card whose badge springs to full opacity while the finger is down, whose label
+  /// slides with the drag, and whose counter writes the drag's distance.
+  static let card = """
+    scene: { size: 400x300, fps: 60, duration: 1s }
+    springs:
+      soft: { dampingRatio: 0.8, duration: 0.4s }
+    handles:
+      card:
+        position: (200, 150)
+        shape: rect
+        width: 200
+        height: 100
+        draggable: true
+        rotation: 90deg
+        children:
+          badge: { position: [0, -80], r: 12, opacity: { to: "pointer.down ? 1 : 0.25", spring: soft } }
+          label: { position: "(drag.dx / 2, 30)", text: "{drag.dx}pt, {drag.dx / 3:.3f}", fontSize: 12 }
+          still: { position: [10, 10], shape: rect, width: 4, height: 4, rotation: 45deg }
+    gesture:
+      - press: (200, 150)
+      - drag: { by: [60, 0], over: 0.3s }
+      - release
+    """
+
+  static let soft = SpringModel(dampingRatio: 0.8, duration: 0.4)
+
+  /// The badge's opacity in closed form: from 0.25 towards 1 while pressed (0 to 0.3 s),
+  /// then back towards 0.25.
+  static func badgeOpacity(at t: Double) -> Double {
+    let pressed = soft.state(after: min(t, 0.3), displacement: -0.75, velocity: 0)
+    guard t > 0.3 else { return 1 + pressed.displacement }
+    let released = soft.state(
+      after: t - 0.3, displacement: pressed.displacement + 0.75, velocity: pressed.velocity)
+    return 0.25 + released.displacement
+  }
+
+  func child(_ frame: Frame, _ name: String) -> ChildFrame? {
+    frame.children.first { $0.look.name == name }
+  }
+
+  @Test(arguments: [30.0, 60, 120, 144])
+  func aChildsSpringFollowsItsClosedFormAtEveryFrameRate(fps: Double) throws {
+    for frame in try frames(Self.card, fps: fps) {
+      let badge = try #require(child(frame, "badge"))
+      // Drawn within 0…1: the spring overshoots full opacity, which shows as 1.
+      let expected = min(max(Self.badgeOpacity(at: frame.time), 0), 1)
+      let target = frame.time <= 0.3 ? 1.0 : 0.25
+      let settled = badge.look.opacity == target && abs(expected - target) <= 1e-3
+      #expect(
+        abs(badge.look.opacity - expected) <= 1e-12 || settled,
+        "at \(frame.time) s: \(badge.look.opacity), expected \(expected)")
+      #expect(badge.look.animates(.opacity) && !badge.look.animates(.offsetX))
+    }
+  }
+
+  @Test func aChildsPlaceAndTextFollowTheirExpressionsEveryFrame() throws {
+    let run = try frames(Self.card, fps: 60)
+    for frame in run {
+      let label = try #require(child(frame, "label"))
+      // `drag.dx`: the finger's way since the press, while it is down.
+      let finger = try #require(frame.pointers.first)
+      let dx = finger.isDown ? finger.x - 200 : 0
+      #expect(abs(label.look.x - dx / 2) <= 1e-9 && label.look.y == 30)
+      let expected =
+        SceneGraph.TextLook.number(dx, decimals: nil) + "pt, "
+        + SceneGraph.TextLook.number(dx / 3, decimals: 3)
+      #expect(label.text == expected)
+    }
+    let texts = run.compactMap { child($0, "label")?.text }
+    #expect(texts.contains("30pt, 10.000") && texts.contains("40pt, 13.333"))
+    #expect(texts.last == "0pt, 0.000")
+    // A child that never changes is not in the frames; its constant turn is the scene's.
+    #expect(run.allSatisfy { child($0, "still") == nil })
+    let still = try graph(Self.card).handles[0].children[2]
+    #expect(still.rotation == .pi / 4 && still.motions.isEmpty)
+  }
+
+  @Test(
+    arguments: [
+      (12.0, nil, "12"), (0.5, nil, "0.5"), (3.14159, nil, "3.14"), (2.999, nil, "3"),
+      (-0.001, nil, "0"), (-1.25, nil, "-1.25"), (2.5, 0, "3"), (-2.5, 0, "-3"),
+      (1, 3, "1.000"), (-0.0004, 3, "0.000"), (1e20, nil, "1e+20"),
+    ] as [(Double, Int?, String)])
+  func numbersInTextAreWrittenAsDocumented(value: Double, decimals: Int?, text: String) {
+    #expect(SceneGraph.TextLook.number(value, decimals: decimals) == text)
+  }
+
+  /// Seeded: any number up to 10¹¹ at any number of decimals reads back within half its last digit,
+  /// with exactly the decimals asked for, and is never `-0`.
+  @Test func numbersInTextReadBackWithinTheirRounding() {
+    var random = SeededGenerator(seed: 36)
+    for _ in 0..<20_000 {
+      let magnitude = Double.random(in: -8...11, using: &random)
+      let value = (Bool.random(using: &random) ? 1 : -1) * Foundation.pow(10, magnitude)
+      let decimals = Int.random(in: -1...6, using: &random)
+      let text = SceneGraph.TextLook.number(value, decimals: decimals < 0 ? nil : decimals)
+      let places = decimals < 0 ? 2 : decimals
+      let read = Double(text) ?? .nan
+      // Half the last digit, and the few ulps scaling by 10^places costs.
+      let tolerance = 0.5 * Foundation.pow(10, Double(-places)) + abs(value) * 4e-16
+      #expect(abs(read - value) <= tolerance, "\(value)")
+      #expect(!text.hasPrefix("-0") || read != 0, "\(value) → \(text)")
+      if decimals >= 0 {
+        let written = text.split(separator: ".").dropFirst().first?.count ?? 0
+        #expect(written == decimals, "\(value) → \(text)")
+      }
+    }
+  }
+
+  /// A group is grabbed on its shapes as drawn.
+  ///
+  /// The card is turned a quarter turn: 100 wide and 200 tall as drawn. A press inside
+  /// it as drawn grabs it, one inside it only as it would be unturned does not, and one on
+  /// the badge, outside the card, grabs the card.
+  @Test(arguments: [
+    ((200.0, 240.0), true), ((200.0, 60.0), true), ((200.0, 40.0), false),
+    ((120.0, 150.0), false), ((280.0, 150.0), true), ((291.0, 150.0), true),
+    ((299.0, 150.0), false),
+  ])
+  func aGroupIsGrabbedWhereItsShapesAreDrawn(point: (Double, Double), grabs: Bool) throws {
+    var simulation = try Simulation(graph: graph(Self.card))
+    _ = try simulation.currentFrame()
+    simulation.pointerDown(id: 0, at: Vector(point.0, point.1))
+    let grabbed = simulation.pointers.first { $0.id == 0 }?.grabbed
+    #expect((grabbed == 0) == grabs, "\(point)")
+  }
+
+}

@@ -245,6 +245,27 @@ enum HTMLPlayer {
       appendMotions(frame, context: context, to: &text)
     }
     if !frame.children.isEmpty { appendChildren(frame.children, precision: p, to: &text) }
+    if !frame.pathStyles.isEmpty {
+      // `ps`: `[path, opacity, fill, stroke, strokeWidth]` for each path whose style changes.
+      text.append(",\"ps\":[")
+      for (k, style) in frame.pathStyles.enumerated() {
+        let look = style.look
+        text.append(k == 0 ? "[" : ",[")
+        text.append(style.path)
+        text.append(UInt8(ascii: ","))
+        if look.animates(.opacity) { text.append(look.opacity, precision: p) } else { text.append("null") }
+        appendColor(look.animates(.fill) ? look.fill : nil, to: &text)
+        appendColor(look.animates(.stroke) ? look.stroke : nil, to: &text)
+        text.append(UInt8(ascii: ","))
+        if look.animates(.strokeWidth) {
+          text.append(look.strokeWidth, precision: p)
+        } else {
+          text.append("null")
+        }
+        text.append(UInt8(ascii: "]"))
+      }
+      text.append(UInt8(ascii: "]"))
+    }
     text.append(",\"p\":[")
     for i in graph.drawnPaths.indices {
       if i > 0 { text.append(UInt8(ascii: ",")) }

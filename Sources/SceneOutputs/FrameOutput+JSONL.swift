@@ -103,7 +103,11 @@ enum JSONLines {
         text.append(UInt8(ascii: "}"))
       }
     }
-    text.append("},\"paths\":{")
+    text.append(UInt8(ascii: "}"))
+    if !frame.pathStyles.isEmpty {
+      writePathStyles(frame.pathStyles, of: frame.paths, precision: p, to: &text)
+    }
+    text.append(",\"paths\":{")
     let paths = frame.paths
     if let sceneText, sceneText.fits(paths) {
       if memory.paths.count != paths.count {
@@ -433,6 +437,52 @@ enum JSONLines {
       text.append(UInt8(ascii: "}"))
     }
     if previous >= 0 { text.append(UInt8(ascii: "}")) }
+    text.append(UInt8(ascii: "}"))
+  }
+
+  /// `,"pathStyles":{PATH:{…}}`: the styles of the paths whose style changes, by name
+  /// (sorted), each with only what changes (`fill`, `opacity`, `stroke`, `strokeWidth`).
+  static func writePathStyles(
+    _ styles: [PathStyleFrame], of paths: [PathFrame], precision p: Int,
+    to text: inout TextBytes
+  ) {
+    text.append(",\"pathStyles\":{")
+    let order = styles.indices.sorted { paths[styles[$0].path].name < paths[styles[$1].path].name }
+    for (k, index) in order.enumerated() {
+      let look = styles[index].look
+      if k > 0 { text.append(UInt8(ascii: ",")) }
+      text.appendQuoted(paths[styles[index].path].name)
+      text.append(":{")
+      var first = true
+      func key(_ name: StaticString) {
+        if !first { text.append(UInt8(ascii: ",")) }
+        first = false
+        text.append(UInt8(ascii: "\""))
+        text.append(name)
+        text.append("\":")
+      }
+      if look.animates(.fill) {
+        key("fill")
+        text.append(UInt8(ascii: "\""))
+        appendHex(look.fill, to: &text)
+        text.append(UInt8(ascii: "\""))
+      }
+      if look.animates(.opacity) {
+        key("opacity")
+        text.append(look.opacity, precision: p)
+      }
+      if look.animates(.stroke) {
+        key("stroke")
+        text.append(UInt8(ascii: "\""))
+        appendHex(look.stroke, to: &text)
+        text.append(UInt8(ascii: "\""))
+      }
+      if look.animates(.strokeWidth) {
+        key("strokeWidth")
+        text.append(look.strokeWidth, precision: p)
+      }
+      text.append(UInt8(ascii: "}"))
+    }
     text.append(UInt8(ascii: "}"))
   }
 

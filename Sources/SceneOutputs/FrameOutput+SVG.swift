@@ -82,10 +82,13 @@ enum SVGText {
       // Neighbouring shapes mostly share a paint: its attributes are made once.
       var lastPaint: Paint?
       var lastAttributes = ""
+      var changedStyles: [Int: HandleFrame] = [:]
+      for style in frame.pathStyles { changedStyles[style.path] = style.look }
       for i in frame.paths.indices {
         let path = frame.paths[i]
         guard !path.isHidden, !path.path.isEmpty else { continue }
-        let paint = styles.path(at: i)
+        var paint = styles.path(at: i)
+        if let look = changedStyles[i] { paint = paint.changed(by: look) }
         if paint != lastPaint {
           lastPaint = paint
           lastAttributes = paint.attributes(precision: p)
@@ -294,7 +297,38 @@ enum SVGText {
         return PathText.data(path.path, precision: p)
       }
       guard let d = filled(data) else { continue }  // Hidden throughout.
-      let paint = styles.path(at: track.index)
+      // A style that changes: each frame's paint, from the frame's path styles.
+      let looks = frames.map { frame in frame.pathStyles.first { $0.path == track.index }?.look }
+      let base = styles.path(at: track.index)
+      let paints = looks.map { $0.map(base.changed) ?? base }
+      var paint = paints[0]
+        if looks.contains(where: { $0 != nil }) {
+        // Opacity and colours in their own attributes, each animated where it changes.
+        paint.opacity = 1
+        let opacities = paints.map { NumberText.format($0.opacity, precision: max(p, 3)) }
+        func colors(_ name: String, _ color: (Paint) -> RGBA?) -> [String?] {
+          let values = paints.map(color)
+          guard values[0] != nil, values.allSatisfy({ $0 != nil }) else { return [] }
+          return [
+            timing.animate(name, values.map { $0?.hex ?? "none" }),
+            timing.animate(name + "-opacity", values.map { $0?.opacity ?? "1" }),
+          ]
+        }
+        let styleAnimations =
+          [
+            timing.animate("opacity", opacities),
+            timing.animate("stroke-width", paints.map { n($0.strokeWidth) }),
+          ] + colors("fill", \.fill) + colors("stroke", \.stroke)
+        let visibility = data.map { $0 == nil ? "hidden" : "visible" }
+        out +=
+          "  <path\(ids.attribute(for: track.name)) d=\"\(d[0])\"" + paint.attributes(precision: p)
+          + (opacities[0] != "1" ? " opacity=\"\(opacities[0])\"" : "")
+        out += visibility[0] == "hidden" ? " visibility=\"hidden\"" : ""
+        out += body(
+          [timing.animate("d", d), timing.animate("visibility", visibility)] + styleAnimations,
+          closing: "path")
+        continue
+      }
       let visibility = data.map { $0 == nil ? "hidden" : "visible" }
       out +=
         "  <path\(ids.attribute(for: track.name)) d=\"\(d[0])\"" + paint.attributes(precision: p)
@@ -802,6 +836,17 @@ enum SVGText {
           RGBA(red: $0.red, green: $0.green, blue: $0.blue, alpha: $0.alpha)
         },
         strokeWidth: style.strokeWidth, opacity: style.opacity)
+    }
+
+    /// This paint with what `look` (a path's changing style) changes.
+    func changed(by look: HandleFrame) -> Paint {
+      var paint = self
+      func rgba(_ c: Color) -> RGBA { RGBA(red: c.red, green: c.green, blue: c.blue, alpha: c.alpha) }
+      if look.animates(.fill) { paint.fill = rgba(look.fill) }
+      if look.animates(.stroke) { paint.stroke = rgba(look.stroke) }
+      if look.animates(.strokeWidth) { paint.strokeWidth = look.strokeWidth }
+      if look.animates(.opacity) { paint.opacity = look.opacity }
+      return paint
     }
 
     /// ` fill="…"`, then the stroke's attributes if there is one, then `opacity` if not 1.

@@ -178,12 +178,15 @@ extension SceneResolver {
     return SceneGraph.PathNode(
       name: path.name.value, isDynamic: measured == nil, segments: [], measured: measured,
       style: style(
-        path.style, defaultFill: nil, defaultStroke: Color(red: 255, green: 255, blue: 255),
+        path.style, defaultFill: nil,
+        // An animated fill counts as a fill: such a path is not also stroked white.
+        defaultStroke: path.animatedFill == nil ? Color(red: 255, green: 255, blue: 255) : nil,
         defaultWidth: 2, what: what()),
       source: path.name.source)
   }
 
-  /// Compiles each path's `trim`: its start and end as animated values.
+  /// Compiles each path's `trim` (its start and end) and the parts of its style that
+  /// change, as animated values.
   mutating func compileTrims(
     _ paths: inout [SceneGraph.PathNode], specs: [PathSpec], symbols: [String: Symbol],
     layout: SlotLayout, lets: [SceneGraph.Let?]
@@ -191,14 +194,21 @@ extension SceneResolver {
     let timed = timedSlots(layout: layout, lets: lets)
     for i in specs.indices {
       let name = specs[i].name.value
+      let spec = specs[i]
       for case (let property, let value?) in [
-        (SceneGraph.AnimatedProperty.trimStart, specs[i].trimStart), (.trimEnd, specs[i].trimEnd),
+        (SceneGraph.AnimatedProperty.trimStart, spec.trimStart), (.trimEnd, spec.trimEnd),
+        (.opacity, spec.animatedOpacity), (.fill, spec.animatedFill?.fraction),
+        (.stroke, spec.animatedStroke?.fraction), (.strokeWidth, spec.animatedStrokeWidth),
       ] {
-        guard
-          let motion = motion(
-            property, value, symbols: symbols, what: "the \(property.key) of path '\(name)'",
-            timed: timed)
+        let mix =
+          property == .fill ? spec.animatedFill : property == .stroke ? spec.animatedStroke : nil
+        let what =
+          mix != nil
+          ? "the fraction of the \(property.key) of path '\(name)'"
+          : "the \(property.key) of path '\(name)'"
+        guard var motion = motion(property, value, symbols: symbols, what: what, timed: timed)
         else { continue }
+        if let mix { motion.colors = (OKLab(mix.from), OKLab(mix.to)) }
         paths[i].motions.append(motion)
       }
     }

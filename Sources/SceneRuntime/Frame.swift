@@ -16,6 +16,22 @@ public struct Frame: Sendable, Equatable {
   /// The handles' children that change, in the order of the handles and of their children
   /// (a child that never changes is drawn from the scene alone).
   public var children: [ChildFrame] = []
+  /// The paths whose opacity, fill, stroke or line width change, in the scene's order.
+  public var pathStyles: [PathStyleFrame] = []
+}
+
+/// A path's style where it changes: its `opacity`, `fill`, `stroke` and `strokeWidth` in
+/// one frame, as drawn (the bits of `look.animated` say which change).
+public struct PathStyleFrame: Sendable, Equatable {
+  /// The path, by index in the frame's paths (and the graph's).
+  public var path: Int
+  /// Its values, in the fields a handle's have.
+  public var look: HandleFrame
+
+  public init(path: Int, look: HandleFrame) {
+    self.path = path
+    self.look = look
+  }
 }
 
 /// A handle's child that changes: where it is in its handle's coordinates, how it looks,

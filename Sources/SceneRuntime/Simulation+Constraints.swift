@@ -64,6 +64,7 @@ extension Simulation {
       index: frameIndex, time: time, handles: publishedHandles, paths: publishedPaths,
       pointers: publishedPointers, events: events)
     frame.children = publishedChildren
+    frame.pathStyles = publishedPathStyles
     events.removeAll(keepingCapacity: true)
     return frame
   }
@@ -79,6 +80,10 @@ extension Simulation {
       let i = motionHandles[m]
       if motionChildren[m] >= 0 {
         publishChildMotion(m, shown)
+        continue
+      }
+      if motionPathStyles[m] >= 0 {
+        publishPathStyleMotion(m, shown)
         continue
       }
       switch motions[m].property {
@@ -111,6 +116,24 @@ extension Simulation {
       let numbers = childTextMotions[k]
       let text = look.text { motionValues[numbers[$0]] }
       if text != publishedChildren[k].text { publishedChildren[k].text = text }
+    }
+  }
+
+  /// Writes path style motion `m`'s value, `shown`, into its path's style.
+  private mutating func publishPathStyleMotion(_ m: Int, _ shown: Double) {
+    let k = motionPathStyles[m]
+    switch motions[m].property {
+    case .opacity: publishedPathStyles[k].look.opacity = shown
+    case .strokeWidth: publishedPathStyles[k].look.strokeWidth = shown
+    case .fill, .stroke:
+      guard let colors = motions[m].colors else { return }
+      let color = colors.from.mixed(with: colors.to, shown).color
+      if motions[m].property == .fill {
+        publishedPathStyles[k].look.fill = color
+      } else {
+        publishedPathStyles[k].look.stroke = color
+      }
+    default: return
     }
   }
 
@@ -216,6 +239,8 @@ extension Simulation {
       if motionChildren[m] >= 0 {
         let child = publishedChildren[motionChildren[m]].look.name
         owner = "child '\(handleNames[motionHandles[m]]).\(child)'"
+      } else if motionPathStyles[m] >= 0 {
+        owner = "path '\(pathNames[publishedPathStyles[motionPathStyles[m]].path])'"
       }
       let what =
         motions[m].property == .textValue

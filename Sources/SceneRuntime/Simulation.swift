@@ -191,6 +191,10 @@ public struct Simulation: Sendable {
   var publishedChildren: [ChildFrame] = []
   /// For each of ``publishedChildren``, its text's numbers' motions, in order.
   let childTextMotions: [[Int]]
+  /// For a path's style motion, its place in the frame's path styles; −1 for any other.
+  let motionPathStyles: [Int]
+  /// The paths' styles that change, as the last frame showed them.
+  var publishedPathStyles: [PathStyleFrame] = []
   let motionRanges: [Range<Int>]
   /// The paths' trims after the handles' motions: each trimmed path with the motions of its
   /// start and end.
@@ -346,22 +350,34 @@ public struct Simulation: Sendable {
     }
     publishedChildren = children
     self.childTextMotions = childTextMotions
-    // Then the paths' trims, whose motions belong to no handle.
+    // Then the paths' trims and styles, whose motions belong to no handle.
     var trims: [(path: Int, start: Int?, end: Int?)] = []
+    var pathStyles: [PathStyleFrame] = []
+    var motionPathStyles = Array(repeating: -1, count: motions.count)
     let firstPathMotion = motions.count
     for (p, path) in graph.paths.enumerated() where !path.motions.isEmpty {
       var trim: (path: Int, start: Int?, end: Int?) = (p, nil, nil)
+      var look = HandleFrame(name: path.name, x: 0, y: 0, angle: 0, radius: 0, state: .idle)
       for motion in path.motions {
-        if motion.property == .trimStart {
-          trim.start = motions.count
-        } else {
-          trim.end = motions.count
+        switch motion.property {
+        case .trimStart: trim.start = motions.count
+        case .trimEnd: trim.end = motions.count
+        default: look.animated |= 1 << UInt16(motion.property.rawValue)
         }
+        motionPathStyles.append(look.animated == 0 ? -1 : pathStyles.count)
         motions.append(motion)
         motionHandles.append(-1)
       }
-      trims.append(trim)
+      if trim.start != nil || trim.end != nil { trims.append(trim) }
+      if look.animated != 0 { pathStyles.append(PathStyleFrame(path: p, look: look)) }
     }
+    // A trim's motions were numbered before their path's style was known to exist.
+    for m in motionPathStyles.indices where m < motions.count {
+      let property = motions[m].property
+      if property == .trimStart || property == .trimEnd { motionPathStyles[m] = -1 }
+    }
+    publishedPathStyles = pathStyles
+    self.motionPathStyles = motionPathStyles
     pathMotions = firstPathMotion..<motions.count
     trimmedPaths = trims
     publishedTrims = Array(repeating: (.nan, .nan), count: trims.count)

@@ -203,3 +203,50 @@ func runFrames(_ yaml: String) throws -> (SceneGraph, [Frame]) {
       ), "\(header)")
   }
 }
+
+/// A path's changing style in the outputs: JSON lines under a `pathStyles` key, the SVG's
+/// paint, and the page's `ps`.
+@Suite struct PathStyleOutputTests {
+  let scene = """
+    scene: { size: 300x200, fps: 10, duration: 0.3s }
+    paths:
+      line:
+        d: "M10 10 L 200 100"
+        stroke: "mix(#ff0000, #0000ff, time * 3)"
+        strokeWidth: 2 + time * 10
+        opacity: 1 - time
+      blob: { d: "M10 10 L 100 10 L 100 100 Z", fill: "mix(#00ff00, #00000000, time * 3)" }
+      fixed: { d: "M0 0 L 5 5" }
+    """
+
+  @Test func everyOutputCarriesWhatChanges() throws {
+    let (graph, frames) = try runFrames(scene)
+    let context = OutputContext(graph: graph, fps: 10)
+    #expect(
+      FrameOutput.jsonl.text(of: [frames[1]], context: context) == """
+        {"events":[],"frame":1,"handles":{},"pathStyles":{"blob":{"fill":"#009e00b3"},"line":{"opacity":0.9,"stroke":"#ba4d79ff","strokeWidth":3}},"paths":{"blob":"M10 10L100 10L100 100Z","fixed":"M0 0L5 5","line":"M10 10L200 100"},"pointers":[],"time":0.1}
+
+        """)
+    #expect(
+      FrameOutput.svg.text(of: [frames[1]], context: context) == """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <svg xmlns="http://www.w3.org/2000/svg" width="300" height="200" viewBox="0 0 300 200">
+          <title>scene</title>
+          <path id="line" d="M10 10L200 100" fill="none" stroke="#ba4d79" stroke-width="3" opacity="0.9"/>
+          <path id="blob" d="M10 10L100 10L100 100Z" fill="#009e00" fill-opacity="0.702"/>
+          <path id="fixed" d="M0 0L5 5" fill="none" stroke="#ffffff" stroke-width="2"/>
+        </svg>
+
+        """)
+    var entry = TextBytes()
+    SceneJSON.appendFrame(frames[1], context: context, to: &entry)
+    #expect(
+      entry.string.contains(##","ps":[[0,0.9,null,"#ba4d79ff",3],[1,null,"#009e00b3",null,null]]"##),
+      "\(entry.string)")
+    let animated = FrameOutput.animatedSVG.text(of: frames, context: context)
+    #expect(
+      animated.contains(
+        #"<animate attributeName="stroke-width" values="2;3;4;5" keyTimes="0;0.25;0.5;0.75" dur="0.4s" repeatCount="indefinite" calcMode="discrete"/>"#
+      ))
+  }
+}

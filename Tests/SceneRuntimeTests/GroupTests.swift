@@ -139,3 +139,46 @@ import Testing
   }
 
 }
+
+/// A path's opacity, colours and line width change as a handle's do: a spring on its
+/// opacity follows its closed form at every frame rate, and keeps the scene moving until
+/// it lands.
+@Suite struct PathStyleTests {
+  static let scene = """
+    scene: { size: 300x200, fps: 60, duration: until-rest }
+    springs:
+      soft: { dampingRatio: 1, duration: 0.4s }
+    paths:
+      line: { d: "M10 10 L 200 100", opacity: { to: "pointer.down ? 0.2 : 1", spring: soft } }
+    gesture:
+      - press: (100, 100)
+      - hold: 0.25s
+      - release
+    """
+
+  static func opacity(at t: Double) -> Double {
+    let model = SpringModel(dampingRatio: 1, duration: 0.4)
+    let pressed = model.state(after: min(t, 0.25), displacement: 0.8, velocity: 0)
+    guard t > 0.25 else { return 0.2 + pressed.displacement }
+    let released = model.state(
+      after: t - 0.25, displacement: pressed.displacement - 0.8, velocity: pressed.velocity)
+    return 1 + released.displacement
+  }
+
+  @Test(arguments: [30.0, 60, 120, 144])
+  func aSpringOnAPathsOpacityFollowsItsClosedForm(fps: Double) throws {
+    let run = try frames(Self.scene, fps: fps)
+    for frame in run {
+      let style = try #require(frame.pathStyles.first)
+      #expect(style.path == 0 && style.look.animates(.opacity))
+      let expected = Self.opacity(at: frame.time)
+      let settled = style.look.opacity == 1 && abs(expected - 1) <= 1e-3
+      #expect(
+        abs(style.look.opacity - expected) <= 1e-12 || settled,
+        "at \(frame.time) s: \(style.look.opacity), expected \(expected)")
+    }
+    // The run goes on until the spring lands, well after the release.
+    let last = try #require(run.last)
+    #expect(last.time > 0.6 && last.pathStyles.first?.look.opacity == 1)
+  }
+}

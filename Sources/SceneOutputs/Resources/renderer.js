@@ -9,7 +9,8 @@
 // `children` are drawn in its coordinates (moved, turned and scaled with it, its opacity
 // multiplying theirs); a frame's `c` holds, for each child that changes, `[handle, child,
 // x, y, rotation, scale, opacity, fill, stroke, r, width, height, cornerRadius,
-// strokeWidth, text]`, null where the scene's value stands.
+// strokeWidth, text]`, null where the scene's value stands; its `ps` holds `[path, opacity,
+// fill, stroke, strokeWidth]` for each path whose style changes.
 var SceneRenderer = (function () {
   "use strict";
   var TRAIL = 20;
@@ -301,8 +302,17 @@ var SceneRenderer = (function () {
       if (!frames.length) return;
       var f = frames[index];
       if (options.paths !== false) {
+        // A path whose style changes: `ps` has `[path, opacity, fill, stroke, strokeWidth]`.
+        var changed = {};
+        (f.ps || []).forEach(function (s) { changed[s[0]] = s; });
         scene.paths.forEach(function (style, i) {
           var d = f.p[i];
+          var s = changed[i];
+          if (s) {
+            style = { fill: s[2] || style.fill, stroke: s[3] || style.stroke,
+              strokeWidth: s[4] != null ? s[4] : style.strokeWidth,
+              opacity: s[1] != null ? s[1] : style.opacity };
+          }
           if (typeof d === "string" && d.length) paint(style, pathShape(i, d));
         });
       }

@@ -22,6 +22,12 @@ public struct PathSpec: Hashable, Sendable {
   /// an animated value; `nil` for all of it.
   public var trimStart: AnimatedValue?
   public var trimEnd: AnimatedValue?
+  /// Its opacity, fill, stroke and line width when they change (a constant is in
+  /// ``style``), as a handle's.
+  public var animatedOpacity: AnimatedValue?
+  public var animatedFill: ColorMix?
+  public var animatedStroke: ColorMix?
+  public var animatedStrokeWidth: AnimatedValue?
 
   public init(
     name: Located<String>, geometry: Geometry, geometrySource: SourceRef = .synthesized,

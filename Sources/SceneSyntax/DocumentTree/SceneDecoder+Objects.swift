@@ -350,8 +350,9 @@ extension SceneDecoder {
     return TextSpec(pieces: pieces, written: s.text, source: node.source)
   }
 
-  /// A handle's style: as a path's, but an `opacity` that is not a plain number animates
-  /// (``HandleSpec/animatedOpacity``).
+  /// The constant part of a handle's or a path's style: an `opacity` or `strokeWidth` that
+  /// is not a plain number, or a colour that is a `mix(…)`, animates instead
+  /// (``HandleSpec/animatedOpacity``, ``PathSpec/animatedOpacity``).
   mutating func handleStyle(_ f: Fields) -> Style {
     var plain = f
     for key in ["opacity", "strokeWidth"] {
@@ -370,6 +371,18 @@ extension SceneDecoder {
       return nil
     }
     guard var path = decodePathGeometry(name, f) else { return nil }
+    path.animatedOpacity = f["opacity"].flatMap {
+      Self.isNumber($0) ? nil : animatedValue($0, what: "'opacity'")
+    }
+    path.animatedStrokeWidth = f["strokeWidth"].flatMap {
+      Self.isNumber($0) ? nil : animatedValue($0, what: "'strokeWidth'")
+    }
+    path.animatedFill = f["fill"].flatMap {
+      Self.isColorMix($0) ? colorMix($0, what: "'fill'") : nil
+    }
+    path.animatedStroke = f["stroke"].flatMap {
+      Self.isColorMix($0) ? colorMix($0, what: "'stroke'") : nil
+    }
     if let trim = f["trim"] {
       guard let t = fields(of: trim, what: "'trim'", allowed: ["start", "end"]) else {
         return nil
@@ -387,7 +400,7 @@ extension SceneDecoder {
 
   /// A path's `d` or `segments`, with its style.
   mutating func decodePathGeometry(_ name: Located<String>, _ f: Fields) -> PathSpec? {
-    let style = style(f)
+    let style = handleStyle(f)
     switch (f["d"], f["segments"]) {
     case (let d?, nil):
       guard let s = scalar(d, what: "SVG path data for 'd'") else { return nil }

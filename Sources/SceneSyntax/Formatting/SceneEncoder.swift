@@ -207,6 +207,10 @@ public enum SceneEncoder {
       fields.append(entry("segments", sequence(segments.map(encodeSegment))))
     }
     fields += encodeStyle(path.style)
+    if let opacity = path.animatedOpacity { fields.append(entry("opacity", encode(opacity))) }
+    if let fill = path.animatedFill { fields.append(entry("fill", encode(fill))) }
+    if let stroke = path.animatedStroke { fields.append(entry("stroke", encode(stroke))) }
+    if let width = path.animatedStrokeWidth { fields.append(entry("strokeWidth", encode(width))) }
     if path.trimStart != nil || path.trimEnd != nil {
       var trim: [DocumentNode.Entry] = []
       if let start = path.trimStart { trim.append(entry("start", encode(start))) }

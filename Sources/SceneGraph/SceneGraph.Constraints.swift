@@ -331,6 +331,24 @@ extension SceneGraph {
       self.paging = paging
     }
 
+    /// What two fingers do to it (`transform: pinch`); `nil` for nothing.
+    public var pinch: PinchTransform?
+
+    /// `transform: pinch`: two fingers move, zoom and (unless `rotate: false`) turn the
+    /// held handle, its scale resisting past `minScale…maxScale` and springing back into
+    /// them (with ``snapSpring``) when the pinch ends.
+    public struct PinchTransform: Hashable, Sendable {
+      public var minScale: Double
+      public var maxScale: Double
+      public var rotates: Bool
+
+      public init(minScale: Double, maxScale: Double, rotates: Bool) {
+        self.minScale = minScale
+        self.maxScale = maxScale
+        self.rotates = rotates
+      }
+    }
+
     /// Whether it snaps at all.
     public var snaps: Bool { !snapPoints.isEmpty || grid != nil }
 

@@ -136,6 +136,14 @@ public struct SceneGraph: Sendable {
     public var scale = 1.0
     /// What a `text` child shows.
     public var text: TextLook?
+    /// Whether a drag with `transform: pinch` sets its scale and turn.
+    public var isPinched = false
+
+    /// The properties of its look that change while the scene runs, in the order of its
+    /// motions (a pinch's `scale` and `rotation` after them): what a frame reports for it.
+    public var changingProperties: [AnimatedProperty] {
+      motions.map(\.property) + (isPinched ? [.rotation, .scale] : [])
+    }
   }
 
   /// The text a `text` child shows, and how.

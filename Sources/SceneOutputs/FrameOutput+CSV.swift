@@ -29,7 +29,7 @@ struct CSVWriter: FrameWriter {
 
   init(context: OutputContext) {
     self.context = context
-    animates = context.graph.handles.contains { !$0.motions.isEmpty }
+    animates = context.graph.handles.contains { !$0.changingProperties.isEmpty }
   }
 
   mutating func begin(into sink: inout TextBytes) {

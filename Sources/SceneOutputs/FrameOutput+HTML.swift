@@ -182,10 +182,10 @@ enum HTMLPlayer {
         // Only for rounded corners, so other scenes' pages stay as they were.
         + (handle.cornerRadius > 0 ? ",\"cr\":\(n(handle.cornerRadius))" : "")
         // Only where the scene animates it, so other scenes' pages stay as they were.
-        + (handle.motions.isEmpty
+        + (handle.changingProperties.isEmpty
           ? ""
           : ",\"animated\":["
-            + handle.motions.map { "\"\($0.property.key)\"" }.joined(separator: ",") + "]")
+            + handle.changingProperties.map { "\"\($0.key)\"" }.joined(separator: ",") + "]")
         + (handle.children.isEmpty
           ? "" : ",\"children\":[" + handle.children.map(childEntry).joined(separator: ",") + "]")
         + "}"
@@ -241,7 +241,7 @@ enum HTMLPlayer {
     text.append(frame.time, precision: max(p, 6))
     if handles {
       appendHandles(frame, context: context, to: &text)
-    } else if graph.handles.contains(where: { !$0.motions.isEmpty }) {
+    } else if graph.handles.contains(where: { !$0.changingProperties.isEmpty }) {
       appendMotions(frame, context: context, to: &text)
     }
     if !frame.children.isEmpty { appendChildren(frame.children, precision: p, to: &text) }
@@ -253,7 +253,11 @@ enum HTMLPlayer {
         text.append(k == 0 ? "[" : ",[")
         text.append(style.path)
         text.append(UInt8(ascii: ","))
-        if look.animates(.opacity) { text.append(look.opacity, precision: p) } else { text.append("null") }
+        if look.animates(.opacity) {
+          text.append(look.opacity, precision: p)
+        } else {
+          text.append("null")
+        }
         appendColor(look.animates(.fill) ? look.fill : nil, to: &text)
         appendColor(look.animates(.stroke) ? look.stroke : nil, to: &text)
         text.append(UInt8(ascii: ","))
@@ -415,7 +419,8 @@ enum HTMLPlayer {
   static func appendMotions(_ frame: Frame, context: OutputContext, to text: inout TextBytes) {
     text.append(",\"m\":[")
     var first = true
-    for i in context.graph.handles.indices where !context.graph.handles[i].motions.isEmpty {
+    for i in context.graph.handles.indices
+    where !context.graph.handles[i].changingProperties.isEmpty {
       if !first { text.append(UInt8(ascii: ",")) }
       first = false
       guard i < frame.handles.count else {

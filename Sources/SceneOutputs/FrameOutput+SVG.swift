@@ -302,7 +302,7 @@ enum SVGText {
       let base = styles.path(at: track.index)
       let paints = looks.map { $0.map(base.changed) ?? base }
       var paint = paints[0]
-        if looks.contains(where: { $0 != nil }) {
+      if looks.contains(where: { $0 != nil }) {
         // Opacity and colours in their own attributes, each animated where it changes.
         paint.opacity = 1
         let opacities = paints.map { NumberText.format($0.opacity, precision: max(p, 3)) }
@@ -841,7 +841,9 @@ enum SVGText {
     /// This paint with what `look` (a path's changing style) changes.
     func changed(by look: HandleFrame) -> Paint {
       var paint = self
-      func rgba(_ c: Color) -> RGBA { RGBA(red: c.red, green: c.green, blue: c.blue, alpha: c.alpha) }
+      func rgba(_ c: Color) -> RGBA {
+        RGBA(red: c.red, green: c.green, blue: c.blue, alpha: c.alpha)
+      }
       if look.animates(.fill) { paint.fill = rgba(look.fill) }
       if look.animates(.stroke) { paint.stroke = rgba(look.stroke) }
       if look.animates(.strokeWidth) { paint.strokeWidth = look.strokeWidth }

@@ -153,12 +153,13 @@ extension SceneResolver {
       }
       // Bounds, snap points and the grid are expressions, compiled with the others once
       // every name is known (``compileDragExpressions``).
-      kind = .drag(
-        SceneGraph.Drag(
-          handle: handle, axis: d.axis?.value, directionLock: d.lock?.value ?? false,
-          bounds: SceneGraph.Drag.Bounds(), overdrag: overdrag, momentum: momentum,
-          snapPoints: [], grid: nil, snapSpring: snapSpring, bounceSpring: bounceSpring,
-          paging: d.paging?.value ?? false))
+      var drag = SceneGraph.Drag(
+        handle: handle, axis: d.axis?.value, directionLock: d.lock?.value ?? false,
+        bounds: SceneGraph.Drag.Bounds(), overdrag: overdrag, momentum: momentum,
+        snapPoints: [], grid: nil, snapSpring: snapSpring, bounceSpring: bounceSpring,
+        paging: d.paging?.value ?? false)
+      drag.pinch = resolvePinch(d, handle: handle, what: what())
+      kind = .drag(drag)
     }
     return (
       SceneGraph.Constraint(name: constraint.name?.value, kind: kind, source: constraint.source),
@@ -191,6 +192,40 @@ extension SceneResolver {
 // MARK: - Drag behaviours
 
 extension SceneResolver {
+  /// A drag's `transform: pinch` with its `zoom` checked; `nil` without one (where `rotate`
+  /// and `zoom` are refused).
+  mutating func resolvePinch(_ d: DragSpec, handle: Int, what: @autoclosure () -> String)
+    -> SceneGraph.Drag.PinchTransform?
+  {
+    guard let transform = d.transform else {
+      if let rotate = d.rotate {
+        error("'rotate' is for a drag with 'transform: pinch'", at: rotate.source)
+      }
+      if let source = d.zoomSource {
+        error("'zoom' is for a drag with 'transform: pinch'", at: source)
+      }
+      return nil
+    }
+    let minScale = positive(d.zoomMin, default: 1, "\(what()): zoom min")
+    let maxScale = positive(d.zoomMax, default: 4, "\(what()): zoom max")
+    if minScale > maxScale {
+      error(
+        "\(what()): zoom min (\(minScale.shortestDescription)) is above zoom max (\(maxScale.shortestDescription))",
+        at: d.zoomSource ?? transform.source)
+    }
+    // The pinch sets the handle's scale and turn: it cannot have its own.
+    let owned = spec.handles[handle]
+    for (key, value) in [("scale", owned.scale), ("rotation", owned.rotation)] {
+      guard let value else { continue }
+      error(
+        "handle '\(owned.name.value)' has its own '\(key)', but a drag with 'transform: pinch' sets it",
+        at: value.source,
+        notes: [Diagnostic.Note("the drag is here", at: transform.source.span)])
+    }
+    return SceneGraph.Drag.PinchTransform(
+      minScale: minScale, maxScale: max(maxScale, minScale), rotates: d.rotate?.value ?? true)
+  }
+
   /// A resistance's numbers checked, with `elastic`'s defaults.
   mutating func resolveResistance(
     _ resistance: ElasticSpec.Resistance, what: @autoclosure () -> String

@@ -98,6 +98,11 @@ public struct SceneResolver: Sendable {
       resolvedSpecs.append(c)
     }
     var constraints = resolvedConstraints.map(\.0)
+    for constraint in constraints {
+      if case .drag(let drag) = constraint.kind, drag.pinch != nil {
+        handles[drag.handle].isPinched = true
+      }
+    }
     var gooeyCount = 0
     for c in constraints.indices {
       guard case .gooey = constraints[c].kind else {

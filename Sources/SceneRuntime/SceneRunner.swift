@@ -151,6 +151,7 @@ extension Simulation {
     case .dragging, .springing, .tweening, .animating, .gliding: still = false
     }
     return still && (motionRanges[i].isEmpty || motionsAreAtRest(handle: i))
+      && pinchTransformIsAtRest(i)
   }
 
   /// The names of the handles not at rest, in scene order.

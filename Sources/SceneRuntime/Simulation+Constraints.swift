@@ -42,6 +42,7 @@ extension Simulation {
     }
     handleResidue += residue
     if !motions.isEmpty { publishMotions(residue: &handleResidue) }
+    if !pinchStates.isEmpty { publishPinchTransforms(residue: &handleResidue) }
     if !trimmedPaths.isEmpty { publishTrims() }
     // Segment paths are already there (``evaluateNodes(initial:)`` writes them in place).
     // Drawn paths follow the scene's, one entry per drawing constraint; the array is

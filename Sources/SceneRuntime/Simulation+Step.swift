@@ -165,6 +165,7 @@ extension Simulation {
     started.startCenter = (a + b) / 2
     started.lastAngle = (b - a).angle
     pinch = started
+    beginPinchTransforms()
   }
 
   /// Adds the turn of the two fingers since they were last seen to `pinch.rotation`: the
@@ -375,6 +376,7 @@ extension Simulation {
       propagatorStep = dt
     }
     if dt > 0 && !motions.isEmpty { stepMotionSprings(dt: dt) }
+    if !pinchStates.isEmpty { stepPinchSprings() }
     writeBuiltinSlots()
     // Bound handles follow their expression while a pointer is down.
     if pointersDown > 0 {
@@ -386,7 +388,7 @@ extension Simulation {
     if pointersDown > 0 {
       for pointer in pointers where pointer.isDown {
         guard let i = pointer.grabbed else { continue }
-        let target = pointer.position + pointer.grabOffset
+        let target = pinchedPosition(i) ?? pointer.position + pointer.grabOffset
         drag(i, to: target, dt: dt)
       }
     }

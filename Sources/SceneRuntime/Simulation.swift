@@ -90,6 +90,14 @@ public struct Simulation: Sendable {
   let liveNodes: [SceneGraph.Node]
   /// The draggable handles by place, for presses (see ``HitGrid``).
   var hitGrid: HitGrid
+  /// For each handle, its place in ``pinchStates`` if a drag with `transform: pinch` holds
+  /// it, else −1; empty when no drag has one.
+  let pinchSlots: [Int]
+  /// The handles with a pinch transform, their settings and snap springs, and their state.
+  let pinchHandles: [Int]
+  let pinchParameters: [SceneGraph.Drag.PinchTransform]
+  let pinchSprings: [SpringModel]
+  var pinchStates: [PinchTransformState]
   /// The draggable handles grabbed where their shapes are drawn (groups), tested one by
   /// one at each press instead of by the grid.
   let shapeHitHandles: [Int]
@@ -317,6 +325,12 @@ public struct Simulation: Sendable {
       for motion in handle.motions { frame.animated |= 1 << UInt16(motion.property.rawValue) }
       return frame
     }
+    // A pinch transform sets its handle's scale and turn.
+    for i in drag.filter({ $0.pinch != nil }).map(\.handle) {
+      publishedHandles[i].animated |=
+        1 << UInt16(SceneGraph.AnimatedProperty.scale.rawValue)
+        | 1 << UInt16(SceneGraph.AnimatedProperty.rotation.rawValue)
+    }
     var motions: [SceneGraph.Motion] = []
     var motionHandles: [Int] = []
     var motionChildren: [Int] = []
@@ -420,6 +434,14 @@ public struct Simulation: Sendable {
     handleFollowsTime = graph.handles.map(\.followsTime)
     handleIsCircle = graph.handles.map { $0.shape == .circle }
     handleSprings = graph.handles.map(\.spring)
+    let pinched = drag.filter { $0.pinch != nil }
+    pinchHandles = pinched.map(\.handle)
+    pinchParameters = pinched.compactMap(\.pinch)
+    pinchSprings = pinched.map(\.snapSpring)
+    pinchStates = pinched.map { _ in PinchTransformState() }
+    var pinchSlots = pinched.isEmpty ? [] : Array(repeating: -1, count: graph.handles.count)
+    for (k, p) in pinched.enumerated() { pinchSlots[p.handle] = k }
+    self.pinchSlots = pinchSlots
     shapeHitHandles = graph.handles.indices.filter {
       graph.handles[$0].draggable && graph.handles[$0].hitsShapes
     }
@@ -518,7 +540,8 @@ public struct Simulation: Sendable {
       || graph.expectations.contains {
         Self.expressions(of: $0.kind).contains(where: readsFingerSlots)
       }
-    readsFingers = reads
+    // A pinch transform follows two fingers, as `pinch` does.
+    readsFingers = reads || !pinchHandles.isEmpty
     // Bound handles without a constraint write their own slots in the node pass, before
     // anything there reads them.
     slotReadHandles = slotIsRead.indices.filter {
@@ -648,6 +671,10 @@ public struct Simulation: Sendable {
         width: shape.width, height: shape.height, radius: shape.radius)
     }
     var own = look(of: handle)
+    if !pinchSlots.isEmpty && pinchSlots[i] >= 0 {
+      own.scale = pinchStates[pinchSlots[i]].scale
+      own.rotation = pinchStates[pinchSlots[i]].rotation
+    }
     var children = handle.children.map(look)
     for m in motionRanges[i] {
       let value = motions[m].property.clamped(motionValues[m])
@@ -748,6 +775,7 @@ public struct Simulation: Sendable {
     pointers[index].isDown = false
     pointersDown -= 1
     if let current = pinch, current.fingers.0 == id || current.fingers.1 == id {
+      endPinchTransforms(lifting: id)
       pinch = nil
       startPinch()
     }

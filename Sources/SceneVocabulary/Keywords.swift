@@ -106,6 +106,12 @@ public enum GooeyStyle: String, Hashable, Sendable, CaseIterable {
   case metaball
 }
 
+/// What two fingers do to a handle a `drag` holds (`transform:`).
+public enum DragTransform: String, Hashable, Sendable, CaseIterable {
+  /// Move, zoom and turn it as the two fingers do (about the point between them).
+  case pinch
+}
+
 /// The one axis a `drag` constraint lets its handle move along.
 public enum DragAxis: String, Hashable, Sendable, CaseIterable {
   case x

@@ -241,7 +241,8 @@ func runFrames(_ yaml: String) throws -> (SceneGraph, [Frame]) {
     var entry = TextBytes()
     SceneJSON.appendFrame(frames[1], context: context, to: &entry)
     #expect(
-      entry.string.contains(##","ps":[[0,0.9,null,"#ba4d79ff",3],[1,null,"#009e00b3",null,null]]"##),
+      entry.string.contains(
+        ##","ps":[[0,0.9,null,"#ba4d79ff",3],[1,null,"#009e00b3",null,null]]"##),
       "\(entry.string)")
     let animated = FrameOutput.animatedSVG.text(of: frames, context: context)
     #expect(

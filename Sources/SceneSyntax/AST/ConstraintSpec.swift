@@ -258,6 +258,16 @@ public struct DragSpec: Hashable, Sendable {
   public var bounce: Reference?
   /// At most one target away from where it was grabbed, per release (iOS's paging).
   public var paging: Located<Bool>?
+  /// What a second finger does: `pinch` moves, zooms and turns it with the two.
+  public var transform: Located<DragTransform>?
+  /// With `transform: pinch`, whether the fingers' turn turns it too (`rotate: false`
+  /// zooms and moves only).
+  public var rotate: Located<Bool>?
+  /// With `transform: pinch`, the scales it may rest at (`zoom: { min, max }`).
+  public var zoomMin: Located<Double>?
+  public var zoomMax: Located<Double>?
+  /// Where `zoom` was written.
+  public var zoomSource: SourceRef?
 
   public init(
     handle: Reference, axis: Located<DragAxis>? = nil, lock: Located<Bool>? = nil,

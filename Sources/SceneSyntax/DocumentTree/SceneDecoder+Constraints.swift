@@ -11,7 +11,7 @@ extension SceneDecoder {
   static let dragKeys = [
     "name", "handle", "axis", "lock", "bounds", "overdrag", "momentum", "snap", "grid", "paging",
     "spring",
-    "bounce",
+    "bounce", "transform", "rotate", "zoom",
   ]
   static let boundsKeys = ["minX", "maxX", "minY", "maxY"]
   static let elasticKeys = ["name", "handle", "resistance", "return"]
@@ -100,7 +100,7 @@ extension SceneDecoder {
         let handle = required(
           f, "handle", of: what, at: keySource, { $0.reference($1, what: "'handle'") })
       else { return nil }
-      let spec = DragSpec(
+      var spec = DragSpec(
         handle: handle, axis: f["axis"].flatMap { choice($0, what: "'axis'", as: DragAxis.self) },
         lock: f["lock"].flatMap { bool($0, what: "'lock'") },
         bounds: f["bounds"].flatMap { bounds($0) },
@@ -111,6 +111,18 @@ extension SceneDecoder {
         spring: f["spring"].flatMap { reference($0, what: "'spring'") },
         bounce: f["bounce"].flatMap { reference($0, what: "'bounce'") },
         paging: f["paging"].flatMap { bool($0, what: "'paging'") })
+      spec.transform = f["transform"].flatMap {
+        choice($0, what: "'transform'", as: DragTransform.self)
+      }
+      spec.rotate = f["rotate"].flatMap { bool($0, what: "'rotate'") }
+      if let zoom = f["zoom"] {
+        guard let z = fields(of: zoom, what: "'zoom'", allowed: ["min", "max"]) else {
+          return nil
+        }
+        spec.zoomMin = z["min"].flatMap { number($0, what: "'min' of 'zoom'") }
+        spec.zoomMax = z["max"].flatMap { number($0, what: "'max' of 'zoom'") }
+        spec.zoomSource = zoom.source
+      }
       return ConstraintSpec(name: name(f), kind: .drag(spec), at: keySource)
     case nil:
       error(

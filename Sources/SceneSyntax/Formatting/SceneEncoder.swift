@@ -311,6 +311,14 @@ public enum SceneEncoder {
       add("grid", d.grid?.text)
       add("spring", d.spring?.value)
       add("bounce", d.bounce?.value)
+      add("transform", d.transform?.value.rawValue)
+      add("rotate", d.rotate.map { String($0.value) })
+      if d.zoomMin != nil || d.zoomMax != nil {
+        var zoom: [DocumentNode.Entry] = []
+        if let min = d.zoomMin { zoom.append(entry("min", scalar(number(min.value)))) }
+        if let max = d.zoomMax { zoom.append(entry("max", scalar(number(max.value)))) }
+        fields.append(entry("zoom", mapping(zoom)))
+      }
     }
     if let name = constraint.name { fields.append(entry("name", scalar(name.value))) }
     return fields

@@ -48,7 +48,7 @@ extension SceneGraph {
     /// Members each handle gets in expectations, in slot order.
     public static let handleMembers = [
       "r", "vx", "vy", "speed", "state", "rotation", "scale", "opacity", "width", "height",
-      "cornerRadius", "strokeWidth",
+      "cornerRadius", "strokeWidth", "scaleX", "scaleY",
     ]
     /// The state names, numbered in this order.
     public static let stateNames = ["idle", "dragging", "animating", "settling", "hidden"]

@@ -131,9 +131,11 @@ public struct SceneGraph: Sendable {
     public var children: [Handle] = []
     /// A child's place in its parent's coordinates, when constant.
     public var offset = Vector(0, 0)
-    /// A child's turn (radians) and scale when constant (a handle's are motions).
+    /// A child's turn (radians) and scales when constant (a handle's are motions).
     public var rotation = 0.0
     public var scale = 1.0
+    public var scaleX = 1.0
+    public var scaleY = 1.0
     /// What a `text` child shows.
     public var text: TextLook?
     /// Whether a drag with `transform: pinch` sets its scale and turn.
@@ -260,6 +262,8 @@ public struct SceneGraph: Sendable {
     case offsetX, offsetY
     /// A number a child's text writes (``TextLook/Piece/value(_:decimals:)``).
     case textValue
+    /// Its size along its own x and y, on top of `scale`.
+    case scaleX, scaleY
 
     /// The key that names it in a scene and in a frame.
     public var key: String {
@@ -279,11 +283,18 @@ public struct SceneGraph: Sendable {
       case .offsetX: "x"
       case .offsetY: "y"
       case .textValue: "text"
+      case .scaleX: "scaleX"
+      case .scaleY: "scaleY"
       }
     }
 
     /// Its value when the scene does not animate it.
-    public var neutral: Double { self == .opacity || self == .scale || self == .trimEnd ? 1 : 0 }
+    public var neutral: Double {
+      switch self {
+      case .opacity, .scale, .scaleX, .scaleY, .trimEnd: 1
+      default: 0
+      }
+    }
 
     /// How close to its target, and how slow, a spring on it must be to be at rest: a
     /// thousandth (of full opacity, of the scale, of a radian, of the way between colours,
@@ -296,7 +307,8 @@ public struct SceneGraph: Sendable {
       switch self {
       case .opacity, .fill, .stroke, .trimStart, .trimEnd: Swift.min(Swift.max(value, 0), 1)
       case .rotation, .offsetX, .offsetY, .textValue: value
-      case .scale, .radius, .width, .height, .cornerRadius, .strokeWidth: Swift.max(value, 0)
+      case .scale, .scaleX, .scaleY, .radius, .width, .height, .cornerRadius, .strokeWidth:
+        Swift.max(value, 0)
       }
     }
 

@@ -22,6 +22,8 @@ extension FrameOutput {
 struct CSVWriter: FrameWriter {
   let context: OutputContext
   let animates: Bool
+  /// Whether a handle's scale along its own axes changes: then `scaleX,scaleY` follow.
+  let stretches: Bool
   /// The columns after `state` when a scene animates a handle's look.
   static let columns: [SceneGraph.AnimatedProperty] = [
     .rotation, .scale, .opacity, .width, .height, .cornerRadius, .strokeWidth,
@@ -30,12 +32,15 @@ struct CSVWriter: FrameWriter {
   init(context: OutputContext) {
     self.context = context
     animates = context.graph.handles.contains { !$0.changingProperties.isEmpty }
+    stretches = context.graph.handles.contains {
+      $0.changingProperties.contains { $0 == .scaleX || $0 == .scaleY }
+    }
   }
 
   mutating func begin(into sink: inout TextBytes) {
     sink.append("frame,time,handle,x,y,angle,state")
-    sink.append(
-      animates ? ",rotation,scale,opacity,width,height,cornerRadius,strokeWidth\n" : "\n")
+    sink.append(animates ? ",rotation,scale,opacity,width,height,cornerRadius,strokeWidth" : "")
+    sink.append(stretches ? ",scaleX,scaleY\n" : "\n")
   }
 
   mutating func frame(_ frame: Frame, into sink: inout TextBytes) {
@@ -65,6 +70,12 @@ struct CSVWriter: FrameWriter {
           sink.append(UInt8(ascii: ","))
           sink.append(handles[i].drawn(property, declared: declared), precision: p)
         }
+      }
+      if stretches {
+        sink.append(UInt8(ascii: ","))
+        sink.append(handles[i].scaleX, precision: p)
+        sink.append(UInt8(ascii: ","))
+        sink.append(handles[i].scaleY, precision: p)
       }
       sink.append(UInt8(ascii: "\n"))
     }

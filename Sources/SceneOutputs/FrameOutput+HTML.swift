@@ -196,6 +196,7 @@ enum HTMLPlayer {
         "{\"name\":\(jsonString(child.name)),\"shape\":\(jsonString(child.shape.rawValue)),"
         + "\"x\":\(n(child.offset.x)),\"y\":\(n(child.offset.y)),"
         + "\"rotation\":\(n(child.rotation)),\"scale\":\(n(child.scale)),"
+        + "\"scaleX\":\(n(child.scaleX)),\"scaleY\":\(n(child.scaleY)),"
         + "\"r\":\(n(child.radius)),\"w\":\(n(child.width)),\"h\":\(n(child.height)),\(style(child.style))"
       if child.cornerRadius > 0 { entry += ",\"cr\":\(n(child.cornerRadius))" }
       if let text = child.text {
@@ -339,7 +340,8 @@ enum HTMLPlayer {
   }
 
   /// A frame's `,"c":[…]`: for each child that changes, `[handle, child, x, y, rotation,
-  /// scale, opacity, fill, stroke, r, width, height, cornerRadius, strokeWidth, text]`, by
+  /// scale, opacity, fill, stroke, r, width, height, cornerRadius, strokeWidth, text, scaleX,
+  /// scaleY]`, by
   /// the indices of its handle and of it among the handle's children; `null` for a colour,
   /// a size or a text that does not change.
   static func appendChildren(_ children: [ChildFrame], precision p: Int, to text: inout TextBytes) {
@@ -364,19 +366,24 @@ enum HTMLPlayer {
       } else {
         text.append("null")
       }
-      appendSizes(look, to: &text, precision: p)
+      appendSizes(look, sizes.prefix(4), to: &text, precision: p)
       text.append(UInt8(ascii: ","))
       if look.animates(.textValue) {
         appendJSONString(child.text, to: &text)
       } else {
         text.append("null")
       }
+      for value in [look.scaleX, look.scaleY] {
+        text.append(UInt8(ascii: ","))
+        text.append(value, precision: p)
+      }
       text.append(UInt8(ascii: "]"))
     }
     text.append(UInt8(ascii: "]"))
   }
 
-  /// `,rotation,scale,opacity,fill,stroke,width,height,cornerRadius,strokeWidth`, the values
+  /// `,rotation,scale,opacity,fill,stroke,width,height,cornerRadius,strokeWidth,scaleX,scaleY`,
+  /// the values
   /// a handle the scene animates adds to its `[x, y, angle, r, state]` (neutral, or `null`
   /// for colours and sizes, where not animated).
   static func appendAnimated(_ h: HandleFrame, to text: inout TextBytes, precision p: Int) {
@@ -391,9 +398,13 @@ enum HTMLPlayer {
     appendSizes(h, to: &text, precision: p)
   }
 
-  /// `,width,height,cornerRadius,strokeWidth`, each `null` where not animated.
-  static func appendSizes(_ h: HandleFrame, to text: inout TextBytes, precision p: Int) {
-    for property in sizes {
+  /// `,width,height,cornerRadius,strokeWidth,scaleX,scaleY`, each `null` where not
+  /// animated.
+  static func appendSizes(
+    _ h: HandleFrame, _ properties: ArraySlice<SceneGraph.AnimatedProperty> = sizes[...],
+    to text: inout TextBytes, precision p: Int
+  ) {
+    for property in properties {
       text.append(UInt8(ascii: ","))
       if h.animates(property) {
         text.append(h.drawn(property, declared: nil), precision: p)
@@ -403,7 +414,9 @@ enum HTMLPlayer {
     }
   }
 
-  static let sizes: [SceneGraph.AnimatedProperty] = [.width, .height, .cornerRadius, .strokeWidth]
+  static let sizes: [SceneGraph.AnimatedProperty] = [
+    .width, .height, .cornerRadius, .strokeWidth, .scaleX, .scaleY,
+  ]
 
   /// `,"#rrggbbaa"`, or `,null`.
   static func appendColor(_ color: Color?, to text: inout TextBytes) {
@@ -414,7 +427,7 @@ enum HTMLPlayer {
   }
 
   /// `"m"`: for the page, whose handles are packed apart (``HandleFrameStream``), the
-  /// animated values of each handle the scene animates, in scene order, nine a handle
+  /// animated values of each handle the scene animates, in scene order, eleven a handle
   /// (see ``appendAnimated(_:to:precision:)``); the player adds them to the unpacked `h`.
   static func appendMotions(_ frame: Frame, context: OutputContext, to text: inout TextBytes) {
     text.append(",\"m\":[")
@@ -424,7 +437,7 @@ enum HTMLPlayer {
       if !first { text.append(UInt8(ascii: ",")) }
       first = false
       guard i < frame.handles.count else {
-        text.append("0,1,1,null,null,null,null,null,null")  // A frame without it: neutral.
+        text.append("0,1,1,null,null,null,null,null,null,null,null")  // Without it: neutral.
         continue
       }
       let h = frame.handles[i]

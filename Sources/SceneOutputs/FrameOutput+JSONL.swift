@@ -314,7 +314,7 @@ enum JSONLines {
 
   /// A handle's values after its `{"angle":` key, up to and with `"x":`: `0,"r":20,
   /// "state":"idle","x":`, with `cornerRadius`, `fill`, `height`, `opacity`, `rotation`,
-  /// `scale`, `stroke`, `strokeWidth` and `width` in their places (keys in order) for those
+  /// `scale`, `scaleX`, `scaleY`, `stroke`, `strokeWidth` and `width` in their places (keys in order) for those
   /// the scene animates.
   @inline(__always)
   static func writeStart(of handle: HandleFrame, precision p: Int, to text: inout TextBytes) {
@@ -347,6 +347,14 @@ enum JSONLines {
       if handle.animates(.scale) {
         text.append(",\"scale\":")
         text.append(handle.scale, precision: p)
+      }
+      if handle.animates(.scaleX) {
+        text.append(",\"scaleX\":")
+        text.append(handle.scaleX, precision: p)
+      }
+      if handle.animates(.scaleY) {
+        text.append(",\"scaleY\":")
+        text.append(handle.scaleY, precision: p)
       }
     }
     text.append(",\"state\":\"")
@@ -425,6 +433,8 @@ enum JSONLines {
       number(.radius, "r", look.radius)
       number(.rotation, "rotation", look.rotation)
       number(.scale, "scale", look.scale)
+      number(.scaleX, "scaleX", look.scaleX)
+      number(.scaleY, "scaleY", look.scaleY)
       color(.stroke, "stroke", look.stroke)
       number(.strokeWidth, "strokeWidth", look.strokeWidth)
       if look.animates(.textValue) {

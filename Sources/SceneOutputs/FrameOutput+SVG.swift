@@ -148,7 +148,29 @@ enum SVGText {
         }
         // Drawn at its scale, turned by its angle and its rotation (1 and 0 unless animated).
         let scale = h.scale
-        if shape == .circle {
+        let stretched = h.animated != 0 && (h.animates(.scaleX) || h.animates(.scaleY))
+        if shape == .circle && stretched {
+          // Stretched along its own axes: an ellipse, turned as a rect is.
+          let rotation = degrees(h.angle + h.rotation, precision: p)
+          out.append("  <ellipse")
+          ids.append(idFor: h.name, at: i, takenByPath: takenByPath, to: &out)
+          out.append(" cx=\"")
+          out.append(h.x, precision: p)
+          out.append("\" cy=\"")
+          out.append(h.y, precision: p)
+          out.append("\" rx=\"")
+          out.append(h.radius * scale * h.scaleX, precision: p)
+          out.append("\" ry=\"")
+          out.append(h.radius * scale * h.scaleY, precision: p)
+          out.append("\"")
+          if rotation != "0" {
+            out.append(" transform=\"rotate(\(rotation) ")
+            out.append(h.x, precision: p)
+            out.append(UInt8(ascii: " "))
+            out.append(h.y, precision: p)
+            out.append(")\"")
+          }
+        } else if shape == .circle {
           out.append("  <circle")
           ids.append(idFor: h.name, at: i, takenByPath: takenByPath, to: &out)
           out.append(" cx=\"")
@@ -159,8 +181,8 @@ enum SVGText {
           out.append(scale == 1 ? h.radius : h.radius * scale, precision: p)
           out.append("\"")
         } else {
-          let width = h.drawn(.width, declared: handles[j]) * scale
-          let height = h.drawn(.height, declared: handles[j]) * scale
+          let width = h.drawn(.width, declared: handles[j]) * scale * h.scaleX
+          let height = h.drawn(.height, declared: handles[j]) * scale * h.scaleY
           let corner = h.drawn(.cornerRadius, declared: handles[j]) * scale
           let rotation = degrees(h.rotation == 0 ? h.angle : h.angle + h.rotation, precision: p)
           out.append("  <rect")
@@ -196,6 +218,13 @@ enum SVGText {
     out.append("</svg>\n")
   }
 
+  /// `scale(S)`, or `scale(SX SY)` when a look is stretched along its own axes.
+  static func scaleTransform(_ look: HandleFrame, precision p: Int) -> String {
+    let x = NumberText.format(look.scale * look.scaleX, precision: p)
+    let y = NumberText.format(look.scale * look.scaleY, precision: p)
+    return x == y ? "scale(\(x))" : "scale(\(x) \(y))"
+  }
+
   /// The font families text is drawn in, here and in the pages' renderer.
   static let fontFamily = "system-ui, -apple-system, Helvetica, Arial, sans-serif"
 
@@ -209,7 +238,7 @@ enum SVGText {
     func n(_ value: Double) -> String { NumberText.format(value, precision: p) }
     let opacity = h.drawn(.opacity, declared: handle)
     out.append(
-      "  <g transform=\"translate(\(n(h.x)) \(n(h.y))) rotate(\(degrees(h.angle + h.rotation, precision: p))) scale(\(n(h.scale)))\""
+      "  <g transform=\"translate(\(n(h.x)) \(n(h.y))) rotate(\(degrees(h.angle + h.rotation, precision: p))) \(scaleTransform(h, precision: p))\""
     )
     if opacity != 1 {
       out.append(" opacity=\"\(NumberText.format(opacity, precision: max(p, 3)))\"")
@@ -222,6 +251,8 @@ enum SVGText {
         state: .idle)
       look.rotation = child.rotation
       look.scale = child.scale
+      look.scaleX = child.scaleX
+      look.scaleY = child.scaleY
       if let frame { look = frame.look }
       let text = frame.flatMap { $0.look.animates(.textValue) ? $0.text : nil }
       out.append(childElement(child, look, text: text, precision: p))
@@ -244,7 +275,9 @@ enum SVGText {
     let paint = Paint(style).attributes(precision: p)
     var transform = "translate(\(n(look.x)) \(n(look.y)))"
     if look.rotation != 0 { transform += " rotate(\(degrees(look.rotation, precision: p)))" }
-    if look.scale != 1 { transform += " scale(\(n(look.scale)))" }
+    if look.scale != 1 || look.scaleX != 1 || look.scaleY != 1 {
+      transform += " " + scaleTransform(look, precision: p)
+    }
     let placed = " transform=\"\(transform)\""
     switch child.shape {
     case .circle:
@@ -386,7 +419,25 @@ enum SVGText {
       let visibility = shown.map { $0 == nil ? "hidden" : "visible" }
       let hiddenAttribute = visibility[0] == "hidden" ? " visibility=\"hidden\"" : ""
       let id = ids.attribute(for: track.name)
-      if handle.shape == .circle {
+      let stretched = states[0].animates(.scaleX) || states[0].animates(.scaleY)
+      if handle.shape == .circle && stretched {
+        // Stretched along its own axes: an ellipse, turned as a rect is.
+        let cx = states.map { n($0.x) }
+        let cy = states.map { n($0.y) }
+        let rx = states.map { n($0.radius * $0.scale * $0.scaleX) }
+        let ry = states.map { n($0.radius * $0.scale * $0.scaleY) }
+        let rotations = states.map { degrees($0.angle + $0.rotation, precision: p) }
+        let rotate = states.indices.map { "\(rotations[$0]) \(cx[$0]) \(cy[$0])" }
+        let turns = rotations.contains { $0 != "0" }
+        out +=
+          "  <ellipse\(id) cx=\"\(cx[0])\" cy=\"\(cy[0])\" rx=\"\(rx[0])\" ry=\"\(ry[0])\""
+          + (turns ? " transform=\"rotate(\(rotate[0]))\"" : "") + paint + hiddenAttribute
+        out += body(
+          [
+            timing.animate("cx", cx), timing.animate("cy", cy), timing.animate("rx", rx),
+            timing.animate("ry", ry), turns ? timing.animateRotation(rotate) : nil, opacity,
+          ] + colorAnimations + [timing.animate("visibility", visibility)], closing: "ellipse")
+      } else if handle.shape == .circle {
         let cx = states.map { n($0.x) }
         let cy = states.map { n($0.y) }
         let r = states.map { n($0.radius * $0.scale) }
@@ -397,8 +448,8 @@ enum SVGText {
             timing.animate("cx", cx), timing.animate("cy", cy), timing.animate("r", r), opacity,
           ] + colorAnimations + [timing.animate("visibility", visibility)], closing: "circle")
       } else {
-        func width(_ h: HandleFrame) -> Double { h.drawn(.width, declared: handle) }
-        func height(_ h: HandleFrame) -> Double { h.drawn(.height, declared: handle) }
+        func width(_ h: HandleFrame) -> Double { h.drawn(.width, declared: handle) * h.scaleX }
+        func height(_ h: HandleFrame) -> Double { h.drawn(.height, declared: handle) * h.scaleY }
         func corner(_ h: HandleFrame) -> Double {
           h.drawn(.cornerRadius, declared: handle) * h.scale
         }
@@ -472,7 +523,7 @@ enum SVGText {
       [
         ("translate", states.map { "\(n($0.x)) \(n($0.y))" }),
         ("rotate", states.map { degrees($0.angle + $0.rotation, precision: p) }),
-        ("scale", states.map { n($0.scale) }),
+        ("scale", states.map { scaleTransform($0, precision: p).dropFirst(6).dropLast().description }),
       ], extra: extra)
     var out = open
     for line in [timing.animate("opacity", opacities), timing.animate("visibility", visibility)] {
@@ -484,6 +535,8 @@ enum SVGText {
         state: .idle)
       rest.rotation = child.rotation
       rest.scale = child.scale
+      rest.scaleX = child.scaleX
+      rest.scaleY = child.scaleY
       let changing = frames.map { frame in
         frame.children.first { $0.handle == track.index && $0.child == k }
       }
@@ -493,7 +546,7 @@ enum SVGText {
       ]
       let rotations = looks.map { degrees($0.rotation, precision: p) }
       if rotations.contains(where: { $0 != "0" }) { transforms.append(("rotate", rotations)) }
-      let scales = looks.map { n($0.scale) }
+      let scales = looks.map { scaleTransform($0, precision: p).dropFirst(6).dropLast().description }
       if scales.contains(where: { $0 != "1" }) { transforms.append(("scale", scales)) }
       let (childOpen, childClose) = groups("        ", transforms, extra: "")
       out += childOpen

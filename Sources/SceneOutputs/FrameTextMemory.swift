@@ -43,7 +43,7 @@ struct FrameTextMemory {
     var state: HandleState
     /// Which properties the scene animates; their values are ``AnimatedValues``, kept
     /// apart so that a scene that animates none compares and stores only these.
-    var animated: UInt16
+    var animated: UInt32
 
     @inline(__always)
     init(_ handle: HandleFrame) {
@@ -85,6 +85,8 @@ struct FrameTextMemory {
     var height: UInt64 = 0
     var cornerRadius: UInt64 = 0
     var strokeWidth: UInt64 = 0
+    var scaleX: UInt64 = 0
+    var scaleY: UInt64 = 0
 
     init() {}
 
@@ -98,6 +100,8 @@ struct FrameTextMemory {
       height = handle.height.bitPattern
       cornerRadius = handle.cornerRadius.bitPattern
       strokeWidth = handle.strokeWidth.bitPattern
+      scaleX = handle.scaleX.bitPattern
+      scaleY = handle.scaleY.bitPattern
     }
   }
 

@@ -215,7 +215,10 @@ extension SceneResolver {
     }
     // The pinch sets the handle's scale and turn: it cannot have its own.
     let owned = spec.handles[handle]
-    for (key, value) in [("scale", owned.scale), ("rotation", owned.rotation)] {
+    for (key, value) in [
+      ("scale", owned.scale), ("scaleX", owned.scaleX), ("scaleY", owned.scaleY),
+      ("rotation", owned.rotation),
+    ] {
       guard let value else { continue }
       error(
         "handle '\(owned.name.value)' has its own '\(key)', but a drag with 'transform: pinch' sets it",

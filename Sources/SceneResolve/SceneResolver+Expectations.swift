@@ -78,7 +78,7 @@ extension SceneResolver {
 
   /// The scene's names, with each handle's expectation-only members (`r`, `vx`, `vy`,
   /// `speed`, `state`, `rotation`, `scale`, `opacity`, `width`, `height`, `cornerRadius`,
-  /// `strokeWidth`) and the state names as numbers, unless the scene uses the name.
+  /// `strokeWidth`, `scaleX`, `scaleY`) and the state names as numbers, unless the scene uses the name.
   func expectationSymbols(_ symbols: [String: Symbol], slots: SceneGraph.ExpectationSlots)
     -> [String: Symbol]
   {

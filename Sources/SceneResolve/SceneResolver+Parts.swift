@@ -279,6 +279,7 @@ extension SceneResolver {
   ) {
     let written: [(SceneGraph.AnimatedProperty, AnimatedValue?)] = [
       (.opacity, spec.animatedOpacity), (.rotation, spec.rotation), (.scale, spec.scale),
+      (.scaleX, spec.scaleX), (.scaleY, spec.scaleY),
       (.fill, spec.animatedFill?.fraction), (.stroke, spec.animatedStroke?.fraction),
       (.radius, spec.animatedSizes["r"]), (.width, spec.animatedSizes["width"]),
       (.height, spec.animatedSizes["height"]),
@@ -296,9 +297,14 @@ extension SceneResolver {
       else { continue }
       // A child's turn or scale that never changes is drawn from the scene, not each frame.
       if isChild, motion.spring == nil, let constant = motion.target.constantValue?.x,
-        property == .rotation || property == .scale
+        [.rotation, .scale, .scaleX, .scaleY].contains(property)
       {
-        if property == .rotation { handle.rotation = constant } else { handle.scale = constant }
+        switch property {
+        case .rotation: handle.rotation = constant
+        case .scale: handle.scale = constant
+        case .scaleX: handle.scaleX = constant
+        default: handle.scaleY = constant
+        }
         continue
       }
       if let mix { motion.colors = (OKLab(mix.from), OKLab(mix.to)) }

@@ -108,7 +108,10 @@ public struct HandleFrame: Sendable, Equatable {
   /// Which of `opacity`, `rotation`, `scale`, `fill` and `stroke` the scene animates for
   /// it, as bits
   /// `1 << AnimatedProperty.rawValue`: a frame reports only those.
-  public var animated: UInt16 = 0
+  public var animated: UInt32 = 0
+  /// Its size along its own x and y, on top of ``scale`` (1 unless animated).
+  public var scaleX = 1.0
+  public var scaleY = 1.0
 
   /// A number property as drawn.
   ///
@@ -122,6 +125,8 @@ public struct HandleFrame: Sendable, Equatable {
     case .opacity: return animated ? opacity : declared?.style.opacity ?? 1
     case .rotation: return rotation
     case .scale: return scale
+    case .scaleX: return scaleX
+    case .scaleY: return scaleY
     case .radius: return radius
     case .width: return animated ? width : declared?.width ?? 0
     case .height: return animated ? height : declared?.height ?? 0
@@ -135,7 +140,7 @@ public struct HandleFrame: Sendable, Equatable {
 
   /// Whether the scene animates `property` for this handle.
   public func animates(_ property: SceneGraph.AnimatedProperty) -> Bool {
-    animated & (1 << UInt16(property.rawValue)) != 0
+    animated & (1 << UInt32(property.rawValue)) != 0
   }
 
 }

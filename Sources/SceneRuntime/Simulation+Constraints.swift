@@ -91,6 +91,8 @@ extension Simulation {
       case .opacity: publishedHandles[i].opacity = shown
       case .rotation: publishedHandles[i].rotation = shown
       case .scale: publishedHandles[i].scale = shown
+      case .scaleX: publishedHandles[i].scaleX = shown
+      case .scaleY: publishedHandles[i].scaleY = shown
       case .radius: publishedHandles[i].radius = shown
       case .width: publishedHandles[i].width = shown
       case .height: publishedHandles[i].height = shown
@@ -145,6 +147,8 @@ extension Simulation {
     case .opacity: publishedChildren[k].look.opacity = shown
     case .rotation: publishedChildren[k].look.rotation = shown
     case .scale: publishedChildren[k].look.scale = shown
+    case .scaleX: publishedChildren[k].look.scaleX = shown
+    case .scaleY: publishedChildren[k].look.scaleY = shown
     case .radius: publishedChildren[k].look.radius = shown
     case .width: publishedChildren[k].look.width = shown
     case .height: publishedChildren[k].look.height = shown

@@ -322,14 +322,14 @@ public struct Simulation: Sendable {
       }
     publishedHandles = graph.handles.map { handle in
       var frame = HandleFrame(name: handle.name, x: 0, y: 0, angle: 0, radius: 0, state: .idle)
-      for motion in handle.motions { frame.animated |= 1 << UInt16(motion.property.rawValue) }
+      for motion in handle.motions { frame.animated |= 1 << UInt32(motion.property.rawValue) }
       return frame
     }
     // A pinch transform sets its handle's scale and turn.
     for i in drag.filter({ $0.pinch != nil }).map(\.handle) {
       publishedHandles[i].animated |=
-        1 << UInt16(SceneGraph.AnimatedProperty.scale.rawValue)
-        | 1 << UInt16(SceneGraph.AnimatedProperty.rotation.rawValue)
+        1 << UInt32(SceneGraph.AnimatedProperty.scale.rawValue)
+        | 1 << UInt32(SceneGraph.AnimatedProperty.rotation.rawValue)
     }
     var motions: [SceneGraph.Motion] = []
     var motionHandles: [Int] = []
@@ -349,9 +349,11 @@ public struct Simulation: Sendable {
           radius: child.radius, state: .idle)
         look.rotation = child.rotation
         look.scale = child.scale
+        look.scaleX = child.scaleX
+        look.scaleY = child.scaleY
         var texts: [Int] = []
         for motion in child.motions {
-          look.animated |= 1 << UInt16(motion.property.rawValue)
+          look.animated |= 1 << UInt32(motion.property.rawValue)
           if motion.property == .textValue { texts.append(motions.count) }
           motions.append(motion)
           motionHandles.append(i)
@@ -376,7 +378,7 @@ public struct Simulation: Sendable {
         switch motion.property {
         case .trimStart: trim.start = motions.count
         case .trimEnd: trim.end = motions.count
-        default: look.animated |= 1 << UInt16(motion.property.rawValue)
+        default: look.animated |= 1 << UInt32(motion.property.rawValue)
         }
         motionPathStyles.append(look.animated == 0 ? -1 : pathStyles.count)
         motions.append(motion)
@@ -664,11 +666,13 @@ public struct Simulation: Sendable {
     let handle = graph.handles[i]
     struct Look {
       var x = 0.0, y = 0.0, rotation = 0.0, scale = 1.0, width = 0.0, height = 0.0, radius = 0.0
+      var scaleX = 1.0, scaleY = 1.0
     }
     func look(of shape: SceneGraph.Handle) -> Look {
       Look(
         x: shape.offset.x, y: shape.offset.y, rotation: shape.rotation, scale: shape.scale,
-        width: shape.width, height: shape.height, radius: shape.radius)
+        width: shape.width, height: shape.height, radius: shape.radius, scaleX: shape.scaleX,
+        scaleY: shape.scaleY)
     }
     var own = look(of: handle)
     if !pinchSlots.isEmpty && pinchSlots[i] >= 0 {
@@ -683,6 +687,8 @@ public struct Simulation: Sendable {
       switch motions[m].property {
       case .rotation: changed.rotation = value
       case .scale: changed.scale = value
+      case .scaleX: changed.scaleX = value
+      case .scaleY: changed.scaleY = value
       case .width: changed.width = value
       case .height: changed.height = value
       case .radius: changed.radius = value
@@ -693,11 +699,12 @@ public struct Simulation: Sendable {
       if k < 0 { own = changed } else { children[k] = changed }
     }
     // Into the handle's coordinates, then each shape's own.
-    func local(_ p: Vector, at origin: Vector, turn: Double, scale: Double) -> Vector? {
-      guard scale > 0 else { return nil }
+    func local(_ p: Vector, at origin: Vector, turn: Double, look: Look) -> Vector? {
+      let (sx, sy) = (look.scale * look.scaleX, look.scale * look.scaleY)
+      guard sx > 0 && sy > 0 else { return nil }
       let d = p - origin
       let (s, c) = (Double.sin(-turn), Double.cos(-turn))
-      return Vector((d.x * c - d.y * s) / scale, (d.x * s + d.y * c) / scale)
+      return Vector((d.x * c - d.y * s) / sx, (d.x * s + d.y * c) / sy)
     }
     func inside(_ p: Vector, _ shape: HandleShape, _ look: Look) -> Bool {
       switch shape {
@@ -708,14 +715,14 @@ public struct Simulation: Sendable {
     }
     guard
       let inHandle = local(
-        point, at: handles[i].position, turn: handles[i].angle + own.rotation, scale: own.scale)
+        point, at: handles[i].position, turn: handles[i].angle + own.rotation, look: own)
     else { return false }
     if inside(inHandle, handle.shape, own) { return true }
     for (k, child) in handle.children.enumerated() {
       let shape = children[k]
       guard
         let p = local(
-          inHandle, at: Vector(shape.x, shape.y), turn: shape.rotation, scale: shape.scale)
+          inHandle, at: Vector(shape.x, shape.y), turn: shape.rotation, look: shape)
       else { continue }
       if inside(p, child.shape, shape) { return true }
     }

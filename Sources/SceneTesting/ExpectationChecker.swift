@@ -245,7 +245,7 @@ struct ExpectationChecker {
       ]
       for property in [
         SceneGraph.AnimatedProperty.rotation, .scale, .opacity, .width, .height, .cornerRadius,
-        .strokeWidth,
+        .strokeWidth, .scaleX, .scaleY,
       ] {
         state.append(handle.drawn(property, declared: declared))
       }

@@ -194,12 +194,12 @@ func runFrames(_ yaml: String) throws -> (SceneGraph, [Frame]) {
     SceneJSON.appendFrame(frames[2], context: context, to: &entry)
     #expect(
       entry.string.contains(
-        #","c":[[0,0,0,-20,0,1,0.667,null,null,null,null,null,null,null,null],[0,1,0,20,0,1,1,null,null,null,null,null,null,null,"<2> & more"]]"#
+        #","c":[[0,0,0,-20,0,1,0.667,null,null,null,null,null,null,null,null,1,1],[0,1,0,20,0,1,1,null,null,null,null,null,null,null,"<2> & more",1,1]]"#
       ), "\(entry.string)")
     let header = SceneJSON.header(context: context, frameCount: 1)
     #expect(
       header.contains(
-        ##""children":[{"name":"dot","shape":"circle","x":0,"y":-20,"rotation":0,"scale":1,"r":4,"w":0,"h":0,"fill":"#ffffff","stroke":null,"strokeWidth":1,"opacity":1},"##
+        ##""children":[{"name":"dot","shape":"circle","x":0,"y":-20,"rotation":0,"scale":1,"scaleX":1,"scaleY":1,"r":4,"w":0,"h":0,"fill":"#ffffff","stroke":null,"strokeWidth":1,"opacity":1},"##
       ), "\(header)")
   }
 }

@@ -144,7 +144,7 @@ import Testing
             (function () {
               var f = scenecPreview.drawnFrame, h = f && f.h[0];
               var down = f ? f.ptr.filter(function (p) { return p[3]; }).length : 0;
-              return down === 2 && !!h && h.length === 14 && h[6] > 4.5 && h[6] < 6;
+              return down === 2 && !!h && h.length === 16 && h[6] > 4.5 && h[6] < 6;
             })()
             """, in: page))
         try await tools.touch("touchEnd", [], in: page)
@@ -359,8 +359,8 @@ import Testing
         let decoded = try #require(
           try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[Any]])
         // x, y, angle, r, state, then rotation, scale, opacity, fill, stroke, width, height,
-        // cornerRadius, strokeWidth.
-        #expect(decoded.first?.count == 14 && expected.first?.count == 14)
+        // cornerRadius, strokeWidth, scaleX, scaleY.
+        #expect(decoded.first?.count == 16 && expected.first?.count == 16)
         for (a, b) in zip(decoded, expected) {
           for f in [0, 1, 2, 3, 5, 6, 7] {
             #expect(

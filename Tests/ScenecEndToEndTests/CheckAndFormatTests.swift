@@ -150,7 +150,7 @@ import Testing
         \(file.path):8:24: error: unknown handle 'dott'; did you mean 'dot'?
               - elastic: { handle: dott, return: s }
                                    ^~~~
-        \(file.path):10:12: error: 'ball' has no member 'z'; expected x, y, angle, cornerRadius, height, opacity, r, rotation, scale, speed, state, strokeWidth, vx, vy or width
+        \(file.path):10:12: error: 'ball' has no member 'z'; expected x, y, angle, cornerRadius, height, opacity, r, rotation, scale, scaleX, scaleY, speed, state, strokeWidth, vx, vy or width
               - at 0s: ball.z > 1
                        ^~~~~~
         4 errors in 1 of 1 scene

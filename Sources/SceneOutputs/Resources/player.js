@@ -91,10 +91,10 @@
     packed.seek(k);
     var h = packed.handles(), m = frames[k].m, next = 0;
     // Each animated handle's rotation, scale, opacity, fill, stroke, width, height, corner
-    // radius and stroke width, carried beside the packed numbers.
+    // radius, stroke width, scaleX and scaleY, carried beside the packed numbers.
     if (m) scene.handles.forEach(function (d, i) {
-      if (d.animated && h[i]) h[i].push.apply(h[i], m.slice(next, next + 9));
-      if (d.animated) next += 9;
+      if (d.animated && h[i]) h[i].push.apply(h[i], m.slice(next, next + 11));
+      if (d.animated) next += 11;
     });
     frames[k].h = h;
     carrying = k;

@@ -2,14 +2,15 @@
 // preview (`scenec preview`): it draws one frame of a scene, in the JSON both write, on a
 // canvas. A scene lists its handles and paths once with their styles; a frame's `h` holds
 // `[x, y, angle, r, state]` per handle (then `rotation, scale, opacity, fill, stroke,
-// width, height, cornerRadius, strokeWidth` for a handle the scene animates: its turn is
-// added to the angle, its size multiplied by the scale, and the others, where not null,
+// width, height, cornerRadius, strokeWidth, scaleX, scaleY` for a handle the scene
+// animates: its turn is added to the angle, its size multiplied by the scale (and along its
+// own x and y by scaleX and scaleY, where not null), and the others, where not null,
 // replace the scene's), `p` SVG path data per path (null when hidden),
 // `ptr` `[id, x, y, down]` per pointer and `e` `[type, subject]` per event. A handle's
 // `children` are drawn in its coordinates (moved, turned and scaled with it, its opacity
 // multiplying theirs); a frame's `c` holds, for each child that changes, `[handle, child,
 // x, y, rotation, scale, opacity, fill, stroke, r, width, height, cornerRadius,
-// strokeWidth, text]`, null where the scene's value stands; its `ps` holds `[path, opacity,
+// strokeWidth, text, scaleX, scaleY]`, null where the scene's value stands; its `ps` holds `[path, opacity,
 // fill, stroke, strokeWidth]` for each path whose style changes.
 var SceneRenderer = (function () {
   "use strict";
@@ -129,7 +130,7 @@ var SceneRenderer = (function () {
         ctx.save();
         ctx.translate(pick(2, child.x), pick(3, child.y));
         ctx.rotate(pick(4, child.rotation));
-        ctx.scale(scale, scale);
+        ctx.scale(scale * pick(15, child.scaleX), scale * pick(16, child.scaleY));
         var style = { fill: pick(7, child.fill), stroke: pick(8, child.stroke),
           strokeWidth: pick(13, child.strokeWidth), opacity: 1 };
         var alpha = opacity * (c ? c[6] : child.opacity);
@@ -179,25 +180,29 @@ var SceneRenderer = (function () {
       ctx.save();
       ctx.translate(v[0], v[1]);
       ctx.rotate(animated ? v[2] + v[5] : v[2]);
-      ctx.scale(scale, scale);
+      ctx.scale(scale * axisScale(v, 14), scale * axisScale(v, 15));
       drawChildren(h, i, values, animated && h.animated.indexOf("opacity") >= 0 ? v[7] : h.opacity);
       ctx.restore();
     }
+
+    // A handle's scale along its own x (index 14) or y (15): 1 unless animated.
+    function axisScale(v, index) { return v.length > index && v[index] != null ? v[index] : 1; }
 
     function drawOwnShape(h, v) {
       if (h.shape === "none") return;
       {
         var shape = new Path2D();
         var animated = v.length > 5, scale = animated ? v[6] : 1;
+        var sx = axisScale(v, 14), sy = axisScale(v, 15);
         if (h.shape === "rect") {
-          var w = (animated && v[10] != null ? v[10] : h.w) * scale;
-          var ht = (animated && v[11] != null ? v[11] : h.h) * scale;
+          var w = (animated && v[10] != null ? v[10] : h.w) * scale * sx;
+          var ht = (animated && v[11] != null ? v[11] : h.h) * scale * sy;
           var corner = (animated && v[12] != null ? v[12] : h.cr || 0) * scale;
           if (corner > 0) shape.roundRect(-w / 2, -ht / 2, w, ht, Math.min(corner, w / 2, ht / 2));
           else shape.rect(-w / 2, -ht / 2, w, ht);
         } else {
-          if (!(v[3] * scale > 0)) return;
-          shape.arc(0, 0, v[3] * scale, 0, 2 * Math.PI);
+          if (!(v[3] * scale * sx > 0 && v[3] * scale * sy > 0)) return;
+          shape.ellipse(0, 0, v[3] * scale * sx, v[3] * scale * sy, 0, 0, 2 * Math.PI);
         }
         ctx.save();
         ctx.translate(v[0], v[1]);

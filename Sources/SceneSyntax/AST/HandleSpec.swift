@@ -29,6 +29,9 @@ public struct HandleSpec: Hashable, Sendable {
   public var rotation: AnimatedValue?
   /// Its size, as a factor of `r`, `width` and `height`; `nil` for 1.
   public var scale: AnimatedValue?
+  /// Its size along its own x and y, on top of ``scale``; `nil` for 1.
+  public var scaleX: AnimatedValue?
+  public var scaleY: AnimatedValue?
   /// Its opacity when it changes (an expression, or a spring towards one); a constant
   /// opacity is ``Style/opacity``.
   public var animatedOpacity: AnimatedValue?

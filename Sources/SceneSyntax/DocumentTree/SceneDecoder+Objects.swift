@@ -64,7 +64,7 @@ extension SceneDecoder {
   static let handleKeys =
     [
       "position", "shape", "r", "width", "height", "draggable", "hitRadius", "rest", "spring",
-      "rotation", "scale", "cornerRadius",
+      "rotation", "scale", "scaleX", "scaleY", "cornerRadius",
     ]
     + styleKeys
 
@@ -188,7 +188,8 @@ extension SceneDecoder {
   /// The keys a handle's child takes: a handle's look, and text.
   static let childKeys =
     [
-      "position", "shape", "r", "width", "height", "rotation", "scale", "cornerRadius", "text",
+      "position", "shape", "r", "width", "height", "rotation", "scale", "scaleX", "scaleY",
+      "cornerRadius", "text",
       "fontSize", "fontWeight", "align",
     ] + styleKeys
 
@@ -242,6 +243,8 @@ extension SceneDecoder {
         Self.isColorMix($0) ? colorMix($0, what: "'stroke'") : nil
       })
     var sized = handle
+    sized.scaleX = f["scaleX"].flatMap { animatedValue($0, what: "'scaleX'") }
+    sized.scaleY = f["scaleY"].flatMap { animatedValue($0, what: "'scaleY'") }
     sized.cornerRadius = f["cornerRadius"].flatMap {
       Self.isNumber($0) ? number($0, what: "'cornerRadius'") : nil
     }

@@ -155,6 +155,8 @@ public enum SceneEncoder {
     if let spring = handle.spring { fields.append(entry("spring", scalar(spring.value))) }
     if let rotation = handle.rotation { fields.append(entry("rotation", encode(rotation))) }
     if let scale = handle.scale { fields.append(entry("scale", encode(scale))) }
+    if let scale = handle.scaleX { fields.append(entry("scaleX", encode(scale))) }
+    if let scale = handle.scaleY { fields.append(entry("scaleY", encode(scale))) }
     fields += encodeStyle(handle.style)
     if let opacity = handle.animatedOpacity { fields.append(entry("opacity", encode(opacity))) }
     if let fill = handle.animatedFill { fields.append(entry("fill", encode(fill))) }

@@ -523,7 +523,10 @@ enum SVGText {
       [
         ("translate", states.map { "\(n($0.x)) \(n($0.y))" }),
         ("rotate", states.map { degrees($0.angle + $0.rotation, precision: p) }),
-        ("scale", states.map { scaleTransform($0, precision: p).dropFirst(6).dropLast().description }),
+        (
+          "scale",
+          states.map { scaleTransform($0, precision: p).dropFirst(6).dropLast().description }
+        ),
       ], extra: extra)
     var out = open
     for line in [timing.animate("opacity", opacities), timing.animate("visibility", visibility)] {
@@ -546,7 +549,9 @@ enum SVGText {
       ]
       let rotations = looks.map { degrees($0.rotation, precision: p) }
       if rotations.contains(where: { $0 != "0" }) { transforms.append(("rotate", rotations)) }
-      let scales = looks.map { scaleTransform($0, precision: p).dropFirst(6).dropLast().description }
+      let scales = looks.map {
+        scaleTransform($0, precision: p).dropFirst(6).dropLast().description
+      }
       if scales.contains(where: { $0 != "1" }) { transforms.append(("scale", scales)) }
       let (childOpen, childClose) = groups("        ", transforms, extra: "")
       out += childOpen

@@ -251,3 +251,51 @@ func runFrames(_ yaml: String) throws -> (SceneGraph, [Frame]) {
       ))
   }
 }
+
+/// A handle stretched along its own axes: `scaleX` and `scaleY` in JSON lines (keys in
+/// order), CSV columns only for a scene that stretches, an ellipse in the SVG.
+@Suite struct StretchOutputTests {
+  let scene = """
+    scene: { size: 300x200, fps: 10, duration: 0.2s }
+    handles:
+      blob: { position: [100, 100], r: 20, scaleX: 1 + time * 5, scaleY: 1 - time, rotation: 30deg }
+      bar:
+        position: [200, 100]
+        shape: rect
+        width: 40
+        height: 20
+        scaleX: 2
+        children:
+          dot: { position: [10, 0], r: 3, scaleY: 1 + time * 10 }
+    """
+
+  @Test func everyOutputStretchesIt() throws {
+    let (graph, frames) = try runFrames(scene)
+    let context = OutputContext(graph: graph, fps: 10)
+    #expect(
+      FrameOutput.jsonl.text(of: [frames[1]], context: context) == """
+        {"children":{"bar":{"dot":{"scaleY":2}}},"events":[],"frame":1,"handles":{"bar":{"angle":0,"r":0,"scaleX":2,"state":"idle","x":200,"y":100},"blob":{"angle":0,"r":20,"rotation":0.524,"scaleX":1.5,"scaleY":0.9,"state":"idle","x":100,"y":100}},"paths":{},"pointers":[],"time":0.1}
+
+        """)
+    #expect(
+      FrameOutput.svg.text(of: [frames[1]], context: context) == """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <svg xmlns="http://www.w3.org/2000/svg" width="300" height="200" viewBox="0 0 300 200">
+          <title>scene</title>
+          <ellipse id="blob" cx="100" cy="100" rx="30" ry="18" transform="rotate(30 100 100)" fill="#ffffff"/>
+          <rect id="bar" x="160" y="90" width="80" height="20" fill="#ffffff"/>
+          <g transform="translate(200 100) rotate(0) scale(2 1)">
+            <circle r="3" transform="translate(10 0) scale(1 2)" fill="#ffffff"/>
+          </g>
+        </svg>
+
+        """)
+    #expect(
+      FrameOutput.csv.text(of: [frames[1]], context: context) == """
+        frame,time,handle,x,y,angle,state,rotation,scale,opacity,width,height,cornerRadius,strokeWidth,scaleX,scaleY
+        1,0.1,blob,100,100,0,idle,0.524,1,1,0,0,0,1,1.5,0.9
+        1,0.1,bar,200,100,0,idle,0,1,1,40,20,0,1,2,1
+
+        """)
+  }
+}

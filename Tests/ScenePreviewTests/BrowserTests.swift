@@ -396,12 +396,81 @@ import Testing
       #expect(unstamped.children[c].look.opacity == 0.9)
       unstamped.children[c].look.opacity = 0
     }
-    let svgs = [frames[k], frames[frames.count - 1], plain, unstamped].map {
+    let results = try await Self.compare(
+      frames[k], with: [frames[k], frames[frames.count - 1], plain, unstamped], context: context)
+    let same = results[0]
+    #expect(same["enlarged"] == 1 && same["pixels"] == (graph.width - 4) * (graph.height - 4))
+    // Anti-aliased edges differ a little; nothing else may.
+    #expect(try #require(same["mean"]) < 1, "\(same)")
+    #expect(try #require(same["differing"]) < 0.005 * (same["pixels"] ?? 0), "\(same)")
+    // The card near white on a light grey: far off on average, not by much anywhere.
+    #expect(try #require(results[1]["mean"]) > 5, "\(results[1])")
+    // Without its turn and fade the card is plainly different too (3.1 against 0.44).
+    #expect(try #require(results[2]["mean"]) > 2, "\(results[2])")
+    // The canvas draws the card's children, in its turned coordinates: the stamp's
+    // letters are where the SVG has them, and nowhere else differs.
+    #expect(try #require(results[3]["differing"]) > 1_000, "\(results[3])")
+    #expect(try #require(results[3]["mean"]) < 5, "\(results[3])")
+  }
+
+  /// Shapes stretched along their own axes, turned, in a stretched group, and paths whose
+  /// style changes: the canvas draws them as the SVG does.
+  @Test(
+    .enabled(
+      if: BrowserTests.chromium != nil,
+      "chromium is not installed: the browser test cannot run here (Debian: apt-get install chromium)"
+    ))
+  func stretchedShapesAndChangingPathsAreDrawnAsTheSVGDoes() async throws {
+    let yaml = """
+      scene: { size: 300x200, fps: 10, duration: 0.3s, background: "#202020" }
+      paths:
+        line: { d: "M10 10 C 100 180 200 -60 290 190", stroke: "mix(#ff0000, #00ffff, time * 3)", strokeWidth: 2 + time * 20, opacity: 1 - time }
+        blob: { d: "M20 150 L 80 120 L 90 190 Z", fill: "mix(#00ff00, #0000ff80, time * 3)" }
+      handles:
+        egg: { position: [80, 80], r: 30, scaleX: 1 + time * 3, scaleY: 0.6, rotation: 30deg, fill: "#ffcc00" }
+        card:
+          position: [210, 100]
+          shape: rect
+          width: 80
+          height: 60
+          cornerRadius: 8
+          scaleY: 1.5
+          rotation: -20deg
+          fill: "#3366ff"
+          children:
+            dot: { position: [20, 0], r: 8, scaleX: 2, fill: "#ff3366" }
+            bar: { position: [-20, 10], shape: rect, width: 20, height: 6, scaleX: 1 + time * 4, fill: "#ffffff" }
+      """
+    let source = SourceFile(name: "stretched.yaml", text: yaml)
+    let spec = try #require(SceneLoader.load(source, syntax: .yaml).spec)
+    let graph = try #require(SceneResolver.resolve(spec).graph)
+    let frames = try SceneRunner.frames(of: graph)
+    let context = OutputContext(graph: graph, precision: 3, fps: 10)
+    var unstretched = frames[2]
+    unstretched.handles[0].scaleX = 1
+    let results = try await Self.compare(
+      frames[2], with: [frames[2], unstretched, frames[0]], context: context)
+    #expect(try #require(results[0]["mean"]) < 1, "\(results[0])")
+    #expect(
+      try #require(results[0]["differing"]) < 0.005 * (results[0]["pixels"] ?? 0),
+      "\(results[0])")
+    #expect(try #require(results[1]["differing"]) > 500, "\(results[1])")
+    #expect(try #require(results[2]["differing"]) > 2_000, "\(results[2])")
+  }
+
+  /// Draws `frame` with the pages' renderer in Chromium and compares it, pixel by pixel
+  /// within the scene, with the SVG of each of `svgFrames`: for each, the mean largest
+  /// channel difference, how many pixels differ by more than 48, the pixels compared and
+  /// whether the view was enlarged.
+  static func compare(_ frame: Frame, with svgFrames: [Frame], context: OutputContext)
+    async throws -> [[String: Double]]
+  {
+    let svgs = svgFrames.map {
       Data(FrameOutput.svg.bytes(of: [$0], context: context)).base64EncodedString()
     }
     var sceneJSON = TextBytes()
     sceneJSON.append(SceneJSON.header(context: context, frameCount: 1))
-    SceneJSON.appendFrame(frames[k], context: context, to: &sceneJSON)
+    SceneJSON.appendFrame(frame, context: context, to: &sceneJSON)
     sceneJSON.append("]}")
     let page = """
       <!DOCTYPE html><html><body style="margin:0">
@@ -410,8 +479,8 @@ import Testing
       <script>
       var scene = \(sceneJSON.string);
       var renderer = SceneRenderer.create(document.getElementById("stage"), scene);
-      // The view takes in the whole turned card, so it is larger than the scene: the
-      // scene lies at (-view.x, -view.y) on the canvas.
+      // The view may take in more than the scene: the scene lies at (-view.x, -view.y) on
+      // the canvas.
       var view = renderer.layout(scene.frames);
       renderer.draw(scene.frames, 0, { paths: true });
       window.compare = function (svg) {
@@ -449,34 +518,27 @@ import Testing
     let browser = try Browser(executable: try #require(BrowserTests.chromium))
     defer { browser.stop() }
     let endpoint = try await browser.devToolsEndpoint()
+    let collected = Collected()
     try await DevTools.session(endpoint) { tools in
       let session = try await tools.open(file.absoluteString)
       #expect(try await tools.waitFor("typeof window.compare === 'function'", in: session))
-      func compare(_ svg: String) async throws -> [String: Double] {
+      for svg in svgs {
         _ = try await tools.evaluate("compare('\(svg)')", in: session)
         #expect(try await tools.waitFor("window.result !== null", in: session))
         let text = try #require(try await tools.evaluate("window.result", in: session) as? String)
-        return try #require(
+        let result = try #require(
           try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Double])
+        await collected.add(result)
       }
-      let same = try await compare(svgs[0])
-      #expect(same["enlarged"] == 1 && same["pixels"] == (graph.width - 4) * (graph.height - 4))
-      // Anti-aliased edges differ a little; nothing else may.
-      #expect(try #require(same["mean"]) < 1, "\(same)")
-      #expect(try #require(same["differing"]) < 0.005 * (same["pixels"] ?? 0), "\(same)")
-      let other = try await compare(svgs[1])
-      // The card near white on a light grey: far off on average, not by much anywhere.
-      #expect(try #require(other["mean"]) > 5, "\(other)")
-      let unanimated = try await compare(svgs[2])
-      // Without its turn and fade the card is plainly different too (3.1 against 0.44).
-      #expect(try #require(unanimated["mean"]) > 2, "\(unanimated)")
-      // The canvas draws the card's children, in its turned coordinates: the stamp's
-      // letters are where the SVG has them, and nowhere else differs.
-      let unstampedResult = try await compare(svgs[3])
-      #expect(try #require(unstampedResult["differing"]) > 1_000, "\(unstampedResult)")
-      #expect(try #require(unstampedResult["mean"]) < 5, "\(unstampedResult)")
     }
+    return await collected.results
   }
+}
+
+/// Results gathered inside a DevTools session.
+actor Collected {
+  var results: [[String: Double]] = []
+  func add(_ result: [String: Double]) { results.append(result) }
 }
 
 /// A headless Chromium with its DevTools endpoint on a free port.

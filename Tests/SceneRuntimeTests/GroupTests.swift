@@ -182,3 +182,35 @@ import Testing
     #expect(last.time > 0.6 && last.pathStyles.first?.look.opacity == 1)
   }
 }
+
+/// Stretched along its own axes, a group is grabbed where it is drawn stretched.
+@Suite struct StretchTests {
+  static let scene = """
+    scene: { size: 400x300, fps: 60, duration: 1s }
+    handles:
+      bar:
+        position: (200, 150)
+        shape: rect
+        width: 40
+        height: 40
+        draggable: true
+        scaleX: 3
+        scaleY: 0.5
+        children:
+          tip: { position: [30, 0], r: 5 }
+    """
+
+  /// 120 wide and 20 tall as drawn; its child's middle is 90 right of its own, and the
+  /// child is stretched with it, 15 across and 2.5 high.
+  @Test(arguments: [
+    ((255.0, 150.0), true), ((200.0, 165.0), false), ((290.0, 150.0), true),
+    ((290.0, 154.0), false), ((304.0, 150.0), true), ((306.0, 150.0), false),
+  ])
+  func aStretchedGroupIsGrabbedWhereItIsDrawn(point: (Double, Double), grabs: Bool) throws {
+    var simulation = try Simulation(graph: graph(Self.scene))
+    _ = try simulation.currentFrame()
+    simulation.pointerDown(id: 0, at: Vector(point.0, point.1))
+    let grabbed = simulation.pointers.first { $0.id == 0 }?.grabbed
+    #expect((grabbed == 0) == grabs, "\(point)")
+  }
+}

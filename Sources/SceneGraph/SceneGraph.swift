@@ -239,6 +239,9 @@ public struct SceneGraph: Sendable {
     public var followsTime = false
     /// For `fill` and `stroke`: the colours the value (a fraction, 0 to 1) mixes, in OKLab.
     public var colors: (from: OKLab, to: OKLab)?
+    /// A tween instead of a spring: each change of `target` starts one, from where the
+    /// property is to the new target, over `duration` seconds along `easing`.
+    public var tween: (duration: Double, easing: Easing)?
     public var source: SourceRef
 
     public init(

@@ -239,6 +239,10 @@ extension SceneResolver {
     if value.spring != nil && spring == nil { return nil }
     var motion = SceneGraph.Motion(
       property: property, target: target, spring: spring, source: value.source)
+    if let duration = value.duration {
+      let seconds = checked(duration, default: 0.3, "'duration' of \(what)", in: 0.001...3600)
+      motion.tween = (seconds, value.easing?.value ?? .linear)
+    }
     if let held = value.held {
       guard let compiled = compile(held, symbols, expect: .number, what: "'held' of \(what)")
       else { return nil }

@@ -448,7 +448,13 @@ extension Simulation {
   mutating func evaluateMotionExpressions(dt: Double) {
     refreshMotionTargets(movingHeld: false)
     for m in motions.indices where motions[m].spring == nil || motionHeld[m] {
-      if motionHeld[m] { holdMotion(m) } else { motionValues[m] = motionTargets[m] }
+      if motionHeld[m] {
+        holdMotion(m)
+      } else if motionTweenCurves[m] != nil {
+        motionValues[m] = tweenValue(m)
+      } else {
+        motionValues[m] = motionTargets[m]
+      }
     }
   }
 
@@ -502,7 +508,33 @@ extension Simulation {
         }
         if movingHeld && wasHeld && motionHeld[m] { holdMotion(m) }
       }
+      if motionTweenCurves[m] != nil { retarget(m) }
     }
+  }
+
+  /// Starts a new tween for motion `m`, from where it is now, if its target changed; while
+  /// it is held, none runs (NaN is unequal to any target, so letting go starts one).
+  mutating func retarget(_ m: Int) {
+    if motionHeld[m] {
+      motionTweenTo[m] = .nan
+    } else if motionTargets[m] != motionTweenTo[m] {
+      motionTweenFrom[m] = tweenValue(m)
+      motionTweenTo[m] = motionTargets[m]
+      motionTweenStarts[m] = time
+    }
+  }
+
+  /// Motion `m`'s tween's value now: from `from` to `to` along its curve over its
+  /// duration, exactly at this time; its value as it is when no tween runs.
+  func tweenValue(_ m: Int) -> Double {
+    let to = motionTweenTo[m]
+    guard !to.isNaN, let curve = motionTweenCurves[m], let tween = motions[m].tween else {
+      return motionValues[m]
+    }
+    let progress = (time - motionTweenStarts[m]) / tween.duration
+    guard progress < 1 else { return to }
+    let from = motionTweenFrom[m]
+    return from + (to - from) * curve.value(at: progress)
   }
 
   /// Whether handle `i`'s animated properties are still: none reads time, and each spring
@@ -513,6 +545,12 @@ extension Simulation {
   func motionsAreAtRest(_ range: Range<Int>) -> Bool {
     for m in range {
       if motions[m].followsTime { return false }
+      if let tween = motions[m].tween, !motionHeld[m] {
+        if time < motionTweenStarts[m] + tween.duration && motionTweenTo[m] != motionTweenFrom[m] {
+          return false
+        }
+        continue
+      }
       guard motions[m].spring != nil, !motionHeld[m] else { continue }
       if motionVelocities[m] != 0 || motionValues[m] != motionTargets[m] {
         return false

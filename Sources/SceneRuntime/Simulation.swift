@@ -228,6 +228,12 @@ public struct Simulation: Sendable {
   /// changes at one moment (two fingers moving at once) make one step from it.
   var motionPreviousValues: [Double]
   var motionPreviousTimes: [Double]
+  /// For a motion with a tween: its timing curve, and the tween under way (when it started,
+  /// from and to what; `to` NaN while the motion is held, when none runs).
+  let motionTweenCurves: [TimingCurve?]
+  var motionTweenStarts: [Double]
+  var motionTweenFrom: [Double]
+  var motionTweenTo: [Double]
   /// The lets in evaluation order, and whether an animated property reads one: then a
   /// pointer event brings them up to date before the properties' targets are read.
   let letOrder: [Int]
@@ -410,6 +416,10 @@ public struct Simulation: Sendable {
     motionChangeTimes = Array(repeating: 0, count: motions.count)
     motionPreviousValues = Array(repeating: 0, count: motions.count)
     motionPreviousTimes = Array(repeating: 0, count: motions.count)
+    motionTweenCurves = motions.map { $0.tween.map { TimingCurve($0.easing) } }
+    motionTweenStarts = Array(repeating: 0, count: motions.count)
+    motionTweenFrom = Array(repeating: 0, count: motions.count)
+    motionTweenTo = Array(repeating: 0, count: motions.count)
     letOrder = graph.evaluationOrder.compactMap {
       if case .letValue(let i) = $0 { i } else { nil }
     }
@@ -577,6 +587,9 @@ public struct Simulation: Sendable {
     // Animated properties start at their values: a spring has nothing to follow yet.
     refreshMotionTargets()
     motionValues = motionTargets
+    // Tweens start finished, on their targets.
+    motionTweenFrom = motionTargets
+    motionTweenTo = motionTargets
     try checkFinite()
   }
 

@@ -66,10 +66,10 @@ import Testing
         s.yaml:4:58: error: unknown spring 'snapy'; did you mean 'snappy'?
               a: { position: [10, 10], r: 5, scale: { to: 2, spring: snapy } }
                                                                      ^~~~~
-        s.yaml:5:41: error: 'scale' needs 'spring', the name of the spring that follows 'to'
+        s.yaml:5:41: error: 'scale' needs 'spring' (the name of a spring) or 'duration' (a tween) to follow 'to'
               b: { position: [10, 10], r: 5, scale: { to: 2 } }
                                                     ^
-        s.yaml:6:44: error: 'rotation' needs 'to', the value the spring follows
+        s.yaml:6:44: error: 'rotation' needs 'to', the value the spring or tween follows
               c: { position: [10, 10], r: 5, rotation: { spring: snappy } }
                                                        ^
         s.yaml:7:44: error: the opacity of handle 'd' must be a number, found a point
@@ -172,7 +172,7 @@ import Testing
         s.yaml:7:59: error: unknown name 'pointr'; did you mean 'pointer'?
               d: { position: [10, 10], r: 5, stroke: "mix(#fff, #000, pointr.down)" }
                                                                       ^~~~~~
-        s.yaml:8:40: error: 'fill' needs 'spring', the name of the spring that follows 'to'
+        s.yaml:8:40: error: 'fill' needs 'spring' (the name of a spring) or 'duration' (a tween) to follow 'to'
               e: { position: [10, 10], r: 5, fill: { to: "mix(#fff, #000, 1)" } }
                                                    ^
 

@@ -214,3 +214,66 @@ import Testing
     #expect((grabbed == 0) == grabs, "\(point)")
   }
 }
+
+/// An animated value carried by a tween (`{ to, duration, ease }`): each change of its
+/// target starts a tween from where it is, exactly at the change's own time, so it is the
+/// same at every frame rate.
+@Suite struct TweenedPropertyTests {
+  /// Pressed at 0.05 s and let go at 0.18 s, mid-tween (between frames at every rate).
+  static let scene = """
+    scene: { size: 300x200, fps: 60, duration: 0.6s }
+    handles:
+      button:
+        position: [150, 100]
+        r: 30
+        draggable: true
+        scale: { to: "pointer.down ? 0.9 : 1", duration: 0.2s, ease: ease-out }
+        fill: { to: "mix(#0a84ff, #0040a0, pointer.down)", duration: 0.1s }
+    gesture:
+      - wait: 0.05s
+      - press: (150, 100)
+      - hold: 0.13s
+      - release
+    """
+
+  static let easeOut = TimingCurve(.easeOut)
+
+  static func scale(at t: Double) -> Double {
+    func pressed(_ t: Double) -> Double {
+      1 + (0.9 - 1) * easeOut.value(at: (t - 0.05) / 0.2)
+    }
+    guard t > 0.05 else { return 1 }
+    guard t > 0.18 else { return pressed(t) }
+    let from = pressed(0.18)
+    return from + (1 - from) * easeOut.value(at: (t - 0.18) / 0.2)
+  }
+
+  @Test(arguments: [30.0, 60, 120, 144])
+  func aTweenedScaleFollowsItsClosedForm(fps: Double) throws {
+    let run = try frames(Self.scene, fps: fps)
+    for frame in run {
+      let button = try #require(handle(frame, "button"))
+      #expect(
+        abs(button.scale - Self.scale(at: frame.time)) <= 1e-12,
+        "at \(frame.time): \(button.scale), expected \(Self.scale(at: frame.time))")
+    }
+    let last = try #require(run.last)
+    #expect(try #require(handle(last, "button")).scale == 1)
+  }
+
+  @Test func aTweenedColourMixesAlongItsFraction() throws {
+    let run = try frames(Self.scene, fps: 60)
+    let from = try #require(Color(parsing: "#0a84ff"))
+    let to = try #require(Color(parsing: "#0040a0"))
+    for frame in run {
+      let button = try #require(handle(frame, "button"))
+      let t = frame.time
+      // Linear over 0.1 s from 0 at the press; back from where it was at the release.
+      let pressed = { (t: Double) in min(max((t - 0.05) / 0.1, 0), 1) }
+      let fraction =
+        t <= 0.18 ? pressed(t) : pressed(0.18) * (1 - min((t - 0.18) / 0.1, 1))
+      let expected = OKLab(from).mixed(with: OKLab(to), fraction).color
+      #expect(button.fill == expected, "at \(t)")
+    }
+  }
+}

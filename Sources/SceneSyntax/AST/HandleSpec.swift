@@ -92,6 +92,10 @@ public struct AnimatedValue: Hashable, Sendable {
   public var held: Expression?
   /// Where the property's value was written.
   public var source: SourceRef
+  /// A tween instead of a spring: each time the target changes, the property goes from
+  /// where it is to the new target over `duration` along `easing` (linear if none).
+  public var duration: Located<Double>?
+  public var easing: Located<Easing>?
 
   public init(
     value: Expression, spring: Reference? = nil, held: Expression? = nil, source: SourceRef

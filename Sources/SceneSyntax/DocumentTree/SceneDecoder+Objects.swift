@@ -71,7 +71,7 @@ extension SceneDecoder {
   /// The sizes a handle may animate, in the order `fmt` writes them.
   static let animatedSizeKeys = ["r", "width", "height", "cornerRadius", "strokeWidth"]
 
-  static let animatedValueKeys = ["to", "spring", "held"]
+  static let animatedValueKeys = ["to", "spring", "held", "duration", "ease"]
 
   /// A property that may change while the scene runs: an expression, or
   /// `{ to: EXPR, spring: NAME }` for a spring that follows it (`held: EXPR` optional).
@@ -85,16 +85,49 @@ extension SceneDecoder {
     let target = f["to"].flatMap { expression($0, what: "'to' of \(what)") }
     let spring = f["spring"].flatMap { reference($0, what: "'spring' of \(what)") }
     if f["to"] == nil && !f.misspelt.contains("to") {
-      error("\(what) needs 'to', the value the spring follows", at: node.source)
+      error("\(what) needs 'to', the value the spring or tween follows", at: node.source)
     }
-    if f["spring"] == nil && !f.misspelt.contains("spring") {
-      error(
-        "\(what) needs 'spring', the name of the spring that follows 'to'", at: node.source)
-    }
+    guard let (duration, easing) = follower(f, node, what: what) else { return nil }
     let held = f["held"].flatMap { expression($0, what: "'held' of \(what)") }
-    guard let target, let spring else { return nil }
+    guard let target, spring != nil || duration != nil else { return nil }
     if f["held"] != nil && held == nil { return nil }
-    return AnimatedValue(value: target, spring: spring, held: held, source: node.source)
+    var value = AnimatedValue(value: target, spring: spring, held: held, source: node.source)
+    value.duration = duration
+    value.easing = easing
+    return value
+  }
+
+  /// What carries an animated value towards `to`: a spring, or a tween.
+  ///
+  /// `spring: NAME`, or `duration: T` with `ease: E` optional; exactly one of them. `nil`
+  /// after an error, else the tween's duration and easing (both `nil` for a spring).
+  mutating func follower(_ f: Fields, _ node: DocumentNode, what: String)
+    -> (Located<Double>?, Located<Easing>?)?
+  {
+    let duration = f["duration"].flatMap { time($0, what: "'duration' of \(what)") }
+    let ease = f["ease"].flatMap { easing($0, what: "'ease' of \(what)") }
+    if f["spring"] != nil && f["duration"] != nil {
+      error(
+        "\(what) gives both 'spring' and 'duration'; follow 'to' with a spring or a tween, not both",
+        at: f.keySource("duration") ?? node.source)
+      return nil
+    }
+    if f["spring"] == nil && f["duration"] == nil && !f.misspelt.contains("spring")
+      && !f.misspelt.contains("duration")
+    {
+      error(
+        "\(what) needs 'spring' (the name of a spring) or 'duration' (a tween) to follow 'to'",
+        at: node.source)
+      return nil
+    }
+    if let ease = f["ease"], f["duration"] == nil {
+      error("'ease' is for a tween; \(what) has no 'duration'", at: ease.source)
+      return nil
+    }
+    if (f["duration"] != nil && duration == nil) || (f["ease"] != nil && ease == nil) {
+      return nil
+    }
+    return (duration, ease)
   }
 
   /// A colour that changes: `mix(FROM, TO, FRACTION)`, or
@@ -104,20 +137,21 @@ extension SceneDecoder {
     let written: DocumentNode
     var spring: Reference?
     var held: Expression?
+    var duration: Located<Double>?
+    var easing: Located<Easing>?
     if case .mapping = node.value {
       guard let f = fields(of: node, what: what, allowed: Self.animatedValueKeys) else {
         return nil
       }
       guard let to = f["to"] else {
-        error("\(what) needs 'to', the mix the spring follows", at: node.source)
+        error("\(what) needs 'to', the mix the spring or tween follows", at: node.source)
         return nil
       }
-      guard let name = f["spring"] else {
-        error(
-          "\(what) needs 'spring', the name of the spring that follows 'to'", at: node.source)
-        return nil
-      }
-      spring = reference(name, what: "'spring' of \(what)")
+      guard let (d, e) = follower(f, node, what: what) else { return nil }
+      duration = d
+      easing = e
+      spring = f["spring"].flatMap { reference($0, what: "'spring' of \(what)") }
+      if f["spring"] != nil && spring == nil { return nil }
       held = f["held"].flatMap { expression($0, what: "'held' of \(what)") }
       written = to
     } else {
@@ -162,10 +196,10 @@ extension SceneDecoder {
       diagnostics.append(error.diagnostic)
       return nil
     }
-    if case .mapping = node.value, spring == nil { return nil }
-    return ColorMix(
-      from: from, to: to,
-      fraction: AnimatedValue(value: fraction, spring: spring, held: held, source: node.source))
+    var value = AnimatedValue(value: fraction, spring: spring, held: held, source: node.source)
+    value.duration = duration
+    value.easing = easing
+    return ColorMix(from: from, to: to, fraction: value)
   }
 
   /// Whether `node` is a `mix(…)` or a mapping (an animated colour, not a constant one).

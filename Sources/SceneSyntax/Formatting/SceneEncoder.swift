@@ -186,16 +186,20 @@ public enum SceneEncoder {
 
   /// An animated colour: `mix(…)`, or `{ to: "mix(…)", spring: NAME, held: EXPR }`.
   static func encode(_ mix: ColorMix) -> DocumentNode {
-    guard let spring = mix.fraction.spring else { return scalar(mix.text) }
-    var entries = [entry("to", scalar(mix.text)), entry("spring", scalar(spring.value))]
-    if let held = mix.fraction.held { entries.append(entry("held", scalar(held.text))) }
-    return mapping(entries)
+    encode(mix.fraction, to: mix.text)
   }
 
-  /// An animated property: its expression, or `{ to: EXPR, spring: NAME }`.
-  static func encode(_ value: AnimatedValue) -> DocumentNode {
-    guard let spring = value.spring else { return scalar(value.value.text) }
-    var entries = [entry("to", scalar(value.value.text)), entry("spring", scalar(spring.value))]
+  /// An animated property: its expression, or `{ to: EXPR, spring: NAME, held: EXPR }`, or
+  /// a tween, `{ to: EXPR, duration: T, ease: E, held: EXPR }`.
+  static func encode(_ value: AnimatedValue, to text: String? = nil) -> DocumentNode {
+    let target = text ?? value.value.text
+    guard value.spring != nil || value.duration != nil else { return scalar(target) }
+    var entries = [entry("to", scalar(target))]
+    if let spring = value.spring { entries.append(entry("spring", scalar(spring.value))) }
+    if let duration = value.duration {
+      entries.append(entry("duration", scalar(time(duration.value))))
+    }
+    if let easing = value.easing { entries.append(entry("ease", scalar(easing.value.description))) }
     if let held = value.held { entries.append(entry("held", scalar(held.text))) }
     return mapping(entries)
   }

@@ -53,12 +53,28 @@ extension SceneGraph {
     /// The state names, numbered in this order.
     public static let stateNames = ["idle", "dragging", "animating", "settling", "hidden"]
 
+    /// Members each child of a handle gets in expectations (`card.stamp.opacity`), in slot
+    /// order: its place in its handle's coordinates and its look, as drawn.
+    public static let childMembers = [
+      "x", "y", "rotation", "scale", "scaleX", "scaleY", "opacity", "r", "width", "height",
+      "cornerRadius", "strokeWidth",
+    ]
+
     public let base: Int
     public let handleCount: Int
+    /// How many children the handles have in all, numbered in the order of the handles and
+    /// of their children.
+    public let childCount: Int
 
-    public init(layout: SlotLayout) {
+    public init(layout: SlotLayout, childCount: Int = 0) {
       base = layout.count
       handleCount = layout.handleCount
+      self.childCount = childCount
+    }
+
+    /// The first of child `k`'s expectation slots (``childMembers``, in order).
+    public func childSlot(_ k: Int) -> Int {
+      stateSlot(Self.stateNames.count) + Self.childMembers.count * k
     }
 
     /// The first of handle `i`'s expectation slots (``handleMembers``, in order).
@@ -66,6 +82,6 @@ extension SceneGraph {
     /// The slot holding state name number `i`.
     public func stateSlot(_ i: Int) -> Int { base + Self.handleMembers.count * handleCount + i }
     /// Every slot an expectation may read.
-    public var count: Int { stateSlot(Self.stateNames.count) }
+    public var count: Int { childSlot(childCount) }
   }
 }

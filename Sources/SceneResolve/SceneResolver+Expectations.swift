@@ -83,12 +83,25 @@ extension SceneResolver {
     -> [String: Symbol]
   {
     var table = symbols
+    var child = 0
     for (i, handle) in spec.handles.enumerated() {
+      defer { child += handle.children.count }
       guard case .object(var members, let value)? = table[handle.name.value]?.expanded else {
         continue
       }
       for (k, member) in SceneGraph.ExpectationSlots.handleMembers.enumerated() {
         members[member] = .number(slot: slots.handleSlot(i) + k)
+      }
+      // Its children by name (`card.stamp.opacity`; `card.stamp` is its place), unless a
+      // member of the handle has the name.
+      for (c, spec) in handle.children.enumerated() where members[spec.name.value] == nil {
+        let first = slots.childSlot(child + c)
+        var childMembers: [String: Symbol] = [:]
+        for (k, member) in SceneGraph.ExpectationSlots.childMembers.enumerated() {
+          childMembers[member] = .number(slot: first + k)
+        }
+        members[spec.name.value] = .object(
+          members: childMembers, value: .point(x: first, y: first + 1))
       }
       table[handle.name.value] = .object(members: members, value: value)
     }

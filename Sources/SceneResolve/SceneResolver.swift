@@ -207,7 +207,8 @@ public struct SceneResolver: Sendable {
     compileDragExpressions(&constraints, specs: resolvedSpecs, symbols: symbols)
     markBoundHandles(&handles, lets: lets, constraints: constraints, order: order, layout: layout)
     let gesture = resolveGesture(symbols: symbols)
-    let expectationSlots = SceneGraph.ExpectationSlots(layout: layout)
+    let expectationSlots = SceneGraph.ExpectationSlots(
+      layout: layout, childCount: handles.reduce(0) { $0 + $1.children.count })
     let expectations = resolveExpectations(
       symbols: symbols, slots: expectationSlots, constraints: constraints)
     var graph = SceneGraph(

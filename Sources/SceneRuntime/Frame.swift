@@ -114,6 +114,18 @@ public struct HandleFrame: Sendable, Equatable {
   public var scaleX = 1.0
   public var scaleY = 1.0
 
+  /// A child of a handle as it stands in the scene, before anything changes it.
+  public static func resting(_ child: SceneGraph.Handle) -> HandleFrame {
+    var look = HandleFrame(
+      name: child.name, x: child.offset.x, y: child.offset.y, angle: 0, radius: child.radius,
+      state: .idle)
+    look.rotation = child.rotation
+    look.scale = child.scale
+    look.scaleX = child.scaleX
+    look.scaleY = child.scaleY
+    return look
+  }
+
   /// A number property as drawn.
   ///
   /// This frame's value where the scene animates it, else the value the scene declares for

@@ -251,6 +251,26 @@ struct ExpectationChecker {
       }
     }
     state += HandleState.allCases.indices.map(Double.init)
+    // Each child, as drawn: its frame's values where it changes, the scene's elsewhere.
+    let graphHandles = simulation.graph.handles
+    var changing = frame.children.makeIterator()
+    var next = changing.next()
+    for (i, handle) in graphHandles.enumerated() {
+      for (c, child) in handle.children.enumerated() {
+        var look = HandleFrame.resting(child)
+        if let frame = next, frame.handle == i, frame.child == c {
+          look = frame.look
+          next = changing.next()
+        }
+        state += [
+          look.drawn(.offsetX, declared: child), look.drawn(.offsetY, declared: child),
+          look.rotation, look.scale, look.scaleX, look.scaleY,
+          look.drawn(.opacity, declared: child), look.drawn(.radius, declared: child),
+          look.drawn(.width, declared: child), look.drawn(.height, declared: child),
+          look.drawn(.cornerRadius, declared: child), look.drawn(.strokeWidth, declared: child),
+        ]
+      }
+    }
     return state
   }
 

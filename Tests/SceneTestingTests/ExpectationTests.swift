@@ -126,6 +126,40 @@ import Testing
       ))
   }
 
+  /// A handle's children are read by name, as drawn: those that change from the frames,
+  /// those that do not from the scene; a child named as a handle's member is not.
+  @Test func childrenAreReadAsDrawn() throws {
+    let scene = """
+      scene: { duration: 0.5s, fps: 10 }
+      handles:
+        card:
+          position: [100, 100]
+          r: 5
+          children:
+            x: { r: 3 }
+            badge: { position: [10, 0], r: 3, opacity: 0.5, rotation: 90deg, scaleX: 2 }
+            dot: { position: "(time * 10, 1)", r: "2 + time", opacity: 1 - time }
+      expect:
+        - at 0s: card.badge.x == 10
+        - at 0s: card.badge.opacity == 0.5
+        - at 0s: card.badge.rotation == 90deg
+        - at 0s: card.badge.scaleX * card.badge.scale == 2
+        - at 0.2s: card.dot.x ≈ 2 ± 1e-12
+        - at 0.2s: card.dot.r ≈ 2.2 ± 1e-12
+        - at 0.2s: card.dot.opacity ≈ 0.8 ± 1e-12
+        - at end: card.x == 100
+
+      """
+    #expect(try failures(scene) == nil)
+    #expect(
+      try failures(scene.replacingOccurrences(of: "== 0.5\n", with: "== 0.6\n")) == """
+        s.yaml:12:5: error: expectation failed: at 0s: card.badge.opacity == 0.6: was 0.5 at t = 0
+              - at 0s: card.badge.opacity == 0.6
+                ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+
+        """)
+  }
+
   @Test func aMomentPastTheEndFails() throws {
     let text = try #require(try failures(base + "expect:\n  - at 5s: h.x > 0\n"))
     #expect(text.contains("its moment is past the end of the run"))

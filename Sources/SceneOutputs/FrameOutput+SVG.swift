@@ -119,8 +119,10 @@ enum SVGText {
       let handles = context.graph.handles
       var lastStyle: SceneGraph.Style?
       var lastHandleAttributes = ""
-      var changingChildren: [Int: ChildFrame] = [:]
-      for child in frame.children { changingChildren[child.handle << 16 | child.child] = child }
+      var changingChildren: [ChildKey: ChildFrame] = [:]
+      for child in frame.children {
+        changingChildren[ChildKey(handle: child.handle, child: child.child)] = child
+      }
       for i in frame.handles.indices {
         let h = frame.handles[i]
         guard h.state != .hidden, let j = styles.handleIndex(at: i) else { continue }
@@ -128,7 +130,8 @@ enum SVGText {
         defer {
           if !handles[j].children.isEmpty {
             group(
-              h, handles[j], children: { changingChildren[i << 16 | $0] }, precision: p,
+              h, handles[j], children: { changingChildren[ChildKey(handle: i, child: $0)] },
+              precision: p,
               into: &out)
           }
         }
@@ -223,6 +226,12 @@ enum SVGText {
     let x = NumberText.format(look.scale * look.scaleX, precision: p)
     let y = NumberText.format(look.scale * look.scaleY, precision: p)
     return x == y ? "scale(\(x))" : "scale(\(x) \(y))"
+  }
+
+  /// A child by its handle's index and its own among the handle's children.
+  struct ChildKey: Hashable {
+    var handle: Int
+    var child: Int
   }
 
   /// The font families text is drawn in, here and in the pages' renderer.
@@ -331,7 +340,14 @@ enum SVGText {
       }
       guard let d = filled(data) else { continue }  // Hidden throughout.
       // A style that changes: each frame's paint, from the frame's path styles.
-      let looks = frames.map { frame in frame.pathStyles.first { $0.path == track.index }?.look }
+      // The same paths in every frame of a simulation: found once, checked in each.
+      let slot = frames.first?.pathStyles.firstIndex { $0.path == track.index }
+      let looks = frames.map { frame -> HandleFrame? in
+        if let slot, slot < frame.pathStyles.count, frame.pathStyles[slot].path == track.index {
+          return frame.pathStyles[slot].look
+        }
+        return frame.pathStyles.first { $0.path == track.index }?.look
+      }
       let base = styles.path(at: track.index)
       let paints = looks.map { $0.map(base.changed) ?? base }
       var paint = paints[0]
@@ -540,8 +556,16 @@ enum SVGText {
       rest.scale = child.scale
       rest.scaleX = child.scaleX
       rest.scaleY = child.scaleY
-      let changing = frames.map { frame in
-        frame.children.first { $0.handle == track.index && $0.child == k }
+      // A simulation lists the same children in every frame: where the first frame has
+      // this one, every other has it too (looked for only if not).
+      let slot = frames.first?.children.firstIndex { $0.handle == track.index && $0.child == k }
+      let changing = frames.map { frame -> ChildFrame? in
+        if let slot, slot < frame.children.count, frame.children[slot].handle == track.index,
+          frame.children[slot].child == k
+        {
+          return frame.children[slot]
+        }
+        return frame.children.first { $0.handle == track.index && $0.child == k }
       }
       let looks = changing.map { $0?.look ?? rest }
       var transforms: [(type: String, values: [String])] = [

@@ -92,6 +92,7 @@ extension Simulation {
         hitGrid.move(i, to: handles[i].position)
       }
       pinchStates[k].active = false
+      shapeReachesAreCurrent = false
       let p = pinchParameters[k]
       let scale = pinchStates[k].scale
       let target = min(max(scale, p.minScale), p.maxScale)

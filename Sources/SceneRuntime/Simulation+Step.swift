@@ -371,6 +371,7 @@ extension Simulation {
 
   mutating func advance(dt: Double) {
     hitGrid.invalidate()  // Anything may move now.
+    shapeReachesAreCurrent = false
     if dt > 0 && propagatorStep != dt {
       propagators = springModels.map { $0.propagator(dt: dt) }
       propagatorStep = dt

@@ -101,6 +101,11 @@ public struct Simulation: Sendable {
   /// The draggable handles grabbed where their shapes are drawn (groups), tested one by
   /// one at each press instead of by the grid.
   let shapeHitHandles: [Int]
+  /// How far each of ``shapeHitHandles`` reaches from its position as drawn, while
+  /// `shapeReachesAreCurrent`; how many times they were worked out (tests count it).
+  var shapeReaches: [Double] = []
+  var shapeReachesAreCurrent = false
+  var shapeReachesMade = 0
   /// Whether a draggable handle follows an expression, which a release can move: every
   /// press then scans all the handles.
   let hasBoundDraggable: Bool
@@ -664,8 +669,18 @@ public struct Simulation: Sendable {
     let nearest = hitGrid.topmost(
       at: point, scanEveryTime: hasBoundDraggable, position: { handles[$0].position },
       accepts: { i in handles[i].state != .hidden && !held.contains(i) })
+    guard !shapeHitHandles.isEmpty else { return nearest }
+    // How far each group reaches, worked out at most once a step (as the grid is), so a
+    // press measures a distance to each and looks closer only at those it may be on.
+    if !shapeReachesAreCurrent {
+      shapeReaches = shapeHitHandles.map(shapeReach)
+      shapeReachesAreCurrent = true
+      shapeReachesMade += 1
+    }
     // A group drawn above it (declared later) takes the press first.
-    for i in shapeHitHandles.reversed() where i > (nearest ?? -1) {
+    for k in shapeHitHandles.indices.reversed() where shapeHitHandles[k] > (nearest ?? -1) {
+      let i = shapeHitHandles[k]
+      guard handles[i].position.distance(to: point) <= shapeReaches[k] else { continue }
       if handles[i].state != .hidden && !held.contains(i) && shapes(of: i, contain: point) {
         return i
       }
@@ -673,26 +688,43 @@ public struct Simulation: Sendable {
     return nearest
   }
 
-  /// Whether `point` is on handle `i`'s shape or one of its children's (circles and rects;
-  /// text is not counted), each moved, turned and scaled as it is now drawn.
-  func shapes(of i: Int, contain point: Point) -> Bool {
+  /// A shape's place and size as now drawn, for hit testing.
+  struct HitLook {
+    var x = 0.0, y = 0.0, rotation = 0.0, scale = 1.0, width = 0.0, height = 0.0, radius = 0.0
+    var scaleX = 1.0, scaleY = 1.0
+
+    init(_ shape: SceneGraph.Handle) {
+      x = shape.offset.x
+      y = shape.offset.y
+      rotation = shape.rotation
+      scale = shape.scale
+      width = shape.width
+      height = shape.height
+      radius = shape.radius
+      scaleX = shape.scaleX
+      scaleY = shape.scaleY
+    }
+
+    /// How far from its place its shape reaches at most, drawn.
+    func reach(_ shape: HandleShape) -> Double {
+      let stretch = scale * max(scaleX, scaleY)
+      switch shape {
+      case .circle: return radius * stretch
+      case .rect: return (width * width + height * height).squareRoot() / 2 * stretch
+      case .none, .text: return 0
+      }
+    }
+  }
+
+  /// Handle `i`'s look and its children's as they are drawn now.
+  func hitLooks(of i: Int) -> (own: HitLook, children: [HitLook]) {
     let handle = graph.handles[i]
-    struct Look {
-      var x = 0.0, y = 0.0, rotation = 0.0, scale = 1.0, width = 0.0, height = 0.0, radius = 0.0
-      var scaleX = 1.0, scaleY = 1.0
-    }
-    func look(of shape: SceneGraph.Handle) -> Look {
-      Look(
-        x: shape.offset.x, y: shape.offset.y, rotation: shape.rotation, scale: shape.scale,
-        width: shape.width, height: shape.height, radius: shape.radius, scaleX: shape.scaleX,
-        scaleY: shape.scaleY)
-    }
-    var own = look(of: handle)
+    var own = HitLook(handle)
     if !pinchSlots.isEmpty && pinchSlots[i] >= 0 {
       own.scale = pinchStates[pinchSlots[i]].scale
       own.rotation = pinchStates[pinchSlots[i]].rotation
     }
-    var children = handle.children.map(look)
+    var children = handle.children.map(HitLook.init)
     for m in motionRanges[i] {
       let value = motions[m].property.clamped(motionValues[m])
       let k = motionChildren[m] < 0 ? -1 : publishedChildren[motionChildren[m]].child
@@ -711,15 +743,36 @@ public struct Simulation: Sendable {
       }
       if k < 0 { own = changed } else { children[k] = changed }
     }
+    return (own, children)
+  }
+
+  /// How far from its position group `i`'s shapes reach at most, as drawn now.
+  func shapeReach(of i: Int) -> Double {
+    let handle = graph.handles[i]
+    let (own, children) = hitLooks(of: i)
+    var reach = own.reach(handle.shape) / max(own.scale * max(own.scaleX, own.scaleY), 1e-300)
+    for (k, child) in handle.children.enumerated() {
+      let look = children[k]
+      reach = max(reach, (look.x * look.x + look.y * look.y).squareRoot() + look.reach(child.shape))
+    }
+    let result = reach * own.scale * max(own.scaleX, own.scaleY)
+    return result.isFinite ? result : .infinity
+  }
+
+  /// Whether `point` is on handle `i`'s shape or one of its children's (circles and rects;
+  /// text is not counted), each moved, turned and scaled as it is now drawn.
+  func shapes(of i: Int, contain point: Point) -> Bool {
+    let handle = graph.handles[i]
+    let (own, children) = hitLooks(of: i)
     // Into the handle's coordinates, then each shape's own.
-    func local(_ p: Vector, at origin: Vector, turn: Double, look: Look) -> Vector? {
+    func local(_ p: Vector, at origin: Vector, turn: Double, look: HitLook) -> Vector? {
       let (sx, sy) = (look.scale * look.scaleX, look.scale * look.scaleY)
       guard sx > 0 && sy > 0 else { return nil }
       let d = p - origin
       let (s, c) = (Double.sin(-turn), Double.cos(-turn))
       return Vector((d.x * c - d.y * s) / sx, (d.x * s + d.y * c) / sy)
     }
-    func inside(_ p: Vector, _ shape: HandleShape, _ look: Look) -> Bool {
+    func inside(_ p: Vector, _ shape: HandleShape, _ look: HitLook) -> Bool {
       switch shape {
       case .circle: return p.x * p.x + p.y * p.y <= look.radius * look.radius
       case .rect: return abs(p.x) <= look.width / 2 && abs(p.y) <= look.height / 2

@@ -277,3 +277,26 @@ import Testing
     }
   }
 }
+
+/// Presses find groups by how far each reaches, worked out once a step, not by testing
+/// every group's shapes: pressing each of many groups in turn grabs the right one.
+@Suite struct GroupPressTests {
+  @Test func manyPressesBetweenTwoStepsMeasureTheGroupsOnce() throws {
+    var yaml = "scene: { size: 2000x200, duration: 1s }\nhandles:\n"
+    for k in 0..<200 {
+      yaml +=
+        "  g\(k): { position: [\(10 * k + 5), 100], shape: rect, width: 8, height: 40, draggable: true, children: { tip: { position: [0, 30], r: 3 } } }\n"
+    }
+    var simulation = try Simulation(graph: graph(yaml))
+    _ = try simulation.currentFrame()
+    for k in 0..<200 {
+      // On the tip, below the rect: only the group's shapes say it is there.
+      simulation.pointerDown(id: k, at: Vector(Double(10 * k + 5), 131))
+      #expect(simulation.pointers.first { $0.id == k }?.grabbed == k, "group \(k)")
+    }
+    #expect(simulation.shapeReachesMade == 1)
+    _ = try simulation.step(dt: 1.0 / 60)
+    simulation.pointerDown(id: 500, at: Vector(1995, 100))
+    #expect(simulation.shapeReachesMade == 2)
+  }
+}

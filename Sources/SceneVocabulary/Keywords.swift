@@ -1,29 +1,85 @@
+/// A closed set of words of the scene language, each a case named by its raw value.
+///
+/// Its look-up by spelling (``init(keyword:)``) is made from `allCases`, so a case added is
+/// found everywhere it is read, with no hand-written switch to forget.
+public protocol Keyword: RawRepresentable, CaseIterable, Hashable, Sendable
+where RawValue == String, AllCases: Sendable {
+  /// Every case's spelling, for ``init(keyword:)``: `KeywordTable<Self>()`.
+  static var spellings: KeywordTable<Self> { get }
+}
+
+extension Keyword {
+  /// The case spelt `text`, if any: as `init(rawValue:)`, found faster.
+  public init?(keyword text: String) {
+    guard let found = Self.spellings.lookUp(text) else { return nil }
+    self = found
+  }
+
+  /// Every spelling, in the order of the cases (for messages and suggestions).
+  public static var words: [String] { allCases.map(\.rawValue) }
+}
+
+/// The spellings of a keyword set's cases, compared byte by byte.
+///
+/// The synthesized `init(rawValue:)` turns each case's spelling into a string to compare:
+/// about 400 instructions a call, on every line of a large DSL file. A handful of short
+/// byte strings, compared by length first, cost a few.
+public struct KeywordTable<Word: RawRepresentable & CaseIterable & Sendable>: Sendable
+where Word.RawValue == String {
+  let entries: [(bytes: [UInt8], word: Word)]
+
+  public init() {
+    entries = Word.allCases.map { (Array($0.rawValue.utf8), $0) }
+  }
+
+  /// The case spelt `text`, if any.
+  public func lookUp(_ text: String) -> Word? {
+    var text = text
+    return text.withUTF8 { bytes in
+      for entry in entries where entry.bytes.count == bytes.count {
+        if entry.bytes.withUnsafeBufferPointer({ $0.elementsEqual(bytes) }) { return entry.word }
+      }
+      return nil
+    }
+  }
+}
+
+/// The steps of a gesture script, by the keyword that names each in both syntaxes.
+public enum GestureStepKeyword: String, Keyword {
+  case press
+  case drag
+  case move
+  case wait
+  /// `wait`, said of a finger that is down.
+  case hold
+  case release
+  case tap
+  case fling
+  case replay
+  case pinch
+  case rotate
+
+  public static let spellings = KeywordTable<Self>()
+
+  /// Every keyword, as a message lists them.
+  public static let listed: String = {
+    let words = Self.words
+    return words.dropLast().joined(separator: ", ") + " or " + (words.last ?? "")
+  }()
+}
+
 /// The kinds of constraint, by the keyword that names each in both syntaxes.
 ///
 /// One list for the YAML decoder, the DSL parser and emitter, the resolver and the
 /// runtime: adding a case here makes the compiler name every `switch` that must learn it.
-public enum ConstraintKeyword: String, Hashable, Sendable, CaseIterable {
+public enum ConstraintKeyword: String, Keyword {
   case follow
   case elastic
   case gooey
   case animate
   case drag
 
-  /// The keyword spelt `rawValue`, if any.
-  ///
-  /// Written out because the synthesized lookup turns each case's spelling into a string to
-  /// compare: about 400 instructions a call, on every line of a large DSL file. A short
-  /// string compares with a literal in a few.
-  public init?(rawValue: String) {
-    switch rawValue {
-    case "follow": self = .follow
-    case "elastic": self = .elastic
-    case "gooey": self = .gooey
-    case "animate": self = .animate
-    case "drag": self = .drag
-    default: return nil
-    }
-  }
+  public static let spellings = KeywordTable<Self>()
 
   /// The keys a DSL statement may give as bare values after its keyword, in order:
   /// `follow knob …` is `follow: { handle: knob, … }`.

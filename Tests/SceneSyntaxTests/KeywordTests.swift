@@ -1,22 +1,36 @@
 import SceneVocabulary
 import Testing
 
-/// `ConstraintKeyword(rawValue:)` is written out by hand (the synthesized lookup was a tenth
-/// of reading a large DSL file), so it is checked against the cases themselves.
-@Suite struct ConstraintKeywordTests {
-  @Test func everySpellingNamesItsCase() {
-    for keyword in ConstraintKeyword.allCases {
-      #expect(ConstraintKeyword(rawValue: keyword.rawValue) == keyword, "\(keyword)")
+/// Keyword sets are looked up by a table made from their cases (``KeywordTable``), so a
+/// case added is found with no switch to update: checked against the cases themselves.
+@Suite struct KeywordTests {
+  func check<Word: Keyword>(_: Word.Type, misses: [String]) {
+    for word in Word.allCases {
+      #expect(Word(keyword: word.rawValue) == word, "\(word)")
+      #expect(Word(rawValue: word.rawValue) == word, "\(word)")
     }
+    for text in misses {
+      #expect(Word(keyword: text) == nil, "\(text)")
+      #expect(Word(rawValue: text) == nil, "\(text)")
+    }
+    #expect(Word.words == Word.allCases.map(\.rawValue))
   }
 
-  @Test func nearMissesNameNoCase() {
-    let misses = [
-      "", "Follow", "FOLLOW", "follows", "follo", " follow", "follow ", "drag.", "gooey\u{0}",
-      "anim ate", "elastic2", "handle", "spring", "path", "fоllow",  // Cyrillic о
-    ]
-    for text in misses {
-      #expect(ConstraintKeyword(rawValue: text) == nil, "\(text)")
-    }
+  @Test func everySpellingNamesItsCaseAndNoNearMissDoes() {
+    check(
+      ConstraintKeyword.self,
+      misses: [
+        "", "Follow", "FOLLOW", "follows", "follo", " follow", "follow ", "drag.", "gooey\u{0}",
+        "anim ate", "elastic2", "handle", "spring", "path", "fоllow",  // Cyrillic о
+      ])
+    check(
+      GestureStepKeyword.self,
+      misses: ["", "Press", "presss", "tap ", "pinch\u{0}", "rotat", "wаit", "release!"])
+  }
+
+  @Test func messagesListTheStepsInOrder() {
+    #expect(
+      GestureStepKeyword.listed
+        == "press, drag, move, wait, hold, release, tap, fling, replay, pinch or rotate")
   }
 }

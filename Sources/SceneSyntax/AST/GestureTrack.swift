@@ -78,18 +78,21 @@ public struct GestureStep: Hashable, Sendable {
   }
 
   /// The key that names each kind in both syntaxes (`wait` also accepts `hold`).
-  public var keyword: String {
+  public var keyword: String { stepKeyword.rawValue }
+
+  /// The keyword that names it (`hold` is written back as `wait`).
+  public var stepKeyword: GestureStepKeyword {
     switch kind {
-    case .press: return "press"
-    case .drag: return "drag"
-    case .move: return "move"
-    case .wait: return "wait"
-    case .release: return "release"
-    case .tap: return "tap"
-    case .fling: return "fling"
-    case .replay: return "replay"
-    case .pinch: return "pinch"
-    case .rotate: return "rotate"
+    case .press: return .press
+    case .drag: return .drag
+    case .move: return .move
+    case .wait: return .wait
+    case .release: return .release
+    case .tap: return .tap
+    case .fling: return .fling
+    case .replay: return .replay
+    case .pinch: return .pinch
+    case .rotate: return .rotate
     }
   }
 }

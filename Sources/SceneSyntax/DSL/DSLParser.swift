@@ -78,10 +78,7 @@ public enum DSLParser {
   ]
 
   /// The steps of a `gesture` block.
-  static let stepKeywords = [
-    "press", "tap", "wait", "hold", "release", "drag", "move", "fling", "replay", "pinch",
-    "rotate",
-  ]
+  static let stepKeywords = GestureStepKeyword.words
 
   /// The statements that take an indented block.
   static let blockKeywords: Set<String> = ["handle", "path", "gesture", "expect"]
@@ -469,7 +466,7 @@ private struct DSLStatementParser {
   static func prepareStatement(_ line: Line, at content: Int) -> PreparedStatement? {
     let guessEnd = DSLLexer.identifierEnd(line.scalars, from: content)
     let keyword = line.text(content, guessEnd)
-    let isConstraint = ConstraintKeyword(rawValue: keyword) != nil
+    let isConstraint = ConstraintKeyword(keyword: keyword) != nil
     guard keyword == "handle" || keyword == "spring" || isConstraint else { return nil }
     do throws(LineError) {
       let tokens = try Self.lex(line, from: content)
@@ -487,7 +484,7 @@ private struct DSLStatementParser {
   static func oneLine(
     _ keyword: String, _ line: Line, _ tokens: [DSLToken], wordSpan: SourceSpan
   ) throws(LineError) -> PreparedStatement {
-    if let constraint = ConstraintKeyword(rawValue: keyword) {
+    if let constraint = ConstraintKeyword(keyword: keyword) {
       let attributes = try valuesAndAttributes(line, tokens, keys: constraint.positionalKeys)
       let inner = DocumentNode(.mapping(attributes.entries()), at: SourceRef(wordSpan))
       let item = DocumentNode(
@@ -734,7 +731,7 @@ private struct DSLStatementParser {
         let (name, nameSpan, attributes) = try Self.namedStatement(line, tokens)
         openBlock = OpenBlock(
           header: .path(name: name, nameSpan: nameSpan, attributes: attributes), wordSpan: wordSpan)
-      case _ where ConstraintKeyword(rawValue: keyword) != nil:
+      case _ where ConstraintKeyword(keyword: keyword) != nil:
         add(try Self.oneLine(keyword, line, tokens, wordSpan: wordSpan))
       case "gesture":
         let (key, keySpan) = try gestureHeader(line, tokens)
@@ -925,7 +922,7 @@ private struct DSLStatementParser {
         "expected a gesture step, found \(line.quoted(first))", first.start, first.end)
     }
     let keyword = line.text(first)
-    guard DSLParser.stepKeywords.contains(keyword) else {
+    guard GestureStepKeyword(keyword: keyword) != nil else {
       let suggestion = suggestions.didYouMean(keyword, among: DSLParser.stepKeywords)
       throw line.error(
         "unknown gesture step \(line.quoted(first))\(suggestion)", first.start, first.end)

@@ -34,7 +34,7 @@ extension SceneDecoder {
         item, what: "a constraint (\(ConstraintKeyword.listed))")
     else { return nil }
     let what = "\(kind) constraint"
-    switch ConstraintKeyword(rawValue: kind) {
+    switch ConstraintKeyword(keyword: kind) {
     case .follow?:
       guard let f = fields(of: value, what: what, allowed: Self.followKeys),
         let handle = required(

@@ -1,12 +1,10 @@
 import SceneDiagnostics
+import SceneVocabulary
 
 // MARK: - Gesture and expectations
 
 extension SceneDecoder {
-  static let stepKinds = [
-    "press", "drag", "move", "wait", "hold", "release", "tap", "fling", "replay", "pinch",
-    "rotate",
-  ]
+  static let stepKinds = GestureStepKeyword.words
 
   mutating func decodeGesture(_ node: DocumentNode) -> [GestureTrack] {
     switch node.value {
@@ -50,21 +48,31 @@ extension SceneDecoder {
             : "unknown gesture step '\(s.text)'"
               + Self.suggestionOrList(
                 s.text, among: Self.stepKinds,
-                list: "press, drag, move, wait, hold, release, tap, fling, replay, pinch or rotate"),
+                list: GestureStepKeyword.listed),
           at: item.source)
         continue
       }
       guard let (kind, keySource, value) = singleEntry(item, what: "a gesture step") else {
         continue
       }
-      if let step = decodeStep(kind, keySource, value) { steps.append(step) }
+      guard let keyword = GestureStepKeyword(keyword: kind) else {
+        error(
+          "unknown gesture step '\(kind)'"
+            + Self.suggestionOrList(kind, among: Self.stepKinds, list: GestureStepKeyword.listed),
+          at: keySource)
+        continue
+      }
+      if let step = decodeStep(keyword, keySource, value) { steps.append(step) }
     }
     return steps
   }
 
-  mutating func decodeStep(_ kind: String, _ keySource: SourceRef, _ value: DocumentNode)
+  mutating func decodeStep(
+    _ keyword: GestureStepKeyword, _ keySource: SourceRef, _ value: DocumentNode
+  )
     -> GestureStep?
   {
+    let kind = keyword.rawValue
     func at(_ what: String) -> Expression? {
       if case .mapping = value.value {
         guard let f = fields(of: value, what: "'\(kind)'", allowed: ["at"]) else { return nil }
@@ -83,23 +91,23 @@ extension SceneDecoder {
       }
       return nil
     }
-    switch kind {
-    case "press":
+    switch keyword {
+    case .press:
       return at("the point to press").map { GestureStep(.press($0), at: keySource) }
-    case "tap":
+    case .tap:
       return at("the point to tap").map { GestureStep(.tap($0), at: keySource) }
-    case "drag", "move":
+    case .drag, .move:
       guard let f = fields(of: value, what: "'\(kind)'", allowed: ["to", "by", "over", "ease"]),
         let motion = motion(f)
       else { return nil }
       let over = f["over"].flatMap { shortTime($0, what: "'over'", plausible: 30) }
       let ease = f["ease"].flatMap { easing($0, what: "'ease'") }
       return GestureStep(
-        kind == "drag"
+        keyword == .drag
           ? .drag(motion, duration: over, easing: ease)
           : .move(motion, duration: over, easing: ease),
         at: keySource)
-    case "fling":
+    case .fling:
       guard let f = fields(of: value, what: "'fling'", allowed: ["to", "by", "over", "velocity"]),
         let motion = motion(f)
       else { return nil }
@@ -108,11 +116,11 @@ extension SceneDecoder {
           motion, duration: f["over"].flatMap { shortTime($0, what: "'over'", plausible: 30) },
           velocity: f["velocity"].flatMap { expression($0, what: "'velocity'") }),
         at: keySource)
-    case "wait", "hold":
+    case .wait, .hold:
       return shortTime(value, what: "'\(kind)'", plausible: 60).map {
         GestureStep(.wait($0), at: keySource)
       }
-    case "release":
+    case .release:
       if case .scalar(let s) = value.value, s.isNull {
         return GestureStep(.release(velocity: nil), at: keySource)
       }
@@ -120,12 +128,12 @@ extension SceneDecoder {
       return GestureStep(
         .release(velocity: f["velocity"].flatMap { expression($0, what: "'velocity'") }),
         at: keySource)
-    case "replay":
+    case .replay:
       return string(value, what: "'replay' (a trace file)").map {
         GestureStep(.replay($0), at: keySource)
       }
-    case "pinch", "rotate":
-      let turning = kind == "rotate"
+    case .pinch, .rotate:
+      let turning = keyword == .rotate
       let keys =
         turning
         ? ["by", "center", "distance", "over", "ease"]
@@ -153,14 +161,6 @@ extension SceneDecoder {
         easing: f["ease"].flatMap { easing($0, what: "'ease'") })
       guard center != nil, turning ? pinch.rotation != nil : pinch.scale != nil else { return nil }
       return GestureStep(turning ? .rotate(pinch) : .pinch(pinch), at: keySource)
-    default:
-      error(
-        "unknown gesture step '\(kind)'"
-          + Self.suggestionOrList(
-            kind, among: Self.stepKinds,
-            list: "press, drag, move, wait, hold, release, tap, fling, replay, pinch or rotate"),
-        at: keySource)
-      return nil
     }
   }
 

@@ -259,7 +259,7 @@ public enum DSLEmitter {
       return comment("constraint", node)
     }
     let kind = entries[0].key
-    guard let keyword = ConstraintKeyword(rawValue: kind) else {
+    guard let keyword = ConstraintKeyword(keyword: kind) else {
       return comment("constraint '\(kind)'", node)
     }
     return statement(kind, [], entries[0].value, valueKeys: keyword.positionalKeys)
@@ -289,10 +289,11 @@ public enum DSLEmitter {
   /// One step: `release`, `press P`, `drag by=… over=…`, `press P pointer=1`.
   private static func stepLine(_ node: DocumentNode) -> String {
     switch node.value {
-    case .scalar(let scalar) where !scalar.isQuoted && DSLParser.stepKeywords.contains(scalar.text):
+    case .scalar(let scalar)
+    where !scalar.isQuoted && GestureStepKeyword(keyword: scalar.text) != nil:
       return scalar.text
     case .mapping(let entries)
-    where entries.count == 1 && DSLParser.stepKeywords.contains(entries[0].key):
+    where entries.count == 1 && GestureStepKeyword(keyword: entries[0].key) != nil:
       let entry = entries[0]
       switch entry.value.value {
       case .scalar(let scalar):

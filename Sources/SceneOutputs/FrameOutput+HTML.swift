@@ -300,7 +300,7 @@ enum HTMLPlayer {
       text.append(k == 0 ? "[" : ",[")
       appendJSONString(event.type, to: &text)
       text.append(UInt8(ascii: ","))
-      appendJSONString(event.subject, to: &text)
+      appendJSONString(event.subjectName(in: frame), to: &text)
       if let target = event.target {
         text.append(UInt8(ascii: ","))
         appendJSONString(target, to: &text)

@@ -67,10 +67,9 @@ enum JSONLines {
     for i in frame.events.indices {
       let event = frame.events[i]
       // Link events concern a constraint; the rest concern a handle.
-      let isConstraint = event.type.hasPrefix("link.") || event.type == "dismissed"
       text.append(i == 0 ? "{\"" : ",{\"")
-      text.append(isConstraint ? "constraint\":" : "handle\":")
-      text.appendQuoted(event.subject)
+      text.append(event.kind.isAboutHandle ? "handle\":" : "constraint\":")
+      text.appendQuoted(event.subjectName(in: frame))
       if let target = event.target {
         text.append(",\"target\":")
         text.appendQuoted(target)

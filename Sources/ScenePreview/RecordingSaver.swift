@@ -222,10 +222,10 @@ struct RecordingSaver: Sendable {
     expectations: [ExpectationSpec], lines: [String]
   ) {
     var runner = try SceneRunner(graph: graph)
-    var seen: [SceneEvent] = []
-    var known: Set<SceneEvent> = []
+    var seen: [NamedEvent] = []
+    var known: Set<NamedEvent> = []
     while let frame = try runner.nextFrame() {
-      for event in frame.events where known.insert(event).inserted { seen.append(event) }
+      for event in frame.namedEvents where known.insert(event).inserted { seen.append(event) }
     }
     var expectations: [ExpectationSpec] = []
     var lines: [String] = []

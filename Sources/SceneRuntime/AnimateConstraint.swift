@@ -38,7 +38,7 @@ enum AnimateConstraint: ConstraintBehavior {
       fraction = min(passes, 1)
       if passes >= 1 && sim.handles[h].mode == .animating {
         sim.handles[h].mode = .idle
-        sim.events.append(SceneEvent("rest", sim.handleNames[h]))
+        sim.events.append(SceneEvent(.rest, h))
       }
     case .loop:
       fraction = passes - whole
@@ -49,7 +49,7 @@ enum AnimateConstraint: ConstraintBehavior {
     }
     if p.repeatMode != .once && whole > sim.animateStates[s].passes {
       sim.animateStates[s].passes = whole
-      sim.events.append(SceneEvent("loop", sim.handleNames[h]))
+      sim.events.append(SceneEvent(.loop, h))
     }
     guard sim.hasMeasurement[p.path] else { return }
     let length = TimingCurve(p.easing).value(at: fraction) * sim.measuredPaths[p.path].length

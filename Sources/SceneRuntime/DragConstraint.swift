@@ -192,7 +192,7 @@ enum DragConstraint: ConstraintBehavior {
       // At rest from the release (no momentum, or nowhere to go): said as `elastic` says
       // it, with `rest` in the release's frame (then `snap`, if it is at a target).
       sim.handles[h].mode = .idle
-      sim.events.append(SceneEvent("rest", sim.handleNames[h]))
+      sim.events.append(SceneEvent(.rest, h))
       arrive(c, handle: h, in: &sim)
     }
   }
@@ -288,7 +288,7 @@ enum DragConstraint: ConstraintBehavior {
       sim.dragStates[s].moving = false
       sim.handles[h].velocity = .zero
       sim.handles[h].mode = .idle
-      sim.events.append(SceneEvent("rest", sim.handleNames[h]))
+      sim.events.append(SceneEvent(.rest, h))
       arrive(c, handle: h, in: &sim)
     }
   }

@@ -257,7 +257,7 @@ enum FollowConstraint: ConstraintBehavior {
         sim.followStates[s].springingAlongPath = false
         sim.followStates[s].lengthVelocity = 0
         sim.handles[h].mode = .idle
-        sim.events.append(SceneEvent("rest", sim.handleNames[h]))
+        sim.events.append(SceneEvent(.rest, h))
       }
     }
     if sim.handles[h].mode != .dragging
@@ -384,7 +384,7 @@ enum FollowConstraint: ConstraintBehavior {
     sim.followStates[s].restLength = sim.followStates[s].length
     sim.followStates[s].restPlaced = false
     sim.handles[h].mode = .idle
-    sim.events.append(SceneEvent("rest", sim.handleNames[h]))
+    sim.events.append(SceneEvent(.rest, h))
     arrive(c, handle: h, in: &sim)
   }
 }

@@ -173,15 +173,52 @@ public struct PointerFrame: Sendable, Equatable {
 
 /// Something that happened: `grab`, `release`, `rest`, `link.broke`, `link.restored`,
 /// `dismissed`, `loop`, `snap`, with the handle or constraint it concerns.
+///
+/// A typed value: its kind, and its subject by index, named only where a frame is written
+/// (``subjectName(in:)``, ``Frame/namedEvents``).
 public struct SceneEvent: Sendable, Hashable {
+  public var kind: SceneEventName
+  /// Its subject: for a handle's event (``SceneEventName/isAboutHandle``) the handle's index
+  /// in the frame's handles; for a gooey link's, its bridge's index in the frame's paths
+  /// (which is named as the constraint is).
+  public var subject: Int
+  /// The snap target a `snap` event names; `nil` for every other event.
+  public var target: String?
+
+  public init(_ kind: SceneEventName, _ subject: Int, target: String? = nil) {
+    self.kind = kind
+    self.subject = subject
+    self.target = target
+  }
+
+  /// Its name: `grab`, `link.broke`, …
+  public var type: String { kind.rawValue }
+
+  /// The name of its subject in `frame`: a handle's name, or a gooey constraint's.
+  public func subjectName(in frame: Frame) -> String {
+    if kind.isAboutHandle {
+      return subject < frame.handles.count ? frame.handles[subject].name : ""
+    }
+    return subject < frame.paths.count ? frame.paths[subject].name : ""
+  }
+}
+
+/// An event as frames write it, by names: its type, its subject's name and its target.
+public struct NamedEvent: Sendable, Hashable {
   public var type: String
   public var subject: String
-  /// The snap target a `snap` event names; `nil` for every other event.
   public var target: String?
 
   public init(_ type: String, _ subject: String, target: String? = nil) {
     self.type = type
     self.subject = subject
     self.target = target
+  }
+}
+
+extension Frame {
+  /// Its events by name, in order.
+  public var namedEvents: [NamedEvent] {
+    events.map { NamedEvent($0.type, $0.subjectName(in: self), target: $0.target) }
   }
 }

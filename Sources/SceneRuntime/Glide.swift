@@ -1,5 +1,6 @@
 import RealModule
 import SceneGraph
+import SceneVocabulary
 
 /// One axis of a released handle's motion, in closed form from the moment it began: a
 /// momentum glide, x(t) = x₀ + A·(1 − e^(−t/τ)), or a spring to a target.
@@ -175,7 +176,7 @@ extension Simulation {
   /// snapping to one.
   mutating func reportSnap(of h: Int, to target: String?) {
     guard let target else { return }
-    events.append(SceneEvent("snap", handleNames[h], target: target))
+    events.append(SceneEvent(.snap, h, target: target))
   }
 }
 

@@ -52,7 +52,7 @@ enum GooeyConstraint: ConstraintBehavior {
   ) {
     let s = sim.stateSlots[c]
     if sim.gooeyStates[s].broken {
-      sim.events.append(SceneEvent("dismissed", sim.constraintNames[c]))
+      sim.events.append(SceneEvent(.dismissed, sim.constraintPaths[c]))
       sim.handles[h].mode = .idle
       return
     }
@@ -73,7 +73,7 @@ enum GooeyConstraint: ConstraintBehavior {
     if distance > p.maxDistance || radius < p.minRadius {
       sim.gooeyStates[s].broken = true
       sim.handles[p.anchor].mode = .hidden
-      sim.events.append(SceneEvent("link.broke", sim.constraintNames[c]))
+      sim.events.append(SceneEvent(.linkBroke, sim.constraintPaths[c]))
     } else {
       sim.handles[p.anchor].radius = max(radius, 0)
     }

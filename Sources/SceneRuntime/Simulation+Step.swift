@@ -689,10 +689,10 @@ extension Simulation {
     handles[i].velocity = .zero
     handles[i].mode = .idle
     tweens[i] = nil
-    events.append(SceneEvent("rest", handleNames[i]))
+    events.append(SceneEvent(.rest, i))
     if let c = mover[i], keywords[c] == .gooey, gooeyStates[stateSlots[c]].releasedBeforeBreak {
       gooeyStates[stateSlots[c]].releasedBeforeBreak = false
-      events.append(SceneEvent("link.restored", constraintNames[c]))
+      events.append(SceneEvent(.linkRestored, constraintPaths[c]))
     }
   }
 }

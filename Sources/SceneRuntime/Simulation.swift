@@ -70,6 +70,9 @@ public struct Simulation: Sendable {
   /// else −1: what the shared pass reads in place of three tables.
   let steppedFollowSlots: [Int]
   let drawingConstraints: [Int]
+  /// For each constraint that draws a path, that path's index in a frame's paths (the
+  /// subject of its `link.*` and `dismissed` events); −1 for the others.
+  let constraintPaths: [Int]
   var followStates: [FollowConstraint.State]
   /// For each `follow`, the exact answer where its last press or drag put the handle.
   ///
@@ -309,6 +312,9 @@ public struct Simulation: Sendable {
     }
     steppedFollowSlots = stepped.map { isFollow[$0] ? stateSlots[$0] : -1 }
     drawingConstraints = drawing
+    var constraintPaths = Array(repeating: -1, count: graph.constraints.count)
+    for (k, c) in drawing.enumerated() { constraintPaths[c] = graph.paths.count + k }
+    self.constraintPaths = constraintPaths
     self.stateSlots = stateSlots
     followStates = Array(repeating: FollowConstraint.State(), count: follow.count)
     followPlaces = Array(
@@ -651,7 +657,7 @@ public struct Simulation: Sendable {
       pointers[index].grabOffset = handles[i].position - point
       handles[i].mode = .dragging
       handles[i].velocity = .zero
-      events.append(SceneEvent("grab", handleNames[i]))
+      events.append(SceneEvent(.grab, i))
     }
     // The second finger down starts a pinch (a later one, if the pair broke up).
     if readsFingers && pinch == nil && pointersDown >= 2 { startPinch() }
@@ -862,7 +868,7 @@ public struct Simulation: Sendable {
       handles[handle].velocity = velocity
       pointers[index].grabbed = nil
       heldHandles.remove(handle)
-      events.append(SceneEvent("release", handleNames[handle]))
+      events.append(SceneEvent(.release, handle))
       release(handle, velocity: released)
     }
     refreshMotionTargets()

@@ -89,7 +89,7 @@ struct ExpectationChecker {
 
   /// Looks at one frame, with the simulation in the state that made it.
   mutating func observe(_ frame: Frame, simulation: Simulation) {
-    for event in frame.events {
+    for event in frame.namedEvents {
       for subject in [nil, event.subject] {
         for target in event.target == nil ? [nil] : [nil, event.target] {
           eventTimes[EventKey(type: event.type, subject: subject, target: target), default: []]

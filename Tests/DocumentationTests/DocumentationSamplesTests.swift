@@ -116,7 +116,7 @@ import Testing
     let frame = try simulation.step(dt: 1.0 / 60)  // handles, paths, pointers, events
     simulation.pointerUp(id: 0)  // velocity from the last 100 ms of samples
     // What the comments promise: the badge was grabbed and moved at 0.7 of the finger.
-    #expect(frame.events.contains(SceneEvent("grab", "badge")))
+    #expect(frame.namedEvents.contains(NamedEvent("grab", "badge")))
     #expect(frame.handles.first { $0.name == "badge" }?.y == 150 + 0.7 * 100)
   }
 }

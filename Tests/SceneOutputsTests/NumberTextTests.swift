@@ -2,6 +2,7 @@ import SceneGeometry
 import SceneRuntime
 import SceneSyntax
 import SceneTestSupport
+import SceneVocabulary
 import Testing
 
 @testable import SceneOutputs
@@ -155,7 +156,8 @@ import Testing
         changed.handles[i].x = rng.interestingDouble()
         changed.handles[i].angle = rng.interestingDouble()
       }
-      changed.events.append(SceneEvent("link.broke", "g\"1"))
+      // Of the gooey link, whose bridge is the third path.
+      changed.events.append(SceneEvent(.linkBroke, 2))
       if !changed.paths.isEmpty { changed.paths[0].isHidden = true }
       var reordered = frame
       reordered.handles.reverse()
@@ -170,9 +172,10 @@ import Testing
         renamed.handles[i].x = rng.interestingDouble()
         renamed.handles[i].angle = rng.interestingDouble()
       }
-      renamed.events.append(SceneEvent("link.broke", "g\"1"))
-      renamed.events.append(SceneEvent("dismissed", "x"))
-      renamed.events.append(SceneEvent("grab", "\u{2029}"))
+      // Subjects named as the paths and handles of this frame are: escaped as they are.
+      renamed.events.append(SceneEvent(.linkBroke, 0))
+      renamed.events.append(SceneEvent(.dismissed, 1))
+      renamed.events.append(SceneEvent(.grab, 0))
       if !renamed.paths.isEmpty {
         renamed.paths[0].isHidden = true
         renamed.paths[0].name = "zz\"path"
@@ -389,7 +392,7 @@ enum Reference {
   static func jsonLine(_ frame: Frame, precision p: Int) -> String {
     func n(_ value: Double) -> String { format(value, precision: p) }
     var text = "{\"events\":["
-    text += frame.events.map { event in
+    text += frame.namedEvents.map { event in
       let key = event.type.hasPrefix("link.") || event.type == "dismissed" ? "constraint" : "handle"
       return "{\"\(key)\":\(quoted(event.subject)),\"type\":\(quoted(event.type))}"
     }.joined(separator: ",")

@@ -55,7 +55,7 @@ import Testing
     session.stopRecording()
     let trace = try #require(session.recordedTrace)
     // The badge was grabbed, dragged and let go.
-    #expect(live.flatMap(\.events).map(\.type).prefix(2) == ["grab", "release"])
+    #expect(live.flatMap(\.namedEvents).map(\.type).prefix(2) == ["grab", "release"])
 
     let outcome = try await hub.save(
       trace, traceName: "pull.csv", sceneName: "pull.yaml", confirmed: false)

@@ -55,7 +55,7 @@ import Testing
       let t = Double(n) / fps
       let frame = try simulation.step(to: t)
       let dot = try #require(frame.handles.first)
-      if frame.events.contains(SceneEvent("rest", "dot")) {
+      if frame.namedEvents.contains(NamedEvent("rest", "dot")) {
         restedAt = t
         // At rest exactly where the glide ends: x₀ + v₀·τ.
         #expect(dot.x == 100 + amplitude.x)
@@ -117,15 +117,15 @@ import Testing
     for (velocity, target, end) in [(0.0, "top", 100.0), (200, "bottom", 500), (-200, "top", 100)] {
       var simulation = try Self.flung(
         Self.scene(Self.detents, handle: handle), velocity: Vector(0, velocity))
-      var events: [SceneEvent] = []
+      var events: [NamedEvent] = []
       var y = 0.0
       for n in 1...180 {
         let frame = try simulation.step(to: Double(n) / 60)
-        events += frame.events
+        events += frame.namedEvents
         y = frame.handles[0].y
       }
       #expect(y == end)
-      #expect(events.contains(SceneEvent("snap", "dot", target: target)))
+      #expect(events.contains(NamedEvent("snap", "dot", target: target)))
     }
   }
 
@@ -147,16 +147,16 @@ import Testing
       Self.scene("grid: [50, 0], momentum: none, spring: snappy"), to: Point(170, 340),
       velocity: .zero)
     var last: Frame?
-    var events: [SceneEvent] = []
+    var events: [NamedEvent] = []
     for n in 1...120 {
       last = try simulation.step(to: Double(n) / 60)
-      events += last?.events ?? []
+      events += last?.namedEvents ?? []
     }
     let dot = try #require(last?.handles.first)
     // x: 170 is 1.4 cells of 50 from 100, so it goes to 150; y has no grid and stays.
     #expect(dot.x == 150)
     #expect(dot.y == 340)
-    #expect(events.contains(SceneEvent("snap", "dot", target: "grid")))
+    #expect(events.contains(NamedEvent("snap", "dot", target: "grid")))
   }
 
   // MARK: - Bounds
@@ -307,15 +307,15 @@ import Testing
       of: "SETTINGS", with: "snap: { left: 0.25, right: 0.75 }, spring: snappy")
     for (velocity, target, x) in [(0.0, "left", 100.0), (600, "right", 300)] {
       var simulation = try Self.flung(yaml, velocity: Vector(velocity, 0))
-      var events: [SceneEvent] = []
+      var events: [NamedEvent] = []
       var last = 0.0
       for n in 1...120 {
         let frame = try simulation.step(to: Double(n) / 60)
-        events += frame.events
+        events += frame.namedEvents
         last = frame.handles[0].x
       }
       #expect(isApproximatelyEqual(last, x, relativeTolerance: 1e-9))
-      #expect(events.contains(SceneEvent("snap", "bead", target: target)))
+      #expect(events.contains(NamedEvent("snap", "bead", target: target)))
     }
   }
 
@@ -445,7 +445,8 @@ import Testing
       simulation.pointerUp(id: 0, velocity: Vector(-300, 400))
       for n in 2...Int(2 * fps) { frames.append(try simulation.step(to: Double(n) / fps)) }
       runs.append(frames.map { $0.handles[0] })
-      rests.append(frames.indices.filter { frames[$0].events.contains(SceneEvent("rest", "dot")) })
+      rests.append(
+        frames.indices.filter { frames[$0].namedEvents.contains(NamedEvent("rest", "dot")) })
     }
     for (a, b) in zip(runs[0], runs[1]) {
       #expect(isApproximatelyEqual(a.x, b.x, relativeTolerance: 1e-12, absoluteTolerance: 1e-9))

@@ -96,7 +96,7 @@ import Testing
     }
     #expect(compared == together.count * 8)
     // The run meets what it is meant to: springs arriving, a snap, handles still moving.
-    let events = Set(together.flatMap(\.events).map(\.type))
+    let events = Set(together.flatMap(\.namedEvents).map(\.type))
     #expect(events.isSuperset(of: ["grab", "release", "rest", "snap"]), "\(events)")
   }
 }

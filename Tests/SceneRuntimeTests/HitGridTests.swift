@@ -55,8 +55,8 @@ import Testing
     for i in 0..<count {
       simulation.pointerDown(id: 0, at: Point(Double(i % 32 * 30 + 15), Double(i / 32 * 30 + 15)))
       simulation.pointerUp(id: 0, velocity: .zero)
-      let events = try simulation.step(dt: 1.0 / 60).events
-      if events.contains(SceneEvent("grab", "h\(i)")) { grabbed += 1 }
+      let events = try simulation.step(dt: 1.0 / 60).namedEvents
+      if events.contains(NamedEvent("grab", "h\(i)")) { grabbed += 1 }
     }
     #expect(grabbed == count)
   }
@@ -97,7 +97,7 @@ import Testing
       simulation.pointerUp(id: 0, velocity: .zero)
     }
     let frame = try simulation.currentFrame()
-    let grabs = frame.events.filter { $0.type == "grab" }
+    let grabs = frame.namedEvents.filter { $0.type == "grab" }
     #expect(grabs.count == rounds)
     #expect(grabs.enumerated().allSatisfy { $0.element.subject == "h\($0.offset % count)" })
     for k in 0..<count {

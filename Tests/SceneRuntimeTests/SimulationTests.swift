@@ -89,7 +89,7 @@ func handle(_ frame: Frame, _ name: String) -> HandleFrame? {
     // Damping ratio 0.57 overshoots: c goes above 50 (smaller y) on the way back.
     let lowest = run.compactMap { handle($0, "c")?.y }.min() ?? 0
     #expect(lowest < 50 - 1)
-    #expect(run.flatMap(\.events).contains(SceneEvent("rest", "c")))
+    #expect(run.flatMap(\.namedEvents).contains(NamedEvent("rest", "c")))
     #expect(last.time < 3)
   }
 
@@ -130,7 +130,7 @@ func handle(_ frame: Frame, _ name: String) -> HandleFrame? {
         - release
       """)
     let curve = MeasuredPath(try Path(svgPathData: "M0 100 C 100 -50 200 250 300 100"))
-    #expect(run[0].events == [SceneEvent("grab", "ball")])
+    #expect(run[0].namedEvents == [NamedEvent("grab", "ball")])
     for frame in run {
       guard let ball = handle(frame, "ball") else { continue }
       #expect(
@@ -183,7 +183,7 @@ func handle(_ frame: Frame, _ name: String) -> HandleFrame? {
       run.first { abs($0.time - 0.25) < 1e-9 }.flatMap { handle($0, "car") })
     let expected = road.position(atLength: road.length / 4).point
     #expect(Point(quarter.x, quarter.y).distance(to: expected) <= 1e-9)
-    #expect(run.flatMap(\.events).filter { $0.type == "loop" }.count == 2)
+    #expect(run.flatMap(\.namedEvents).filter { $0.type == "loop" }.count == 2)
   }
 
   @Test func gooeyStretchesBreaksAndDismisses() throws {
@@ -200,10 +200,11 @@ func handle(_ frame: Frame, _ name: String) -> HandleFrame? {
         - drag: { by: [0, 250], over: 1s }
         - release
       """)
-    let events = run.flatMap(\.events)
-    #expect(events.contains(SceneEvent("link.broke", "link")))
-    #expect(events.contains(SceneEvent("dismissed", "link")))
-    let broke = try #require(run.first { $0.events.contains(SceneEvent("link.broke", "link")) })
+    let events = run.flatMap(\.namedEvents)
+    #expect(events.contains(NamedEvent("link.broke", "link")))
+    #expect(events.contains(NamedEvent("dismissed", "link")))
+    let broke = try #require(
+      run.first { $0.namedEvents.contains(NamedEvent("link.broke", "link")) })
     #expect(handle(broke, "anchor")?.state == .hidden)
     for frame in run {
       for h in frame.handles { #expect(h.x.isFinite && h.y.isFinite && h.radius.isFinite) }
@@ -331,7 +332,7 @@ func handle(_ frame: Frame, _ name: String) -> HandleFrame? {
   /// the scene began.
   @Test func aPressFindsAHandleNoExpressionReads() throws {
     let run = try SceneRunner.frames(of: graph(Self.scene))
-    let grabs = run.flatMap(\.events).filter { $0 == SceneEvent("grab", "ball") }
+    let grabs = run.flatMap(\.namedEvents).filter { $0 == NamedEvent("grab", "ball") }
     #expect(grabs.count == 2)
   }
 
@@ -381,7 +382,7 @@ func handle(_ frame: Frame, _ name: String) -> HandleFrame? {
       run.first { abs($0.time - 0.25) < 1e-9 }.flatMap { handle($0, "badge") })
     // Half of the 100-point pull.
     #expect(isApproximatelyEqual(held.y, 150, relativeTolerance: 0, absoluteTolerance: 1e-9))
-    #expect(run.flatMap(\.events).map(\.type).prefix(2) == ["grab", "release"])
+    #expect(run.flatMap(\.namedEvents).map(\.type).prefix(2) == ["grab", "release"])
   }
 
   @Test func aMissingTraceIsReportedAtItsStep() throws {
@@ -435,7 +436,7 @@ func handle(_ frame: Frame, _ name: String) -> HandleFrame? {
         - drag: { by: [80, 0], over: 0.3s }
         - release
       """)
-    let types = run.flatMap(\.events).map(\.type)
+    let types = run.flatMap(\.namedEvents).map(\.type)
     #expect(types == ["grab", "release", "rest", "link.restored"])
   }
 }

@@ -42,14 +42,14 @@ import Testing
     let scene = StressScene(handles: 100, duration: 4)
     let frames = try SceneRunner.frames(of: try Self.graph(scene))
     #expect(frames.count == 4 * 60 + 1)
-    let events = Set(frames.flatMap(\.events))
+    let events = Set(frames.flatMap(\.namedEvents))
     // Fingers 1–3 grab the follow, elastic and gooey handles of a cell each round and
     // they come home; finger 0 grabs nothing.
     for handle in ["f0", "e0", "b0", "f6", "e6", "b6"] {
-      #expect(events.contains(SceneEvent("grab", handle)), "no grab of \(handle)")
-      #expect(events.contains(SceneEvent("rest", handle)), "\(handle) never came to rest")
+      #expect(events.contains(NamedEvent("grab", handle)), "no grab of \(handle)")
+      #expect(events.contains(NamedEvent("rest", handle)), "\(handle) never came to rest")
     }
-    #expect(events.contains(SceneEvent("link.restored", "gooey1")))
+    #expect(events.contains(NamedEvent("link.restored", "gooey1")))
     #expect(!events.contains { $0.type == "link.broke" })
     // The drag-bound points follow the finger, then spring back; the time-bound ones never stop.
     let pulled = try #require(frames.first { $0.time == 0.8 })

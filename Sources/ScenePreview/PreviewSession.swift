@@ -242,17 +242,7 @@ public struct PreviewSession: Sendable {
   }
 
   private mutating func apply(_ event: PointerEvent) {
-    if nextFrame > 0 && event.time > simulation.time { simulation.advance(to: event.time) }
-    switch event.phase {
-    case .down: simulation.pointerDown(id: event.pointer, at: event.position)
-    case .move: simulation.pointerMoved(id: event.pointer, to: event.position)
-    case .up(let velocity):
-      // The finger lifts where the event says, as a trace's `up` sample does.
-      if simulation.pointerIsDown(id: event.pointer) {
-        simulation.pointerMoved(id: event.pointer, to: event.position)
-      }
-      simulation.pointerUp(id: event.pointer, velocity: velocity)
-    }
+    simulation.apply(event, atItsTime: nextFrame > 0)
   }
 
   private mutating func record(_ event: PointerEvent) {

@@ -191,7 +191,7 @@ public struct SceneEvent: Sendable, Hashable {
     self.target = target
   }
 
-  /// Its name: `grab`, `link.broke`, …
+  /// Its name, such as `grab` or `link.broke`.
   public var type: String { kind.rawValue }
 
   /// The name of its subject in `frame`: a handle's name, or a gooey constraint's.

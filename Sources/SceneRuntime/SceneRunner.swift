@@ -86,21 +86,7 @@ public struct SceneRunner: Sendable {
     guard !finished, next <= lastFrame else { return nil }
     let time = clock.time(ofFrame: next)
     let events = Self.play(&player, through: time, reading: simulation.expressionReader)
-    for event in events {
-      // Apply each event at its own time, so a release between two frames happens then.
-      if next > 0 && event.time > simulation.time { simulation.advance(to: event.time) }
-      switch event.phase {
-      case .down: simulation.pointerDown(id: event.pointer, at: event.position)
-      case .move: simulation.pointerMoved(id: event.pointer, to: event.position)
-      case .up(let velocity):
-        // The finger lifts where the event says (a trace's `up` sample has its own place);
-        // an `up` for a finger that is not down changes nothing.
-        if simulation.pointerIsDown(id: event.pointer) {
-          simulation.pointerMoved(id: event.pointer, to: event.position)
-        }
-        simulation.pointerUp(id: event.pointer, velocity: velocity)
-      }
-    }
+    for event in events { simulation.apply(event, atItsTime: next > 0) }
     let frame = next == 0 ? try simulation.currentFrame() : try simulation.step(to: time)
     next += 1
     if untilRest && player.isFinished && simulation.isAtRest {

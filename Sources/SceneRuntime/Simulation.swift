@@ -840,6 +840,24 @@ public struct Simulation: Sendable {
     refreshMotionTargets()
   }
 
+  /// Applies one pointer event: the one entry the scripted finger, traces and the live
+  /// preview all use.
+  ///
+  /// With `atItsTime`, the scene first advances to the event's time if it is later (a
+  /// release between two frames happens then; before the first frame nothing advances).
+  /// An `up` lifts the finger where the event says (a trace's `up` sample has its own
+  /// place); one for a finger that is not down changes nothing.
+  public mutating func apply(_ event: PointerEvent, atItsTime: Bool = true) {
+    if atItsTime && event.time > time { advance(to: event.time) }
+    switch event.phase {
+    case .down: pointerDown(id: event.pointer, at: event.position)
+    case .move: pointerMoved(id: event.pointer, to: event.position)
+    case .up(let velocity):
+      if pointerIsDown(id: event.pointer) { pointerMoved(id: event.pointer, to: event.position) }
+      pointerUp(id: event.pointer, velocity: velocity)
+    }
+  }
+
   /// A pointer lifts.
   ///
   /// Without a `velocity` (points per second), it is estimated from the

@@ -113,9 +113,9 @@ public struct PreviewSession: Sendable {
 
   // MARK: - Controls
 
-  /// Back to the start: a new simulation of the graph, no fingers, no script.
+  /// Back to the start: a new run of the same plan, no fingers, no script.
   public mutating func restart() throws(RuntimeError) {
-    simulation = try Simulation(graph: graph)
+    simulation = try Simulation(plan: simulation.plan)
     nextFrame = 0
     pending = []
     fingers = [:]

@@ -308,16 +308,18 @@ enum FollowConstraint: ConstraintBehavior {
     else {
       return start
     }
+    // Read through a copy of the plan: the buffers below hold the run's arrays exclusively.
+    let plan = sim.plan
     var next = start
     sim.measuredPaths.withUnsafeBufferPointer { paths in
       sim.handles.withUnsafeMutableBufferPointer { handles in
         sim.followStates.withUnsafeMutableBufferPointer { states in
-          while next < sim.steppedConstraints.count {
-            let s = sim.steppedFollowSlots[next]
+          while next < plan.steppedConstraints.count {
+            let s = plan.steppedFollowSlots[next]
             guard s >= 0 else { return }
-            let p = sim.followSteps[s]
+            let p = plan.followSteps[s]
             let h = p.handle
-            guard states[s].storedGlide.isEmpty, !sim.pathIsDynamic[p.path], states[s].restPlaced
+            guard states[s].storedGlide.isEmpty, !plan.pathIsDynamic[p.path], states[s].restPlaced
             else {
               return
             }
@@ -336,7 +338,7 @@ enum FollowConstraint: ConstraintBehavior {
               along: paths[p.path].length, wraps: p.wrap, by: sim.propagators[spring])
             // Arriving sets it at rest and reports it: the step does that, from the state
             // as it was, which nothing here has changed yet.
-            if sim.springModels[spring].isAtRest(displacement: displacement, velocity: velocity) {
+            if plan.springModels[spring].isAtRest(displacement: displacement, velocity: velocity) {
               return
             }
             let length = paths[p.path].normalizedLength(

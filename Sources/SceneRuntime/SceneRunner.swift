@@ -44,12 +44,24 @@ public struct SceneRunner: Sendable {
   }
 
   /// A run whose simulation shares its programs' frame-constant parts or not, for tests
-  /// (see ``Simulation/init(graph:sharingFrameConstantParts:)``).
+  /// (see ``SimulationPlan/init(graph:sharingFrameConstantParts:)``).
   init(
     graph: SceneGraph, fps: Double? = nil, duration: Double? = nil, maxFrames: Int,
     sharingFrameConstantParts: Bool
   ) throws(RuntimeError) {
-    simulation = try Simulation(graph: graph, sharingFrameConstantParts: sharingFrameConstantParts)
+    try self.init(
+      plan: SimulationPlan(graph: graph, sharingFrameConstantParts: sharingFrameConstantParts),
+      fps: fps, duration: duration, maxFrames: maxFrames)
+  }
+
+  /// A run of a scene whose plan is already made (another run of it made it): nothing is
+  /// worked out again.
+  public init(
+    plan: SimulationPlan, fps: Double? = nil, duration: Double? = nil,
+    maxFrames: Int = SceneRunner.defaultMaxFrames
+  ) throws(RuntimeError) {
+    let graph = plan.graph
+    simulation = try Simulation(plan: plan)
     player = GesturePlayer(tracks: graph.gesture)
     self.fps = fps ?? graph.fps
     guard FrameClock.fpsRange.contains(self.fps) else {

@@ -539,3 +539,25 @@ func handle(_ frame: Frame, _ name: String) -> HandleFrame? {
     #expect(simulation.handles[0].position == Vector(150, 100))
   }
 }
+
+/// A scene's plan is made once and serves every run of it: runs from one plan give the
+/// frames a run from the graph gives, to the bit, and do not disturb each other.
+@Suite struct SimulationPlanTests {
+  @Test func runsOfOnePlanAreRunsOfTheScene() throws {
+    let scene = try graph(SimulationTests.wave)
+    let plan = SimulationPlan(graph: scene)
+    let fromGraph = try SceneRunner.frames(of: scene)
+    var first = try SceneRunner(plan: plan)
+    var second = try SceneRunner(plan: plan)
+    var a: [Frame] = []
+    var b: [Frame] = []
+    // Interleaved: one run's steps leave the other's state alone.
+    while let frame = try first.nextFrame() {
+      a.append(frame)
+      if let other = try second.nextFrame() { b.append(other) }
+    }
+    while let other = try second.nextFrame() { b.append(other) }
+    #expect(a == fromGraph && b == fromGraph)
+    #expect(fromGraph.count > 30)
+  }
+}

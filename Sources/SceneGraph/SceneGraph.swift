@@ -129,15 +129,42 @@ public struct SceneGraph: Sendable {
     /// a ``Handle`` whose ``offset`` (or `x` and `y` motions) places it relative to this
     /// handle before its turn and scale, and which neither drags nor springs.
     public var children: [Handle] = []
+    /// A child's place, turn, scales and text, boxed: a handle has none of them, and the
+    /// handles are copied whole while a scene resolves.
+    private var childLook: ChildLookBox?
     /// A child's place in its parent's coordinates, when constant.
-    public var offset = Vector(0, 0)
+    public var offset: Vector {
+      get { childLook?.look.offset ?? Vector(0, 0) }
+      set { changeChildLook { $0.offset = newValue } }
+    }
     /// A child's turn (radians) and scales when constant (a handle's are motions).
-    public var rotation = 0.0
-    public var scale = 1.0
-    public var scaleX = 1.0
-    public var scaleY = 1.0
+    public var rotation: Double {
+      get { childLook?.look.rotation ?? 0 }
+      set { changeChildLook { $0.rotation = newValue } }
+    }
+    public var scale: Double {
+      get { childLook?.look.scale ?? 1 }
+      set { changeChildLook { $0.scale = newValue } }
+    }
+    public var scaleX: Double {
+      get { childLook?.look.scaleX ?? 1 }
+      set { changeChildLook { $0.scaleX = newValue } }
+    }
+    public var scaleY: Double {
+      get { childLook?.look.scaleY ?? 1 }
+      set { changeChildLook { $0.scaleY = newValue } }
+    }
     /// What a `text` child shows.
-    public var text: TextLook?
+    public var text: TextLook? {
+      get { childLook?.look.text }
+      set { changeChildLook { $0.text = newValue } }
+    }
+
+    private mutating func changeChildLook(_ change: (inout ChildLook) -> Void) {
+      var look = childLook?.look ?? ChildLook()
+      change(&look)
+      childLook = .boxed(look)
+    }
     /// Whether a drag with `transform: pinch` sets its scale and turn.
     public var isPinched = false
 
@@ -145,6 +172,27 @@ public struct SceneGraph: Sendable {
     /// motions (a pinch's `scale` and `rotation` after them): what a frame reports for it.
     public var changingProperties: [AnimatedProperty] {
       motions.map(\.property) + (isPinched ? [.rotation, .scale] : [])
+    }
+  }
+
+  /// A child's place, turn, scales and text (see ``Handle/offset``).
+  struct ChildLook: Sendable {
+    var offset = Vector(0, 0)
+    var rotation = 0.0
+    var scale = 1.0
+    var scaleX = 1.0
+    var scaleY = 1.0
+    var text: TextLook?
+  }
+
+  /// A ``ChildLook`` on the heap.
+  indirect enum ChildLookBox: Sendable {
+    case boxed(ChildLook)
+
+    var look: ChildLook {
+      switch self {
+      case .boxed(let look): look
+      }
     }
   }
 

@@ -159,6 +159,7 @@ extension SceneResolver {
         snapPoints: [], grid: nil, snapSpring: snapSpring, bounceSpring: bounceSpring,
         paging: d.paging?.value ?? false)
       drag.pinch = resolvePinch(d, handle: handle, what: what())
+      if drag.pinch != nil { pinchedHandles.append(handle) }
       kind = .drag(drag)
     }
     return (

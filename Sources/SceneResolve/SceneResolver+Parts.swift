@@ -194,6 +194,12 @@ extension SceneResolver {
     let timed = timedSlots(layout: layout, lets: lets)
     for i in specs.indices {
       let name = specs[i].name.value
+      // Most paths neither trim nor change their style: passed by without copying them.
+      guard
+        specs[i].trimStart != nil || specs[i].trimEnd != nil || specs[i].animatedOpacity != nil
+          || specs[i].animatedFill != nil || specs[i].animatedStroke != nil
+          || specs[i].animatedStrokeWidth != nil
+      else { continue }
       let spec = specs[i]
       for case (let property, let value?) in [
         (SceneGraph.AnimatedProperty.trimStart, spec.trimStart), (.trimEnd, spec.trimEnd),
@@ -259,7 +265,7 @@ extension SceneResolver {
     layout: SlotLayout, lets: [SceneGraph.Let?]
   ) {
     let timed = timedSlots(layout: layout, lets: lets)
-    for i in specs.indices {
+    for i in specs.indices where specs[i].movesItsLook {
       let spec = specs[i]
       compileLookMotions(
         &handles[i], spec: spec, subject: "handle '\(spec.name.value)'", symbols: symbols,

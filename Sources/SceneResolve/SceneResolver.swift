@@ -22,6 +22,8 @@ public struct SceneResolver: Sendable {
   var handleIndex: [String: Int] = [:]
   var pathIndex: [String: Int] = [:]
   var springIndex: [String: Int] = [:]
+  /// The handles a drag with `transform: pinch` holds, found as the drags are resolved.
+  var pinchedHandles: [Int] = []
   /// Segment lengths by shape, so copies of one shape are measured once.
   var measurements = MeasurementCache()
   let spec: SceneSpec
@@ -98,11 +100,7 @@ public struct SceneResolver: Sendable {
       resolvedSpecs.append(c)
     }
     var constraints = resolvedConstraints.map(\.0)
-    for constraint in constraints {
-      if case .drag(let drag) = constraint.kind, drag.pinch != nil {
-        handles[drag.handle].isPinched = true
-      }
-    }
+    for handle in pinchedHandles { handles[handle].isPinched = true }
     var gooeyCount = 0
     for c in constraints.indices {
       guard case .gooey = constraints[c].kind else {

@@ -308,8 +308,13 @@ enum FollowConstraint: ConstraintBehavior {
     else {
       return start
     }
-    // Read through a copy of the plan: the buffers below hold the run's arrays exclusively.
-    let plan = sim.plan
+    // Read through copies of the plan's arrays (a retain each, not of the whole plan): the
+    // buffers below hold the run's arrays exclusively.
+    let plan = (
+      steppedConstraints: sim.steppedConstraints, steppedFollowSlots: sim.steppedFollowSlots,
+      followSteps: sim.followSteps, pathIsDynamic: sim.pathIsDynamic, keywords: sim.keywords,
+      springModels: sim.springModels, stateSlots: sim.stateSlots
+    )
     var next = start
     sim.measuredPaths.withUnsafeBufferPointer { paths in
       sim.handles.withUnsafeMutableBufferPointer { handles in

@@ -167,9 +167,12 @@ import Darwin
       #expect(silent.readUntilClosed().closed)
     }
     // One idle after its request, on a server whose head timeout a busy machine cannot
-    // reach before the request is read (with 300 ms, a loaded run once answered 408).
+    // reach before the request is read (with 300 ms, a loaded run once answered 408), and
+    // whose idle timeout leaves it time to answer first (with 300 ms, a loaded run once
+    // closed it unanswered).
     var idleOnly = Self.quick
     idleOnly.headTimeout = .seconds(30)
+    idleOnly.idleTimeout = .seconds(2)
     try await PreviewServerTests.withServer(limits: idleOnly) { port, _, _ in
       let idle = try RawConnection(port: port)
       idle.send("GET / HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n")

@@ -331,8 +331,9 @@ private struct DSLStatementParser {
   struct OpenBlock {
     enum Header {
       case path(name: String, nameSpan: SourceSpan, attributes: AttributeTable)
-      /// A handle, whose block (if any) lists its children: `NAME attributes` a line.
-      case handle(DocumentNode.Entry)
+      /// A handle, already added at this index of the handles, whose block (if any) lists
+      /// its children: `NAME attributes` a line.
+      case handle(entry: Int)
       case gesture(key: String, keySpan: SourceSpan, isBare: Bool)
       case expect
     }
@@ -358,6 +359,9 @@ private struct DSLStatementParser {
     case skipping
     /// The block of ``DSLStatementParser/openBlock``.
     case open
+    /// After a handle, added at this index of the handles: an indented line opens the
+    /// block of its children (made only then: most handles have none).
+    case handle(entry: Int, wordSpan: SourceSpan)
   }
 
   let file: SourceFile
@@ -367,6 +371,8 @@ private struct DSLStatementParser {
   private var gestureTracks: [GestureTrack] = []
   private var pointerSpans: [Int: SourceSpan] = [:]
   private var blockState = BlockState.none
+  /// How many handles the tree has, so a handle's block finds its entry by index.
+  private var handlesAdded = 0
   // Kept outside `blockState` so appending to its items mutates in place (no copies).
   private var openBlock: OpenBlock?
   private let suggestions = SuggestionCache()
@@ -504,9 +510,12 @@ private struct DSLStatementParser {
     switch statement {
     case .entry(let section, let entry, let keyword, let wordSpan):
       if section == .handles {
-        // Added when its block of children, if any, ends.
-        openBlock = OpenBlock(header: .handle(entry), wordSpan: wordSpan)
-        blockState = .open
+        // Added now, as other entries are (copying it into the block and back cost a
+        // large DSL file a sixth of its reading); its block of children, if any, is added
+        // to it where it lies.
+        add(section, at: wordSpan, entry: entry)
+        handlesAdded += 1
+        blockState = .handle(entry: handlesAdded - 1, wordSpan: wordSpan)
       } else {
         add(section, at: wordSpan, entry: entry)
         blockState = .rejecting(keyword)
@@ -535,6 +544,10 @@ private struct DSLStatementParser {
       blockState = .skipping
     case .skipping:
       return
+    case .handle(let index, let wordSpan):
+      openBlock = OpenBlock(header: .handle(entry: index), wordSpan: wordSpan)
+      blockState = .open
+      blockLine(line, at: content, indent: indent)
     case .open:
       // Only the indentation is read here: holding a copy of the whole block would make
       // the append below copy its items on every line.
@@ -583,20 +596,21 @@ private struct DSLStatementParser {
     let hasBlock = block.indent != nil
     let hadIndentedLine = hasBlock || block.hadIndentedLine
     switch block.header {
-    case .handle(var entry):
-      if hasBlock, case .mapping(var fields) = entry.value.value {
-        let span = block.firstLineSpan ?? block.wordSpan
-        let children = block.items.compactMap { item -> DocumentNode.Entry? in
-          guard case .mapping(let entries) = item.value else { return nil }
-          return entries.first
-        }
-        fields.append(
-          .init(
-            key: "children", keySource: SourceRef(span),
-            value: DocumentNode(.mapping(children), at: SourceRef(span))))
-        entry.value = DocumentNode(.mapping(fields), at: entry.value.source)
+    case .handle(let index):
+      guard hasBlock, let entry = sections[.handles]?.entries[index],
+        case .mapping(var fields) = entry.value.value
+      else { return }
+      let span = block.firstLineSpan ?? block.wordSpan
+      let children = block.items.compactMap { item -> DocumentNode.Entry? in
+        guard case .mapping(let entries) = item.value else { return nil }
+        return entries.first
       }
-      add(.handles, at: block.wordSpan, entry: entry)
+      fields.append(
+        .init(
+          key: "children", keySource: SourceRef(span),
+          value: DocumentNode(.mapping(children), at: SourceRef(span))))
+      sections[.handles]?.entries[index].value = DocumentNode(
+        .mapping(fields), at: entry.value.source)
     case .path(let name, let nameSpan, var attributes):
       if hasBlock {
         let segments = DocumentNode(
@@ -749,7 +763,8 @@ private struct DSLStatementParser {
         throw line.error(
           "unknown statement \(line.quoted(first))\(suggestion)", first.start, first.end)
       }
-      blockState = openBlock == nil ? .rejecting(keyword) : .open
+      // A handle's state (its block of children, if one comes) was set as it was added.
+      if keyword != "handle" { blockState = openBlock == nil ? .rejecting(keyword) : .open }
     } catch {
       report(error)
       let known =

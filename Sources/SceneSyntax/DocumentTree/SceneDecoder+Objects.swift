@@ -64,7 +64,7 @@ extension SceneDecoder {
   static let handleKeys =
     [
       "position", "shape", "r", "width", "height", "draggable", "hitRadius", "rest", "spring",
-      "rotation", "scale", "scaleX", "scaleY", "cornerRadius",
+      "rotation", "scale", "scaleX", "scaleY", "cornerRadius", "children",
     ]
     + styleKeys
 
@@ -219,6 +219,19 @@ extension SceneDecoder {
     decodeLook(name, node, parent: nil)
   }
 
+  /// Keys that belong elsewhere, with where: made once (a table a handle was a tenth of
+  /// decoding a large scene).
+  static let misplacedInHandles = Dictionary(
+    uniqueKeysWithValues: ["text", "fontSize", "fontWeight", "align"].map {
+      ($0, "text is drawn by a handle's child (children: { label: { text: \"…\" } })")
+    })
+  static let misplacedInChildren = Dictionary(
+    uniqueKeysWithValues: ["draggable", "hitRadius", "rest", "spring", "children"].map {
+      ($0, "a child moves with its handle and has no '\($0)' of its own")
+    })
+
+  static let textKeys = ["fontSize", "fontWeight", "align"]
+
   /// The keys a handle's child takes: a handle's look, and text.
   static let childKeys =
     [
@@ -232,24 +245,19 @@ extension SceneDecoder {
   mutating func decodeLook(_ name: Located<String>, _ node: DocumentNode, parent: String?)
     -> HandleSpec?
   {
-    let what = parent.map { "child '\($0).\(name.value)'" } ?? "handle '\(name.value)'"
-    let allowed = parent == nil ? Self.handleKeys + ["children"] : Self.childKeys
-    let misplaced =
-      parent == nil
-      ? Dictionary(
-        uniqueKeysWithValues: ["text", "fontSize", "fontWeight", "align"].map {
-          ($0, "text is drawn by a handle's child (children: { label: { text: \"…\" } })")
-        })
-      : Dictionary(
-        uniqueKeysWithValues: ["draggable", "hitRadius", "rest", "spring", "children"].map {
-          ($0, "a child moves with its handle and has no '\($0)' of its own")
-        })
-    guard let f = fields(of: node, what: what, allowed: allowed, misplaced: misplaced) else {
+    // The subject of its messages, made only if one is written (made for every handle, it
+    // was a tenth of decoding a large scene).
+    func what() -> String {
+      parent.map { "child '\($0).\(name.value)'" } ?? "handle '\(name.value)'"
+    }
+    let allowed = parent == nil ? Self.handleKeys : Self.childKeys
+    let misplaced = parent == nil ? Self.misplacedInHandles : Self.misplacedInChildren
+    guard let f = fields(of: node, what: what(), allowed: allowed, misplaced: misplaced) else {
       return nil
     }
     let position = f["position"].flatMap { expression($0, what: "'position'") }
     if parent == nil && f["position"] == nil && !f.misspelt.contains("position") {
-      error("\(what) needs a 'position'", at: name.source)
+      error("\(what()) needs a 'position'", at: name.source)
     }
     // Decode every field, even without a position, so all their errors are reported.
     let handle = HandleSpec(
@@ -277,8 +285,13 @@ extension SceneDecoder {
         Self.isColorMix($0) ? colorMix($0, what: "'stroke'") : nil
       })
     var sized = handle
-    sized.scaleX = f["scaleX"].flatMap { animatedValue($0, what: "'scaleX'") }
-    sized.scaleY = f["scaleY"].flatMap { animatedValue($0, what: "'scaleY'") }
+    // Set only when given: each setting boxes the look anew.
+    if let node = f["scaleX"], let value = animatedValue(node, what: "'scaleX'") {
+      sized.scaleX = value
+    }
+    if let node = f["scaleY"], let value = animatedValue(node, what: "'scaleY'") {
+      sized.scaleY = value
+    }
     sized.cornerRadius = f["cornerRadius"].flatMap {
       Self.isNumber($0) ? number($0, what: "'cornerRadius'") : nil
     }
@@ -300,10 +313,11 @@ extension SceneDecoder {
         choice($0, what: "'fontWeight'", as: FontWeight.self)
       }
       sized.text?.align = f["align"].flatMap { choice($0, what: "'align'", as: TextAlign.self) }
-    } else {
-      for key in ["fontSize", "fontWeight", "align"] {
+    } else if parent != nil {
+      // (A handle's are unknown keys, said where they belong, above.)
+      for key in Self.textKeys {
         guard let source = f.keySource(key) else { continue }
-        error("'\(key)' is for text; \(what) has no 'text'", at: source)
+        error("'\(key)' is for text; \(what()) has no 'text'", at: source)
       }
     }
     return position == nil && parent == nil ? nil : sized

@@ -308,23 +308,20 @@ enum FollowConstraint: ConstraintBehavior {
     else {
       return start
     }
-    // Read through copies of the plan's arrays (a retain each, not of the whole plan): the
-    // buffers below hold the run's arrays exclusively.
-    let plan = (
-      steppedConstraints: sim.steppedConstraints, steppedFollowSlots: sim.steppedFollowSlots,
-      followSteps: sim.followSteps, pathIsDynamic: sim.pathIsDynamic, keywords: sim.keywords,
-      springModels: sim.springModels, stateSlots: sim.stateSlots
-    )
+    // The plan's arrays are read as `sim.plan`'s stored parts, apart from the run's arrays
+    // the buffers below hold exclusively (through `Simulation`'s forwarding properties they
+    // would read all of `sim`, and copied they cost the pass seven retains a call).
     var next = start
     sim.measuredPaths.withUnsafeBufferPointer { paths in
       sim.handles.withUnsafeMutableBufferPointer { handles in
         sim.followStates.withUnsafeMutableBufferPointer { states in
-          while next < plan.steppedConstraints.count {
-            let s = plan.steppedFollowSlots[next]
+          while next < sim.plan.steppedConstraints.count {
+            let s = sim.plan.steppedFollowSlots[next]
             guard s >= 0 else { return }
-            let p = plan.followSteps[s]
+            let p = sim.plan.followSteps[s]
             let h = p.handle
-            guard states[s].storedGlide.isEmpty, !plan.pathIsDynamic[p.path], states[s].restPlaced
+            guard states[s].storedGlide.isEmpty, !sim.plan.pathIsDynamic[p.path],
+              states[s].restPlaced
             else {
               return
             }
@@ -343,7 +340,9 @@ enum FollowConstraint: ConstraintBehavior {
               along: paths[p.path].length, wraps: p.wrap, by: sim.propagators[spring])
             // Arriving sets it at rest and reports it: the step does that, from the state
             // as it was, which nothing here has changed yet.
-            if plan.springModels[spring].isAtRest(displacement: displacement, velocity: velocity) {
+            if sim.plan.springModels[spring].isAtRest(
+              displacement: displacement, velocity: velocity)
+            {
               return
             }
             let length = paths[p.path].normalizedLength(

@@ -494,7 +494,8 @@ public struct SimulationPlan: Sendable {
   }
 }
 
-// The plan's parts, read by the run as its own.
+// The plan's parts, read by the run as its own. (In a pass that holds the run's arrays
+// through buffers, read `plan.x` instead: these read all of the run.)
 extension Simulation {
   public var graph: SceneGraph { plan.graph }
   var readsFingers: Bool { plan.readsFingers }

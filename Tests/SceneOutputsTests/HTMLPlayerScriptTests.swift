@@ -95,6 +95,36 @@ import Testing
     let width = try #require(views[2]["width"] as? Double)
     #expect(abs(width - (199 + 6 + 14 + 2)) < 1e-9)
   }
+
+  /// A group's children are kept in view: the corners of each child's box, turned and
+  /// stretched with the handle (a text about 0.6 of its size wide a character).
+  @Test(.enabled(if: node != nil, "node is not installed: the player's script cannot be run here"))
+  func theViewTakesInAGroupsChildren() throws {
+    let (page, _) = try HTMLOutputTests.render()
+    let source = try Self.function("viewBounds", in: page)
+    let script =
+      source + """
+        var scene = { width: 200, height: 100, handles: [
+          { shape: "circle", children: [
+            { shape: "text", text: "1234567890", fontSize: 10, align: "left", x: 20, y: 0,
+              rotation: 0, scale: 1, scaleX: 1, scaleY: 1 },
+            { shape: "rect", w: 10, h: 10, x: 0, y: 0, rotation: 0, scale: 1, scaleX: 1, scaleY: 1 } ] } ] };
+        // At (150, 50), r 5, turned a quarter turn and stretched twice along its own x.
+        var frames = [{ h: [[150, 50, 0, 5, "idle", Math.PI / 2, 1, 1, null, null, null, null,
+          null, null, 2, null]], ptr: [] }];
+        var plain = [{ h: [[150, 50, 0, 5, "idle"]], ptr: [] }];
+        process.stdout.write(JSON.stringify([viewBounds(scene, frames), viewBounds(scene, plain)]));
+        """
+    let data = try Self.run(script)
+    let views = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
+    // Turned, the text runs down from y = 50 + 2 × 20 to 50 + 2 × (20 + 60), plus 2.
+    let height = try #require(views[0]["height"] as? Double)
+    #expect(abs(height - (50 + 2 * 80 + 2)) < 1e-9, "\(views[0])")
+    #expect(views[0]["width"] as? Double == 200)
+    // Unturned, it runs right to x = 150 + 20 + 60 + 2.
+    let width = try #require(views[1]["width"] as? Double)
+    #expect(abs(width - (150 + 80 + 2)) < 1e-9, "\(views[1])")
+  }
 }
 
 /// The player's scripts are files of their own (the renderer it shares with the live

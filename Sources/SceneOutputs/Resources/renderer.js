@@ -20,6 +20,8 @@ var SceneRenderer = (function () {
   // handle (with its radius or size, and the control-point label) and pointer of every
   // frame, so nothing is cut off at the canvas edge without a word.
   function viewBounds(scene, frames) {
+    // A handle's scale along its own x (index 14) or y (15) in a frame: 1 unless animated.
+    function axisOf(v, index) { return v[index] != null ? v[index] : 1; }
     var minX = 0, minY = 0, maxX = scene.width, maxY = scene.height;
     function include(x, y, pad) {
       if (!isFinite(x) || !isFinite(y)) return;
@@ -30,17 +32,41 @@ var SceneRenderer = (function () {
       scene.handles.forEach(function (h, i) {
         var v = f.h[i];
         if (!v || v[4] === "hidden") return;
+        var scale = v.length > 6 ? v[6] : 1;
+        var sx = v.length > 15 ? axisOf(v, 14) : 1, sy = v.length > 15 ? axisOf(v, 15) : 1;
         if (h.shape === "none") {
           // A control point and its name, written to its right.
           include(v[0], v[1], 8);
           include(v[0] + 6 + 7 * h.name.length, v[1] - 6, 2);
-          return;
+        } else {
+          // An animated width or height (v[10], v[11]) counts as drawn, scale (v[6]) too.
+          var w = v.length > 10 && v[10] != null ? v[10] : h.w;
+          var ht = v.length > 11 && v[11] != null ? v[11] : h.h;
+          var reach = h.shape === "rect" ? Math.sqrt(w * w + ht * ht) / 2 : v[3];
+          include(v[0], v[1], (reach || 0) * scale * Math.max(sx, sy) + 2);
         }
-        // An animated width or height (v[10], v[11]) counts as drawn, scale (v[6]) too.
-        var w = v.length > 10 && v[10] != null ? v[10] : h.w;
-        var ht = v.length > 11 && v[11] != null ? v[11] : h.h;
-        var reach = h.shape === "rect" ? Math.sqrt(w * w + ht * ht) / 2 : v[3];
-        include(v[0], v[1], (reach || 0) * (v.length > 6 ? v[6] : 1) + 2);
+        // Its children: the corners of each one's box (a text about 0.6 of its size wide a
+        // character), at the scene's own place and size, turned and scaled with it.
+        var turn = v.length > 5 ? v[2] + v[5] : v[2];
+        var cos = Math.cos(turn), sin = Math.sin(turn);
+        (h.children || []).forEach(function (c) {
+          var x0, x1, y0, y1;
+          if (c.shape === "text") {
+            var tw = 0.6 * c.fontSize * Math.max(c.text.length, 4);
+            x0 = c.align === "left" ? 0 : c.align === "right" ? -tw : -tw / 2;
+            x1 = x0 + tw; y0 = -c.fontSize / 2; y1 = c.fontSize / 2;
+          } else {
+            var hw = c.shape === "rect" ? c.w / 2 : c.r, hh = c.shape === "rect" ? c.h / 2 : c.r;
+            x0 = -hw; x1 = hw; y0 = -hh; y1 = hh;
+          }
+          var cc = Math.cos(c.rotation), cs = Math.sin(c.rotation);
+          [[x0, y0], [x1, y0], [x0, y1], [x1, y1]].forEach(function (p) {
+            var px = p[0] * c.scale * c.scaleX, py = p[1] * c.scale * c.scaleY;
+            var lx = c.x + px * cc - py * cs, ly = c.y + px * cs + py * cc;
+            lx *= scale * sx; ly *= scale * sy;
+            include(v[0] + lx * cos - ly * sin, v[1] + lx * sin + ly * cos, 2);
+          });
+        });
       });
       f.ptr.forEach(function (q) { include(q[1], q[2], 10); });
     });

@@ -190,6 +190,26 @@ import Testing
     #expect(back.stdout == canonical.stdout)
   }
 
+  /// `hold` and `wait` are one step; each is written back as it was written.
+  @Test func fmtKeepsHoldAndWaitAsWritten() throws {
+    let dir = try scratch()
+    let file = dir.appendingPathComponent("held.yaml")
+    try """
+    handles:
+      ball: { position: [10, 20], r: 5, draggable: true }
+    gesture:
+      - press: ball
+      - hold: 0.2s
+      - release
+      - wait: 1s
+
+    """.write(to: file, atomically: true, encoding: .utf8)
+    let yaml = try ScenecProcess.run(["fmt", file.path])
+    #expect(yaml.stdout.contains("  - hold: 0.2s\n  - release\n  - wait: 1s\n"), "\(yaml.stdout)")
+    let dsl = try ScenecProcess.run(["fmt", file.path, "--to", "dsl"])
+    #expect(dsl.stdout.contains("  hold 0.2s\n  release\n  wait 1s\n"), "\(dsl.stdout)")
+  }
+
   @Test func fmtWriteReplacesTheFileOrWritesTheTwin() throws {
     let dir = try scratch()
     let file = dir.appendingPathComponent("ball.yaml")

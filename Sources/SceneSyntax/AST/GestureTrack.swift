@@ -71,6 +71,9 @@ public struct GestureStep: Hashable, Sendable {
 
   public var kind: Kind
   public var source: SourceRef
+  /// `hold` where a `wait` was written so (the same step), for `fmt` to write it back so;
+  /// ignored by `==`.
+  public var writtenKeyword = WrittenText("")
 
   public init(_ kind: Kind, at source: SourceRef = .synthesized) {
     self.kind = kind
@@ -80,13 +83,13 @@ public struct GestureStep: Hashable, Sendable {
   /// The key that names each kind in both syntaxes (`wait` also accepts `hold`).
   public var keyword: String { stepKeyword.rawValue }
 
-  /// The keyword that names it (`hold` is written back as `wait`).
+  /// The keyword that names it (a `wait` written `hold` is `hold`).
   public var stepKeyword: GestureStepKeyword {
     switch kind {
     case .press: return .press
     case .drag: return .drag
     case .move: return .move
-    case .wait: return .wait
+    case .wait: return writtenKeyword.text == "hold" ? .hold : .wait
     case .release: return .release
     case .tap: return .tap
     case .fling: return .fling

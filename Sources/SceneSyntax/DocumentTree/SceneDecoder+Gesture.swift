@@ -118,7 +118,9 @@ extension SceneDecoder {
         at: keySource)
     case .wait, .hold:
       return shortTime(value, what: "'\(kind)'", plausible: 60).map {
-        GestureStep(.wait($0), at: keySource)
+        var step = GestureStep(.wait($0), at: keySource)
+        if keyword == .hold { step.writtenKeyword = WrittenText("hold") }
+        return step
       }
     case .release:
       if case .scalar(let s) = value.value, s.isNull {

@@ -378,7 +378,8 @@ public enum SceneEncoder {
       if let duration { inner.append(entry("over", scalar(time(duration.value)))) }
       if let velocity { inner.append(entry("velocity", scalar(velocity.text))) }
       return mapping([entry("fling", mapping(inner))])
-    case .wait(let seconds): return mapping([entry("wait", scalar(time(seconds.value)))])
+    case .wait(let seconds):
+      return mapping([entry(step.keyword, scalar(time(seconds.value)))])
     case .release(nil): return scalar("release")
     case .release(let velocity?):
       return mapping([entry("release", mapping([entry("velocity", scalar(velocity.text))]))])

@@ -60,7 +60,8 @@ enum JSONLines {
   ) {
     text.append(UInt8(ascii: "{"))
     if !frame.children.isEmpty {
-      writeChildren(frame.children, of: frame.handles, precision: p, to: &text)
+      writeChildren(
+        frame.children, of: frame.handles, precision: p, memory: &memory, to: &text)
       text.append(UInt8(ascii: ","))
     }
     text.append("\"events\":[")
@@ -381,19 +382,30 @@ enum JSONLines {
   /// `"children":{HANDLE:{CHILD:{…}}}`: the values of the children that change, by their
   /// handles' names and their own, sorted, each with only what changes (`x` and `y` for
   /// its place, `text` for its text).
+  ///
+  /// The sorted order is kept in `memory`: a simulation's frames list the same children,
+  /// so it is worked out once, not sorted by name every frame.
   static func writeChildren(
     _ children: [ChildFrame], of handles: [HandleFrame], precision p: Int,
-    to text: inout TextBytes
+    memory: inout FrameTextMemory, to text: inout TextBytes
   ) {
     text.append("\"children\":{")
-    let order = children.indices.sorted {
-      let a = handles[children[$0].handle].name
-      let b = handles[children[$1].handle].name
-      return a != b ? a < b : children[$0].look.name < children[$1].look.name
+    let known =
+      memory.childPairs.count == children.count
+      && zip(memory.childPairs, children).allSatisfy {
+        $0.handle == $1.handle && $0.child == $1.child
+      }
+    if !known {
+      memory.childPairs = children.map { ChildKey(handle: $0.handle, child: $0.child) }
+      memory.childOrder = children.indices.sorted {
+        let a = handles[children[$0].handle].name
+        let b = handles[children[$1].handle].name
+        return a != b ? a < b : children[$0].look.name < children[$1].look.name
+      }
     }
     var previous = -1
-    for k in order.indices {
-      let child = children[order[k]]
+    for k in memory.childOrder {
+      let child = children[k]
       if child.handle != previous {
         if previous >= 0 { text.append("},") }
         text.appendQuoted(handles[child.handle].name)
@@ -403,47 +415,28 @@ enum JSONLines {
         text.append(UInt8(ascii: ","))
       }
       text.appendQuoted(child.look.name)
-      text.append(":{")
+      text.append(UInt8(ascii: ":"))
       let look = child.look
-      var first = true
-      func key(_ name: StaticString) {
-        if !first { text.append(UInt8(ascii: ",")) }
-        first = false
-        text.append(UInt8(ascii: "\""))
-        text.append(name)
-        text.append("\":")
-      }
-      func number(_ property: SceneGraph.AnimatedProperty, _ name: StaticString, _ value: Double) {
-        guard look.animates(property) else { return }
-        key(name)
-        text.append(value, precision: p)
-      }
-      func color(_ property: SceneGraph.AnimatedProperty, _ name: StaticString, _ value: Color) {
-        guard look.animates(property) else { return }
-        key(name)
-        text.append(UInt8(ascii: "\""))
-        appendHex(value, to: &text)
-        text.append(UInt8(ascii: "\""))
-      }
-      number(.cornerRadius, "cornerRadius", look.cornerRadius)
-      color(.fill, "fill", look.fill)
-      number(.height, "height", look.height)
-      number(.opacity, "opacity", look.opacity)
-      number(.radius, "r", look.radius)
-      number(.rotation, "rotation", look.rotation)
-      number(.scale, "scale", look.scale)
-      number(.scaleX, "scaleX", look.scaleX)
-      number(.scaleY, "scaleY", look.scaleY)
-      color(.stroke, "stroke", look.stroke)
-      number(.strokeWidth, "strokeWidth", look.strokeWidth)
+      var fields = ObjectFields(look, precision: p)
+      fields.number(.cornerRadius, "cornerRadius", look.cornerRadius, to: &text)
+      fields.color(.fill, "fill", look.fill, to: &text)
+      fields.number(.height, "height", look.height, to: &text)
+      fields.number(.opacity, "opacity", look.opacity, to: &text)
+      fields.number(.radius, "r", look.radius, to: &text)
+      fields.number(.rotation, "rotation", look.rotation, to: &text)
+      fields.number(.scale, "scale", look.scale, to: &text)
+      fields.number(.scaleX, "scaleX", look.scaleX, to: &text)
+      fields.number(.scaleY, "scaleY", look.scaleY, to: &text)
+      fields.color(.stroke, "stroke", look.stroke, to: &text)
+      fields.number(.strokeWidth, "strokeWidth", look.strokeWidth, to: &text)
       if look.animates(.textValue) {
-        key("text")
+        fields.key("text", to: &text)
         text.appendQuoted(child.text)
       }
-      number(.width, "width", look.width)
-      number(.offsetX, "x", look.x)
-      number(.offsetY, "y", look.y)
-      text.append(UInt8(ascii: "}"))
+      fields.number(.width, "width", look.width, to: &text)
+      fields.number(.offsetX, "x", look.x, to: &text)
+      fields.number(.offsetY, "y", look.y, to: &text)
+      fields.close(to: &text)
     }
     if previous >= 0 { text.append(UInt8(ascii: "}")) }
     text.append(UInt8(ascii: "}"))
@@ -461,38 +454,60 @@ enum JSONLines {
       let look = styles[index].look
       if k > 0 { text.append(UInt8(ascii: ",")) }
       text.appendQuoted(paths[styles[index].path].name)
-      text.append(":{")
-      var first = true
-      func key(_ name: StaticString) {
-        if !first { text.append(UInt8(ascii: ",")) }
-        first = false
-        text.append(UInt8(ascii: "\""))
-        text.append(name)
-        text.append("\":")
-      }
-      if look.animates(.fill) {
-        key("fill")
-        text.append(UInt8(ascii: "\""))
-        appendHex(look.fill, to: &text)
-        text.append(UInt8(ascii: "\""))
-      }
-      if look.animates(.opacity) {
-        key("opacity")
-        text.append(look.opacity, precision: p)
-      }
-      if look.animates(.stroke) {
-        key("stroke")
-        text.append(UInt8(ascii: "\""))
-        appendHex(look.stroke, to: &text)
-        text.append(UInt8(ascii: "\""))
-      }
-      if look.animates(.strokeWidth) {
-        key("strokeWidth")
-        text.append(look.strokeWidth, precision: p)
-      }
-      text.append(UInt8(ascii: "}"))
+      text.append(UInt8(ascii: ":"))
+      var fields = ObjectFields(look, precision: p)
+      fields.color(.fill, "fill", look.fill, to: &text)
+      fields.number(.opacity, "opacity", look.opacity, to: &text)
+      fields.color(.stroke, "stroke", look.stroke, to: &text)
+      fields.number(.strokeWidth, "strokeWidth", look.strokeWidth, to: &text)
+      fields.close(to: &text)
     }
     text.append(UInt8(ascii: "}"))
+  }
+
+  /// The fields of a child's or a path style's object, each written only where `look`
+  /// animates its property, commas between them.
+  struct ObjectFields {
+    let look: HandleFrame
+    let precision: Int
+    var opened = false
+
+    init(_ look: HandleFrame, precision: Int) {
+      self.look = look
+      self.precision = precision
+    }
+
+    mutating func key(_ name: StaticString, to text: inout TextBytes) {
+      text.append(opened ? ",\"" : "{\"")
+      opened = true
+      text.append(name)
+      text.append("\":")
+    }
+
+    mutating func number(
+      _ property: SceneGraph.AnimatedProperty, _ name: StaticString, _ value: Double,
+      to text: inout TextBytes
+    ) {
+      guard look.animates(property) else { return }
+      key(name, to: &text)
+      text.append(value, precision: precision)
+    }
+
+    mutating func color(
+      _ property: SceneGraph.AnimatedProperty, _ name: StaticString, _ value: Color,
+      to text: inout TextBytes
+    ) {
+      guard look.animates(property) else { return }
+      key(name, to: &text)
+      text.append(UInt8(ascii: "\""))
+      JSONLines.appendHex(value, to: &text)
+      text.append(UInt8(ascii: "\""))
+    }
+
+    /// `}`, after `{` when no field was written.
+    func close(to text: inout TextBytes) {
+      text.append(opened ? "}" : "{}")
+    }
   }
 
   /// `rrggbbaa`, lowercase: the animated colours of a frame, alpha always written.

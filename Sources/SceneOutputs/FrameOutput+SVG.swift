@@ -223,15 +223,14 @@ enum SVGText {
 
   /// `scale(S)`, or `scale(SX SY)` when a look is stretched along its own axes.
   static func scaleTransform(_ look: HandleFrame, precision p: Int) -> String {
-    let x = NumberText.format(look.scale * look.scaleX, precision: p)
-    let y = NumberText.format(look.scale * look.scaleY, precision: p)
-    return x == y ? "scale(\(x))" : "scale(\(x) \(y))"
+    "scale(\(scaleValues(look, precision: p)))"
   }
 
-  /// A child by its handle's index and its own among the handle's children.
-  struct ChildKey: Hashable {
-    var handle: Int
-    var child: Int
+  /// `S`, or `SX SY` when a look is stretched along its own axes: a `scale`'s values.
+  static func scaleValues(_ look: HandleFrame, precision p: Int) -> String {
+    let x = NumberText.format(look.scale * look.scaleX, precision: p)
+    let y = NumberText.format(look.scale * look.scaleY, precision: p)
+    return x == y ? x : "\(x) \(y)"
   }
 
   /// The font families text is drawn in, here and in the pages' renderer.
@@ -255,14 +254,7 @@ enum SVGText {
     out.append(">\n")
     for (k, child) in handle.children.enumerated() {
       let frame = changing(k)
-      var look = HandleFrame(
-        name: child.name, x: child.offset.x, y: child.offset.y, angle: 0, radius: child.radius,
-        state: .idle)
-      look.rotation = child.rotation
-      look.scale = child.scale
-      look.scaleX = child.scaleX
-      look.scaleY = child.scaleY
-      if let frame { look = frame.look }
+      let look = frame?.look ?? HandleFrame.resting(child)
       let text = frame.flatMap { $0.look.animates(.textValue) ? $0.text : nil }
       out.append(childElement(child, look, text: text, precision: p))
     }
@@ -541,7 +533,7 @@ enum SVGText {
         ("rotate", states.map { degrees($0.angle + $0.rotation, precision: p) }),
         (
           "scale",
-          states.map { scaleTransform($0, precision: p).dropFirst(6).dropLast().description }
+          states.map { scaleValues($0, precision: p) }
         ),
       ], extra: extra)
     var out = open
@@ -549,13 +541,7 @@ enum SVGText {
       if let line { out += "        " + line + "\n" }
     }
     for (k, child) in handle.children.enumerated() {
-      var rest = HandleFrame(
-        name: child.name, x: child.offset.x, y: child.offset.y, angle: 0, radius: child.radius,
-        state: .idle)
-      rest.rotation = child.rotation
-      rest.scale = child.scale
-      rest.scaleX = child.scaleX
-      rest.scaleY = child.scaleY
+      let rest = HandleFrame.resting(child)
       // A simulation lists the same children in every frame: where the first frame has
       // this one, every other has it too (looked for only if not).
       let slot = frames.first?.children.firstIndex { $0.handle == track.index && $0.child == k }
@@ -574,7 +560,7 @@ enum SVGText {
       let rotations = looks.map { degrees($0.rotation, precision: p) }
       if rotations.contains(where: { $0 != "0" }) { transforms.append(("rotate", rotations)) }
       let scales = looks.map {
-        scaleTransform($0, precision: p).dropFirst(6).dropLast().description
+        scaleValues($0, precision: p)
       }
       if scales.contains(where: { $0 != "1" }) { transforms.append(("scale", scales)) }
       let (childOpen, childClose) = groups("        ", transforms, extra: "")

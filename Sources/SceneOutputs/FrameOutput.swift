@@ -177,3 +177,9 @@ struct SceneText: Sendable {
   /// `true` when a frame has as many paths as the scene draws (``SceneGraph/drawnPaths``).
   func fits(_ paths: [PathFrame]) -> Bool { paths.count == pathNames.count }
 }
+
+/// A handle's child by its handle's index and its own among the handle's children.
+struct ChildKey: Hashable {
+  var handle: Int
+  var child: Int
+}

@@ -105,6 +105,10 @@ struct FrameTextMemory {
     }
   }
 
+  /// The children of the last frame written, and their order sorted by names.
+  var childPairs: [ChildKey] = []
+  var childOrder: [Int] = []
+
   /// A path's text and the words it was made from (``words(of:_:)``).
   struct PathText {
     var words: [UInt64] = []

@@ -112,10 +112,7 @@ extension Simulation {
     }
     residue += sum
     for k in publishedChildren.indices where !childTextMotions[k].isEmpty {
-      guard
-        let look = graph.handles[publishedChildren[k].handle].children[publishedChildren[k].child]
-          .text
-      else { continue }
+      guard let look = childTexts[k] else { continue }
       let numbers = childTextMotions[k]
       let text = look.text { motionValues[numbers[$0]] }
       if text != publishedChildren[k].text { publishedChildren[k].text = text }

@@ -302,12 +302,14 @@ public struct Simulation: Sendable {
       scaleY = shape.scaleY
     }
 
-    /// How far from its place its shape reaches at most, drawn.
-    func reach(_ shape: HandleShape) -> Double {
-      let stretch = scale * max(scaleX, scaleY)
+    /// The most it is scaled along either of its axes.
+    var stretch: Double { scale * max(scaleX, scaleY) }
+
+    /// How far from its place its shape reaches at most, before its own scales.
+    func extent(_ shape: HandleShape) -> Double {
       switch shape {
-      case .circle: return radius * stretch
-      case .rect: return (width * width + height * height).squareRoot() / 2 * stretch
+      case .circle: return radius
+      case .rect: return (width * width + height * height).squareRoot() / 2
       case .none, .text: return 0
       }
     }
@@ -347,12 +349,14 @@ public struct Simulation: Sendable {
   func shapeReach(of i: Int) -> Double {
     let handle = graph.handles[i]
     let (own, children) = hitLooks(of: i)
-    var reach = own.reach(handle.shape) / max(own.scale * max(own.scaleX, own.scaleY), 1e-300)
+    // In the handle's coordinates, then scaled as the handle is drawn.
+    var reach = own.extent(handle.shape)
     for (k, child) in handle.children.enumerated() {
       let look = children[k]
-      reach = max(reach, (look.x * look.x + look.y * look.y).squareRoot() + look.reach(child.shape))
+      let place = (look.x * look.x + look.y * look.y).squareRoot()
+      reach = max(reach, place + look.extent(child.shape) * look.stretch)
     }
-    let result = reach * own.scale * max(own.scaleX, own.scaleY)
+    let result = reach * own.stretch
     return result.isFinite ? result : .infinity
   }
 

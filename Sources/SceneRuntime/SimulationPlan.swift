@@ -119,6 +119,8 @@ public struct SimulationPlan: Sendable {
   let motionChildren: [Int]
   /// For each of ``publishedChildren``, its text's numbers' motions, in order.
   let childTextMotions: [[Int]]
+  /// For each of the frame's children that change, its text's look (`nil` for a shape).
+  let childTexts: [SceneGraph.TextLook?]
   /// For a path's style motion, its place in the frame's path styles; −1 for any other.
   let motionPathStyles: [Int]
   let motionRanges: [Range<Int>]
@@ -266,6 +268,7 @@ public struct SimulationPlan: Sendable {
     var motionRanges: [Range<Int>] = []
     var children: [ChildFrame] = []
     var childTextMotions: [[Int]] = []
+    var childTexts: [SceneGraph.TextLook?] = []
     for (i, handle) in graph.handles.enumerated() {
       let first = motions.count
       motions += handle.motions
@@ -273,13 +276,7 @@ public struct SimulationPlan: Sendable {
       motionChildren += repeatElement(-1, count: handle.motions.count)
       // Then its children's, each child that changes with a slot in the frame's children.
       for (c, child) in handle.children.enumerated() where !child.motions.isEmpty {
-        var look = HandleFrame(
-          name: child.name, x: child.offset.x, y: child.offset.y, angle: 0,
-          radius: child.radius, state: .idle)
-        look.rotation = child.rotation
-        look.scale = child.scale
-        look.scaleX = child.scaleX
-        look.scaleY = child.scaleY
+        var look = HandleFrame.resting(child)
         var texts: [Int] = []
         for motion in child.motions {
           look.animated |= 1 << UInt32(motion.property.rawValue)
@@ -290,11 +287,13 @@ public struct SimulationPlan: Sendable {
         }
         children.append(ChildFrame(handle: i, child: c, look: look))
         childTextMotions.append(texts)
+        childTexts.append(child.text)
       }
       motionRanges.append(first..<motions.count)
     }
     initialPublishedChildren = children
     self.childTextMotions = childTextMotions
+    self.childTexts = childTexts
     // Then the paths' trims and styles, whose motions belong to no handle.
     var trims: [(path: Int, start: Int?, end: Int?)] = []
     var pathStyles: [PathStyleFrame] = []
@@ -303,23 +302,21 @@ public struct SimulationPlan: Sendable {
     for (p, path) in graph.paths.enumerated() where !path.motions.isEmpty {
       var trim: (path: Int, start: Int?, end: Int?) = (p, nil, nil)
       var look = HandleFrame(name: path.name, x: 0, y: 0, angle: 0, radius: 0, state: .idle)
+      // The slot its style takes in the frame's path styles, if any of it changes.
+      let styleSlot = pathStyles.count
       for motion in path.motions {
         switch motion.property {
         case .trimStart: trim.start = motions.count
         case .trimEnd: trim.end = motions.count
         default: look.animated |= 1 << UInt32(motion.property.rawValue)
         }
-        motionPathStyles.append(look.animated == 0 ? -1 : pathStyles.count)
+        let isTrim = motion.property == .trimStart || motion.property == .trimEnd
+        motionPathStyles.append(isTrim ? -1 : styleSlot)
         motions.append(motion)
         motionHandles.append(-1)
       }
       if trim.start != nil || trim.end != nil { trims.append(trim) }
       if look.animated != 0 { pathStyles.append(PathStyleFrame(path: p, look: look)) }
-    }
-    // A trim's motions were numbered before their path's style was known to exist.
-    for m in motionPathStyles.indices where m < motions.count {
-      let property = motions[m].property
-      if property == .trimStart || property == .trimEnd { motionPathStyles[m] = -1 }
     }
     initialPublishedPathStyles = pathStyles
     self.motionPathStyles = motionPathStyles
@@ -545,6 +542,7 @@ extension Simulation {
   var motionHandles: [Int] { plan.motionHandles }
   var motionChildren: [Int] { plan.motionChildren }
   var childTextMotions: [[Int]] { plan.childTextMotions }
+  var childTexts: [SceneGraph.TextLook?] { plan.childTexts }
   var motionPathStyles: [Int] { plan.motionPathStyles }
   var motionRanges: [Range<Int>] { plan.motionRanges }
   var pathMotions: Range<Int> { plan.pathMotions }

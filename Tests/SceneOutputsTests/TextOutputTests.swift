@@ -168,6 +168,21 @@ func runFrames(_ yaml: String) throws -> (SceneGraph, [Frame]) {
         """)
   }
 
+  /// Streamed, the children's sorted order is worked out once and kept: each line is the
+  /// line of its frame alone, even where a frame lists other children than the one before.
+  @Test func streamedChildrenEncodeAsEachFrameAlone() throws {
+    let (graph, frames) = try runFrames(scene)
+    let context = OutputContext(graph: graph, fps: 60)
+    var reshaped = frames
+    reshaped[1].children.removeFirst()
+    reshaped[2].children.reverse()
+    #expect(reshaped[1].children.count == 1)
+    let streamed = FrameOutput.jsonl.text(of: reshaped, context: context)
+    #expect(
+      streamed == reshaped.map { FrameOutput.jsonl.text(of: [$0], context: context) }.joined())
+    #expect(streamed.contains(#"{"children":{"card":{"label":{"text":"<1> & more"}}},"#))
+  }
+
   @Test func theSVGDrawsEveryChildInItsHandlesCoordinates() throws {
     let (graph, frames) = try runFrames(scene)
     let context = OutputContext(graph: graph, fps: 60)

@@ -371,8 +371,6 @@ private struct DSLStatementParser {
   private var gestureTracks: [GestureTrack] = []
   private var pointerSpans: [Int: SourceSpan] = [:]
   private var blockState = BlockState.none
-  /// How many handles the tree has, so a handle's block finds its entry by index.
-  private var handlesAdded = 0
   // Kept outside `blockState` so appending to its items mutates in place (no copies).
   private var openBlock: OpenBlock?
   private let suggestions = SuggestionCache()
@@ -514,8 +512,8 @@ private struct DSLStatementParser {
         // large DSL file a sixth of its reading); its block of children, if any, is added
         // to it where it lies.
         add(section, at: wordSpan, entry: entry)
-        handlesAdded += 1
-        blockState = .handle(entry: handlesAdded - 1, wordSpan: wordSpan)
+        let index = (sections[.handles]?.entries.count ?? 1) - 1
+        blockState = .handle(entry: index, wordSpan: wordSpan)
       } else {
         add(section, at: wordSpan, entry: entry)
         blockState = .rejecting(keyword)

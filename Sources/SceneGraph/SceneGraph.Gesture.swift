@@ -45,6 +45,21 @@ extension SceneGraph {
       case pinch(
         center: CompiledExpression, scale: CompiledExpression?, rotation: CompiledExpression?,
         distance: CompiledExpression?, easing: Easing)
+      /// Set inputs (by index into ``SceneGraph/inputs``) to values, in no time.
+      case setInputs([InputChange])
+      /// Fire a trigger input, in no time.
+      case fire(Int)
+    }
+
+    /// An input a `set` step changes, and the value it is given.
+    public struct InputChange: Sendable {
+      public var input: Int
+      public var value: CompiledExpression
+
+      public init(input: Int, value: CompiledExpression) {
+        self.input = input
+        self.value = value
+      }
     }
 
     /// Where a motion goes.

@@ -34,6 +34,11 @@ public struct SceneGraph: Sendable {
   public var lets: [Let]
   /// What to evaluate each frame, dependencies first.
   public var evaluationOrder: [Node]
+  /// `inputs:`, in the order written (``SlotLayout/inputSlot(_:)`` indexes them).
+  public var inputs: [Input] = []
+  /// `states:`, in the order written: machine `k`'s slots start at `machineSlots[k]`.
+  public var machines: [Machine] = []
+  public var machineSlots: [Int] = []
   /// Where the values only expectations read live, after the scene's own slots.
   public var expectationSlots = ExpectationSlots(layout: SlotLayout(letCount: 0, handleCount: 0))
 
@@ -291,6 +296,9 @@ public struct SceneGraph: Sendable {
     /// property is to the new target, over `duration` seconds along `easing`.
     public var tween: (duration: Double, easing: Easing)?
     public var source: SourceRef
+    /// Its targets while machines are in given states (`set:`), which take the place of
+    /// ``target`` then; the machine's state says how it moves there.
+    public var stateTargets: [StateTarget] = []
 
     public init(
       property: AnimatedProperty, target: CompiledExpression, spring: Int?, source: SourceRef

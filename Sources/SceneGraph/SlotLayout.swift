@@ -32,18 +32,30 @@ public struct SlotLayout: Hashable, Sendable {
 
   public let letCount: Int
   public let handleCount: Int
+  /// How many inputs, and how many slots the state machines take (one for each machine's
+  /// state number, then one per state: 1 while in it).
+  public let inputCount: Int
+  public let machineSlotCount: Int
 
-  public init(letCount: Int, handleCount: Int) {
+  public init(letCount: Int, handleCount: Int, inputCount: Int = 0, machineSlotCount: Int = 0) {
     self.letCount = letCount
     self.handleCount = handleCount
+    self.inputCount = inputCount
+    self.machineSlotCount = machineSlotCount
   }
 
   /// The first of the two slots of let `index` (in declaration order).
   public func letSlot(_ index: Int) -> Int { Self.builtinCount + 2 * index }
   /// The x slot of handle `index`; y and angle follow it.
   public func handleSlot(_ index: Int) -> Int { Self.builtinCount + 2 * letCount + 3 * index }
+  /// The slot of input `index`, after the handles'.
+  public func inputSlot(_ index: Int) -> Int {
+    Self.builtinCount + 2 * letCount + 3 * handleCount + index
+  }
+  /// The first slot of the machines', after the inputs'.
+  public var firstMachineSlot: Int { inputSlot(inputCount) }
   /// How many slots the state has.
-  public var count: Int { Self.builtinCount + 2 * letCount + 3 * handleCount }
+  public var count: Int { firstMachineSlot + machineSlotCount }
 
   /// What each built-in name an expression reads stands for (`width`, `time`, `pointer.x`,
   /// …): the one table of built-ins, for the compiler and for the names a scene may not

@@ -68,6 +68,17 @@ enum JSONLines {
     for i in frame.events.indices {
       let event = frame.events[i]
       // Link events concern a constraint; the rest concern a handle.
+      if event.kind == .state {
+        // `{"from":…,"machine":…,"to":…,"type":"state"}`, keys sorted.
+        text.append(i == 0 ? "{\"from\":" : ",{\"from\":")
+        text.appendQuoted(event.from ?? "")
+        text.append(",\"machine\":")
+        text.appendQuoted(event.subjectName(in: frame))
+        text.append(",\"to\":")
+        text.appendQuoted(event.target ?? "")
+        text.append(",\"type\":\"state\"}")
+        continue
+      }
       text.append(i == 0 ? "{\"" : ",{\"")
       text.append(event.kind.isAboutHandle ? "handle\":" : "constraint\":")
       text.appendQuoted(event.subjectName(in: frame))
@@ -143,7 +154,20 @@ enum JSONLines {
       text.append(pointer.y, precision: p)
       text.append(UInt8(ascii: "}"))
     }
-    text.append("],\"time\":")
+    text.append(UInt8(ascii: "]"))
+    if !frame.machines.isEmpty {
+      // By machine name, sorted, as every object's keys are.
+      text.append(",\"states\":{")
+      let order = frame.machines.indices.sorted { frame.machines[$0].name < frame.machines[$1].name }
+      for (k, m) in order.enumerated() {
+        if k > 0 { text.append(UInt8(ascii: ",")) }
+        text.appendQuoted(frame.machines[m].name)
+        text.append(UInt8(ascii: ":"))
+        text.appendQuoted(frame.machines[m].state)
+      }
+      text.append(UInt8(ascii: "}"))
+    }
+    text.append(",\"time\":")
     text.append(frame.time, precision: p)
     text.append(UInt8(ascii: "}"))
   }

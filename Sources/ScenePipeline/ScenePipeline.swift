@@ -89,7 +89,7 @@ public enum ScenePipeline {
     let traces = TraceLoader.load(
       for: spec.gesture, sceneFile: sceneFile, folders: options.traceFolders)
     let resolved = SceneResolver.resolve(spec, traces: traces.traces, parallel: .allCores)
-    loaded.diagnostics += resolved.errors.map(\.diagnostic)
+    loaded.diagnostics += resolved.errors.map(\.diagnostic) + resolved.warnings
     loaded.files += traces.files
     loaded.inputs += traces.paths
     loaded.diagnostics += traces.diagnostics

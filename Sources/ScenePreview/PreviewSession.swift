@@ -247,12 +247,14 @@ public struct PreviewSession: Sendable {
 
   private mutating func record(_ event: PointerEvent) {
     guard recording != nil, script == nil else { return }
-    let phase: TraceFile.Sample.Phase =
-      switch event.phase {
-      case .down: .down
-      case .move: .move
-      case .up: .up
-      }
+    let phase: TraceFile.Sample.Phase
+    switch event.phase {
+    case .down: phase = .down
+    case .move: phase = .move
+    case .up: phase = .up
+    // A trace holds fingers; an input set by hand is not one of them.
+    case .input, .fire: return
+    }
     recording?.append(
       TraceFile.Sample(
         time: event.time, position: event.position, phase: phase, pointer: event.pointer))

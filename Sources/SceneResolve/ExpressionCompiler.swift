@@ -177,6 +177,10 @@ private struct Compiler {
     case .unary(let op, let operand):
       return try unary(op, try compile(operand), at: e)
     case .binary(let op, let lhs, let rhs):
+      if op == .equal || op == .notEqual, let flag = try stateFlagEitherWay(lhs, rhs) {
+        let inState = try value(of: flag, named: e)
+        return op == .equal ? inState : try unary(.not, inState, at: e)
+      }
       return try binary(op, try compile(lhs), try compile(rhs), at: e)
     case .conditional(let condition, let then, let otherwise):
       return try conditional(condition, then, otherwise, at: e)
@@ -264,6 +268,25 @@ private struct Compiler {
 
   // MARK: Names
 
+  /// ``stateFlag(_:_:)`` of `a` and `b`, or of `b` and `a`.
+  func stateFlagEitherWay(_ a: Expression, _ b: Expression) throws(ResolveError) -> Symbol? {
+    if let flag = try stateFlag(a, b) { return flag }
+    return try stateFlag(b, a)
+  }
+
+  /// For `machine.state == NAME` (either way round): the machine's member `NAME`, 1 while
+  /// it is in that state; `nil` when `a` is not a machine's `state` or `b` not a bare name.
+  func stateFlag(_ a: Expression, _ b: Expression) throws(ResolveError) -> Symbol? {
+    guard case .member(let base, "state") = a.kind, case .identifier(let name) = b.kind,
+      case .object(let members, _)? = try symbol(of: base), members["#machine"] != nil
+    else { return nil }
+    if name != "state", !name.hasPrefix("#"), let flag = members[name] { return flag }
+    let states = members.keys.filter { $0 != "state" && !$0.hasPrefix("#") }.sorted()
+    throw ResolveError(
+      "unknown state '\(name)' of machine '\(base.text)'\(Suggestion.didYouMean(name, among: states))",
+      at: b.source.span)
+  }
+
   /// The symbol `name` stands for, or an error with a suggestion.
   func lookup(_ name: String, at e: Expression) throws(ResolveError) -> Symbol {
     if let symbol = symbols.lookup(name) { return symbol }
@@ -324,7 +347,7 @@ private struct Compiler {
         throw ResolveError(
           "\(Self.quote(base)) has no [\(name)]; \(range)", at: e.source.span)
       }
-      var names = Array(members.keys)
+      var names = members.keys.filter { !$0.hasPrefix("#") }
       if let value, case .point(let x, let y) = Self.pointValue(value) {
         if name == "x" { return .number(slot: x) }
         if name == "y" { return .number(slot: y) }
@@ -363,7 +386,9 @@ private struct Compiler {
       guard !members.isEmpty else {
         throw ResolveError("\(Self.quote(e)) has no value and no members", at: e.source.span)
       }
-      let uses = Self.sortedMembers(Array(members.keys)).map { "\(e.text).\($0)" }
+      let uses = Self.sortedMembers(members.keys.filter { !$0.hasPrefix("#") }).map {
+        "\(e.text).\($0)"
+      }
       throw ResolveError(
         "\(Self.quote(e)) has no value of its own; use \(Self.list(uses, sorted: false))",
         at: e.source.span)

@@ -31,7 +31,7 @@ extension SceneResolver {
       case .value(let moment, let lhs, let comparison, let rhs, let tolerance):
         checkMoment(moment, of: expectation)
         let left = compileNumber(lhs, table)
-        let right = compileNumber(rhs, table)
+        let right = compileNumber(stateNumber(rhs, comparedWith: lhs), table)
         let tol = tolerance.flatMap { compileTolerance($0, table) }
         guard let left, let right, tolerance == nil || tol != nil else { continue }
         kind = .value(at: moment, left, comparison, right, tolerance: tol)
@@ -57,14 +57,14 @@ extension SceneResolver {
       case .extreme(let extreme, let value, let window, let comparison, let rhs, let tolerance):
         checkWindow(window, of: expectation)
         let compiled = compileNumber(value, table)
-        let right = compileNumber(rhs, table)
+        let right = compileNumber(stateNumber(rhs, comparedWith: value), table)
         let tol = tolerance.flatMap { compileTolerance($0, table) }
         guard let compiled, let right, tolerance == nil || tol != nil else { continue }
         kind = .extreme(extreme, compiled, window, comparison, right, tolerance: tol)
       case .throughout(let quantifier, let lhs, let comparison, let rhs, let tolerance, let window):
         checkWindow(window, of: expectation)
         let left = compileNumber(lhs, table)
-        let right = compileNumber(rhs, table)
+        let right = compileNumber(stateNumber(rhs, comparedWith: lhs), table)
         let tol = tolerance.flatMap { compileTolerance($0, table) }
         guard let left, let right, tolerance == nil || tol != nil else { continue }
         kind = .throughout(quantifier, left, comparison, right, tolerance: tol, window)
@@ -74,6 +74,24 @@ extension SceneResolver {
         SceneGraph.Expectation(kind: kind, text: expectation.text, source: expectation.source))
     }
     return result
+  }
+
+  /// `NAME` compared with `machine.state`: the number of that machine's state `NAME`, so
+  /// `refresh.state == loading` compares numbers (an unknown state is a located error
+  /// with a suggestion). Any other `rhs` as it is.
+  mutating func stateNumber(_ rhs: Expression, comparedWith lhs: Expression) -> Expression {
+    guard case .member(let base, "state") = lhs.kind, case .identifier(let name) = rhs.kind,
+      case .identifier(let machineName) = base.kind,
+      let machine = spec.machines.first(where: { $0.name.value == machineName })
+    else { return rhs }
+    if let index = machine.states.firstIndex(where: { $0.name.value == name }) {
+      return Expression(.number(Double(index), nil), at: rhs.source)
+    }
+    let names = machine.states.map(\.name.value)
+    error(
+      "unknown state '\(name)' of machine '\(machineName)'\(Suggestion.didYouMean(name, among: names))",
+      at: rhs.source)
+    return Expression(.number(-1, nil), at: rhs.source)
   }
 
   /// The scene's names, with each handle's expectation-only members (`r`, `vx`, `vy`,
@@ -177,7 +195,7 @@ extension SceneResolver {
   /// A snap target named in an expectation must be one a `drag` or `follow` of that
   /// handle (or of any handle, without `of`) has.
   mutating func checkSnapTarget(_ pattern: ExpectationSpec.EventPattern) {
-    guard let target = pattern.target else { return }
+    guard let target = pattern.target, pattern.name == SceneEventName.snap.rawValue else { return }
     var names: [String] = []
     for constraint in spec.constraints {
       let handle: String
@@ -209,6 +227,10 @@ extension SceneResolver {
     _ pattern: ExpectationSpec.EventPattern, handles: [String], links: [String]
   ) {
     guard let subject = pattern.subject else { return }
+    if pattern.name == SceneEventName.state.rawValue {
+      checkStateEvent(pattern)
+      return
+    }
     let isLinkEvent = ExpectationSpec.constraintEventNames.contains(pattern.name)
     let candidates = isLinkEvent ? links : handles
     guard !candidates.contains(subject) else { return }

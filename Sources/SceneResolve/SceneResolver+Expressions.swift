@@ -19,6 +19,7 @@ extension SceneResolver {
     for i in spec.handles.indices {
       symbols[spec.handles[i].name.value] = .handle(slot: layout.handleSlot(i))
     }
+    addStateSymbols(&symbols, layout: layout)
     return symbols
   }
 

@@ -85,6 +85,24 @@ extension SceneResolver {
           } else {
             action = nil
           }
+        case .set(let assignments):
+          var changes: [SceneGraph.GestureStep.InputChange] = []
+          for assignment in assignments {
+            guard let input = inputIndex(assignment.input, firing: false) else { continue }
+            var value = assignment.value
+            // `true` and `false` are a boolean's values, written as words.
+            if case .identifier(let word) = value.kind, word == "true" || word == "false",
+              symbols[word] == nil
+            {
+              value = Expression(.number(word == "true" ? 1 : 0, nil), at: value.source)
+            }
+            if let compiled = number(value, "the value of input '\(assignment.input.value)'") {
+              changes.append(SceneGraph.GestureStep.InputChange(input: input, value: compiled))
+            }
+          }
+          action = changes.count == assignments.count ? .setInputs(changes) : nil
+        case .fire(let trigger):
+          action = inputIndex(trigger, firing: true).map { .fire($0) }
         case .replay(let file):
           let replay = replays[file.value] ?? Self.replay(traces[file.value])
           replays[file.value] = replay
@@ -106,6 +124,30 @@ extension SceneResolver {
       }
     }
     return tracks
+  }
+
+  /// The index of the input `name` names: a trigger for `fire`, any other for `set`.
+  mutating func inputIndex(_ name: Located<String>, firing: Bool) -> Int? {
+    let names = spec.inputs.map(\.name.value)
+    guard let index = names.firstIndex(of: name.value) else {
+      error(
+        "unknown input '\(name.value)'\(Suggestion.didYouMean(name.value, among: names))",
+        at: name.source)
+      return nil
+    }
+    let isTrigger = spec.inputs[index].kind == .trigger
+    if firing && !isTrigger {
+      error(
+        "'fire' fires a trigger, and input '\(name.value)' is not one; 'set' gives it a value",
+        at: name.source)
+      return nil
+    }
+    if !firing && isTrigger {
+      error(
+        "input '\(name.value)' is a trigger, which holds no value; 'fire' it instead", at: name.source)
+      return nil
+    }
+    return index
   }
 
   private static func resolve(

@@ -13,12 +13,15 @@ public struct SceneResolver: Sendable {
     /// The graph, when there were no errors.
     public var graph: SceneGraph?
     public var errors: [ResolveError]
+    /// What is not wrong but likely a mistake (a state nothing leads to).
+    public var warnings: [Diagnostic] = []
   }
 
   /// Names an expression reads without their being defined in the scene.
   public static let builtinNames = SlotLayout.builtinSymbols.keys.sorted()
 
   var errors: [ResolveError] = []
+  var warnings: [Diagnostic] = []
   var handleIndex: [String: Int] = [:]
   var pathIndex: [String: Int] = [:]
   var springIndex: [String: Int] = [:]
@@ -51,7 +54,9 @@ public struct SceneResolver: Sendable {
     let graph = resolver.resolveScene()
     // In file order, as the loader reports its own diagnostics.
     let errors = SourceOrder.sorted(resolver.errors, by: \.span)
-    return Result(graph: errors.isEmpty ? graph : nil, errors: errors)
+    return Result(
+      graph: errors.isEmpty ? graph : nil, errors: errors,
+      warnings: SourceOrder.sorted(resolver.warnings, by: \.span))
   }
 
   mutating func error(_ message: String, at source: SourceRef?, notes: [Diagnostic.Note] = []) {
@@ -124,7 +129,9 @@ public struct SceneResolver: Sendable {
     checkExclusiveMovers(spec.constraints)
 
     // Expressions: compile lets in dependency order so each knows the types before it.
-    let layout = SlotLayout(letCount: spec.lets.count, handleCount: spec.handles.count)
+    let layout = SlotLayout(
+      letCount: spec.lets.count, handleCount: spec.handles.count, inputCount: spec.inputs.count,
+      machineSlotCount: Self.machineSlotCount(spec))
     // Splitting pays for expressions that need the general compiler, not for literals.
     // By index: `count(where:)` copied every handle spec to look at one field.
     var expressions = 0
@@ -226,6 +233,8 @@ public struct SceneResolver: Sendable {
         }
       })
     graph.expectationSlots = expectationSlots
+    graph.inputs = resolveInputs()
+    resolveMachines(&graph, symbols: symbols, timed: timedSlots(layout: layout, lets: lets))
     return graph
   }
 
@@ -302,6 +311,8 @@ public struct SceneResolver: Sendable {
     }
     for i in spec.lets.indices { check("let", spec.lets[i].name) }
     for i in spec.handles.indices { check("handle", spec.handles[i].name) }
+    for input in spec.inputs { check("input", input.name) }
+    for machine in spec.machines { check("machine", machine.name) }
   }
 
   /// Whether `name` is one of ``builtinNames``.

@@ -18,6 +18,20 @@ public struct Frame: Sendable, Equatable {
   public var children: [ChildFrame] = []
   /// The paths whose opacity, fill, stroke or line width change, in the scene's order.
   public var pathStyles: [PathStyleFrame] = []
+  /// Each state machine and the state it is in, in the scene's order (none without
+  /// machines).
+  public var machines: [MachineFrame] = []
+}
+
+/// A state machine in a frame: its name and the name of the state it is in.
+public struct MachineFrame: Sendable, Equatable {
+  public var name: String
+  public var state: String
+
+  public init(name: String, state: String) {
+    self.name = name
+    self.state = state
+  }
 }
 
 /// A path's style where it changes: its `opacity`, `fill`, `stroke` and `strokeWidth` in
@@ -182,13 +196,17 @@ public struct SceneEvent: Sendable, Hashable {
   /// in the frame's handles; for a gooey link's, its bridge's index in the frame's paths
   /// (which is named as the constraint is).
   public var subject: Int
-  /// The snap target a `snap` event names; `nil` for every other event.
+  /// The snap target a `snap` event names, or the state a `state` event enters; `nil`
+  /// for every other event.
   public var target: String?
+  /// The state a `state` event leaves; `nil` for every other event.
+  public var from: String?
 
-  public init(_ kind: SceneEventName, _ subject: Int, target: String? = nil) {
+  public init(_ kind: SceneEventName, _ subject: Int, target: String? = nil, from: String? = nil) {
     self.kind = kind
     self.subject = subject
     self.target = target
+    self.from = from
   }
 
   /// Its name, such as `grab` or `link.broke`.
@@ -198,6 +216,9 @@ public struct SceneEvent: Sendable, Hashable {
   public func subjectName(in frame: Frame) -> String {
     if kind.isAboutHandle {
       return subject < frame.handles.count ? frame.handles[subject].name : ""
+    }
+    if kind == .state {
+      return subject < frame.machines.count ? frame.machines[subject].name : ""
     }
     return subject < frame.paths.count ? frame.paths[subject].name : ""
   }

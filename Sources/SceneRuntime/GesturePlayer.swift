@@ -250,6 +250,16 @@ extension GesturePlayer {
               from: position, to: target, duration: step.duration, curve: TimingCurve(easing))
             path?.add(tween, at: step.start)
             active = .motion(tween, lift: evaluatedLift)
+          case .setInputs(let changes):
+            for change in changes {
+              emit(step.start, .input(index: change.input, value: evaluate(change.value).x), position)
+            }
+            finishStep()
+            continue
+          case .fire(let input):
+            emit(step.start, .fire(index: input), position)
+            finishStep()
+            continue
           case .replay:
             path = nil
             active = .replay(ReplayState())

@@ -16,6 +16,11 @@ public struct PointerEvent: Hashable, Sendable {
     /// The finger lifted. The velocity in points per second is the script's when it gave
     /// one; `nil` asks the runtime to estimate it from the recent moves.
     case up(velocity: Vector?)
+    /// Not the finger's own: its script set input `index` (of ``SceneGraph/inputs``) to
+    /// `value` at this moment (`set`). The finger stays as it is.
+    case input(index: Int, value: Double)
+    /// Not the finger's own: its script fired trigger input `index` at this moment.
+    case fire(index: Int)
   }
 
   /// Seconds from the start of the scene.
@@ -43,6 +48,8 @@ extension PointerEvent: CustomStringConvertible {
     case .move: return "\(head) move \(position)"
     case .up(let velocity?): return "\(head) up \(position) v=\(velocity)"
     case .up(nil): return "\(head) up \(position)"
+    case .input(let index, let value): return "\(head) set input \(index) = \(value)"
+    case .fire(let index): return "\(head) fire input \(index)"
     }
   }
 }

@@ -14,6 +14,7 @@ extension Simulation {
   /// allocation and no copy of a path that did not change, once the previous frame has
   /// been let go (an output that keeps frames makes each step copy).
   mutating func checkedFrame() throws(RuntimeError) -> Frame {
+    if let failure = machinesNow.failure { throw failure }
     var residue = 0.0
     let made = frame(handleResidue: &residue)
     try checkFinite(handleResidue: residue)
@@ -66,6 +67,10 @@ extension Simulation {
       pointers: publishedPointers, events: events)
     frame.children = publishedChildren
     frame.pathStyles = publishedPathStyles
+    if !graph.machines.isEmpty {
+      frame.machines = machineFrames
+      for k in machinesNow.eventCursors.indices { machinesNow.eventCursors[k] = 0 }
+    }
     events.removeAll(keepingCapacity: true)
     return frame
   }

@@ -336,8 +336,10 @@ extension Simulation {
     nodeResidue = residue
   }
 
+  /// Where handle `i` rests now: where a state puts it, or its own `rest`.
   func restPosition(of i: Int) -> Vector? {
-    restPrograms[i].map { evaluate(program: $0) }
+    if let placed = machinesNow.restOverrides[i] { return evaluate(placed) }
+    return restPrograms[i].map { evaluate(program: $0) }
   }
 
   // MARK: - Grab and release
@@ -399,6 +401,7 @@ extension Simulation {
     // Writes the slots of its bound handles; the other handles read were written just above.
     evaluateNodes(initial: false)
     if !motions.isEmpty { evaluateMotionExpressions(dt: dt) }
+    if !graph.machines.isEmpty { evaluateMachines() }
   }
 
   // MARK: - Animated properties
@@ -412,7 +415,7 @@ extension Simulation {
   /// its target, in distance and speed, comes to rest on it.
   mutating func stepMotionSprings(dt: Double) {
     for m in motions.indices where !motionHeld[m] {
-      guard let spring = motions[m].spring else { continue }
+      guard let spring = motionSpring(m) else { continue }
       let target = motionTargets[m]
       var displacement = motionValues[m] - target
       var velocity = motionVelocities[m]
@@ -448,10 +451,10 @@ extension Simulation {
   /// keeps the speed it moved at over the step, for its spring to carry on with.
   mutating func evaluateMotionExpressions(dt: Double) {
     refreshMotionTargets(movingHeld: false)
-    for m in motions.indices where motions[m].spring == nil || motionHeld[m] {
+    for m in motions.indices where motionSpring(m) == nil || motionHeld[m] {
       if motionHeld[m] {
         holdMotion(m)
-      } else if motionTweenCurves[m] != nil {
+      } else if motionCurve(m) != nil {
         motionValues[m] = tweenValue(m)
       } else {
         motionValues[m] = motionTargets[m]
@@ -497,7 +500,7 @@ extension Simulation {
     // Between steps the lets are as the last step left them.
     if movingHeld && motionsReadLets { refreshLets() }
     for m in motions.indices {
-      let target = evaluate(motions[m].target)
+      let target = evaluate(motionTarget(m))
       motionTargets[m] = motions[m].property == .offsetY ? target.y : target.x
       if let held = motions[m].held {
         let wasHeld = motionHeld[m]
@@ -509,7 +512,7 @@ extension Simulation {
         }
         if movingHeld && wasHeld && motionHeld[m] { holdMotion(m) }
       }
-      if motionTweenCurves[m] != nil { retarget(m) }
+      if motionCurve(m) != nil { retarget(m) }
     }
   }
 
@@ -529,7 +532,7 @@ extension Simulation {
   /// duration, exactly at this time; its value as it is when no tween runs.
   func tweenValue(_ m: Int) -> Double {
     let to = motionTweenTo[m]
-    guard !to.isNaN, let curve = motionTweenCurves[m], let tween = motions[m].tween else {
+    guard !to.isNaN, let curve = motionCurve(m), let tween = motionTween(m) else {
       return motionValues[m]
     }
     let progress = (time - motionTweenStarts[m]) / tween.duration
@@ -546,13 +549,13 @@ extension Simulation {
   func motionsAreAtRest(_ range: Range<Int>) -> Bool {
     for m in range {
       if motions[m].followsTime { return false }
-      if let tween = motions[m].tween, !motionHeld[m] {
+      if let tween = motionTween(m), !motionHeld[m] {
         if time < motionTweenStarts[m] + tween.duration && motionTweenTo[m] != motionTweenFrom[m] {
           return false
         }
         continue
       }
-      guard motions[m].spring != nil, !motionHeld[m] else { continue }
+      guard motionSpring(m) != nil, !motionHeld[m] else { continue }
       if motionVelocities[m] != 0 || motionValues[m] != motionTargets[m] {
         return false
       }

@@ -125,6 +125,8 @@ public struct Simulation: Sendable {
   var motionTweenStarts: [Double]
   var motionTweenFrom: [Double]
   var motionTweenTo: [Double]
+  /// The state machines' states, and the properties they set.
+  var machinesNow: MachineRuntime
 
   public init(graph: SceneGraph) throws(RuntimeError) {
     try self.init(plan: SimulationPlan(graph: graph))
@@ -168,6 +170,7 @@ public struct Simulation: Sendable {
     motionTweenTo = plan.initialMotionTweenTo
     publishedChildren = plan.initialPublishedChildren
     publishedPathStyles = plan.initialPublishedPathStyles
+    machinesNow = MachineRuntime(plan: plan)
     // Initial positions: evaluate every node once, in order.
     for i in graph.handles.indices {
       if let position = graph.handles[i].position, position.isConstant,
@@ -186,6 +189,11 @@ public struct Simulation: Sendable {
     }
     writeHandleSlots()
     evaluateNodes(initial: false)
+    if !graph.machines.isEmpty {
+      enterInitialStates()
+      writeHandleSlots()
+      evaluateNodes(initial: false)
+    }
     // Animated properties start at their values: a spring has nothing to follow yet.
     refreshMotionTargets()
     motionValues = motionTargets
@@ -450,7 +458,15 @@ public struct Simulation: Sendable {
     case .up(let velocity):
       if pointerIsDown(id: event.pointer) { pointerMoved(id: event.pointer, to: event.position) }
       pointerUp(id: event.pointer, velocity: velocity)
+    case .input(let index, let value):
+      setInput(index, to: value)
+      return
+    case .fire(let index):
+      fire(index)
+      return
     }
+    // What the finger did may be what a machine waits for.
+    if !graph.machines.isEmpty { evaluateMachines() }
   }
 
   /// A pointer lifts.
@@ -515,6 +531,13 @@ public struct Simulation: Sendable {
   /// pointer event at its own time between two frames, so that when a finger lifts does
   /// not depend on the frame rate.
   public mutating func advance(to newTime: Double) {
+    // A machine's `after` falls at its own moment, between frames if need be.
+    while !graph.machines.isEmpty, let due = nextMachineDeadline(after: time), due < newTime {
+      let dt = due - time
+      guard dt > 0 && dt.isFinite else { break }
+      time = due
+      advance(dt: dt)
+    }
     let dt = newTime - time
     guard dt > 0 && dt.isFinite else { return }
     time = newTime
@@ -533,7 +556,8 @@ public struct Simulation: Sendable {
     switch action {
     case .press(let point), .tap(let point): return [point]
     case .release(let velocity): return [velocity]
-    case .wait, .replay: return []
+    case .wait, .replay, .fire: return []
+    case .setInputs(let changes): return changes.map(\.value)
     case .motion(let motion, _, let lift):
       let target: CompiledExpression
       switch motion {

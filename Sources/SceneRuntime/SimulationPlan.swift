@@ -131,6 +131,8 @@ public struct SimulationPlan: Sendable {
   /// For a motion with a tween: its timing curve, and the tween under way (when it started,
   /// from and to what; `to` NaN while the motion is held, when none runs).
   let motionTweenCurves: [TimingCurve?]
+  /// For each machine, the motions whose targets its states set.
+  let machineMotions: [[Int]]
   /// The lets in evaluation order, and whether an animated property reads one: then a
   /// pointer event brings them up to date before the properties' targets are read.
   let letOrder: [Int]
@@ -178,6 +180,9 @@ public struct SimulationPlan: Sendable {
     initialSlots = Array(repeating: 0, count: graph.layout.count)
     initialSlots[SlotLayout.width] = graph.width
     initialSlots[SlotLayout.height] = graph.height
+    for (i, input) in graph.inputs.enumerated() {
+      initialSlots[graph.layout.inputSlot(i)] = input.initial
+    }
     springModels = graph.springs.map {
       SpringModel(
         stiffness: $0.stiffness, damping: $0.damping, mass: $0.mass, restThreshold: $0.restThreshold
@@ -337,6 +342,11 @@ public struct SimulationPlan: Sendable {
     initialMotionPreviousValues = Array(repeating: 0, count: motions.count)
     initialMotionPreviousTimes = Array(repeating: 0, count: motions.count)
     motionTweenCurves = motions.map { $0.tween.map { TimingCurve($0.easing) } }
+    var machineMotions = Array(repeating: [Int](), count: graph.machines.count)
+    for (m, motion) in motions.enumerated() {
+      for k in Set(motion.stateTargets.map(\.machine)).sorted() { machineMotions[k].append(m) }
+    }
+    self.machineMotions = machineMotions
     initialMotionTweenStarts = Array(repeating: 0, count: motions.count)
     initialMotionTweenFrom = Array(repeating: 0, count: motions.count)
     initialMotionTweenTo = Array(repeating: 0, count: motions.count)

@@ -58,12 +58,23 @@ public enum SceneEventName: String, Hashable, Sendable, CaseIterable {
   case loop
   /// A handle came to rest at a snap target; the event names the target.
   case snap
+  /// A state machine went from one state to another; the event names both.
+  case state
 
-  /// Whether its subject is a handle; otherwise it is a `gooey` constraint.
+  /// Whether its subject is a handle; otherwise it is a `gooey` constraint or, for
+  /// ``state``, a state machine.
   public var isAboutHandle: Bool {
     switch self {
     case .grab, .release, .rest, .loop, .snap: return true
-    case .linkBroke, .linkRestored, .dismissed: return false
+    case .linkBroke, .linkRestored, .dismissed, .state: return false
+    }
+  }
+
+  /// Whether its subject is a `gooey` constraint.
+  public var isAboutLink: Bool {
+    switch self {
+    case .linkBroke, .linkRestored, .dismissed: return true
+    case .grab, .release, .rest, .loop, .snap, .state: return false
     }
   }
 }

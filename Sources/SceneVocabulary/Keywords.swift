@@ -63,6 +63,10 @@ public enum GestureStepKeyword: String, Keyword {
   case replay
   case pinch
   case rotate
+  /// Sets inputs, in no time.
+  case set
+  /// Fires a trigger, in no time.
+  case fire
 
   public static let spellings = KeywordTable<Self>()
 

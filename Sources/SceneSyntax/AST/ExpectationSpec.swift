@@ -38,7 +38,7 @@ public struct ExpectationSpec: Hashable, Sendable {
   public static let handleEventNames = SceneEventName.allCases.filter(\.isAboutHandle).map(
     \.rawValue)
   /// Events whose subject is a `gooey` constraint (by name, or `gooey1`, `gooey2`, …).
-  public static let constraintEventNames = SceneEventName.allCases.filter { !$0.isAboutHandle }
+  public static let constraintEventNames = SceneEventName.allCases.filter(\.isAboutLink)
     .map(\.rawValue)
 
   public var kind: Kind

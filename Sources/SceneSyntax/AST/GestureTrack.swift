@@ -36,6 +36,22 @@ public struct GestureStep: Hashable, Sendable {
     case pinch(Pinch)
     /// Two fingers about a centre turned by an angle: a pinch of scale 1.
     case rotate(Pinch)
+    /// Sets inputs at this moment, taking no time: `set: { loading: true }`.
+    case set([InputAssignment])
+    /// Fires a trigger input at this moment, taking no time.
+    case fire(Located<String>)
+  }
+
+  /// `name: value` of a `set` step.
+  public struct InputAssignment: Hashable, Sendable {
+    public var input: Located<String>
+    /// A number, or `true`/`false` for a boolean (1 and 0).
+    public var value: Expression
+
+    public init(input: Located<String>, value: Expression) {
+      self.input = input
+      self.value = value
+    }
   }
 
   /// A two-finger step: the fingers go down `distance` apart on a level line through
@@ -96,6 +112,8 @@ public struct GestureStep: Hashable, Sendable {
     case .replay: return .replay
     case .pinch: return .pinch
     case .rotate: return .rotate
+    case .set: return .set
+    case .fire: return .fire
     }
   }
 }

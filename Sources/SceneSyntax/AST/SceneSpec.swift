@@ -18,12 +18,19 @@ public struct SceneSpec: Hashable, Sendable {
   /// The gesture script: one track per pointer.
   public var gesture: [GestureTrack]
   public var expectations: [ExpectationSpec]
+  /// `inputs:`, in the order written.
+  public var inputs: [InputSpec] = []
+  /// `states:`: the state machines, in the order written.
+  public var machines: [MachineSpec] = []
 
   public init(
     header: Header = Header(), lets: [LetSpec] = [], springs: [SpringSpec] = [],
     handles: [HandleSpec] = [], paths: [PathSpec] = [], constraints: [ConstraintSpec] = [],
-    gesture: [GestureTrack] = [], expectations: [ExpectationSpec] = []
+    gesture: [GestureTrack] = [], expectations: [ExpectationSpec] = [],
+    inputs: [InputSpec] = [], machines: [MachineSpec] = []
   ) {
+    self.inputs = inputs
+    self.machines = machines
     self.header = header
     self.lets = lets
     self.springs = springs

@@ -69,8 +69,8 @@ public enum DSLParser {
 
   /// The statements of the DSL, for suggestions.
   static let statementKeywords =
-    ["scene", "let", "spring", "handle", "path"] + ConstraintKeyword.allCases.map(\.rawValue)
-    + ["gesture", "expect"]
+    ["scene", "input", "let", "spring", "handle", "path"]
+    + ConstraintKeyword.allCases.map(\.rawValue) + ["machine", "gesture", "expect"]
 
   /// The segment keywords of a `path` block and how many points each takes.
   static let segmentArity: [(keyword: String, points: Int)] = [
@@ -81,7 +81,7 @@ public enum DSLParser {
   static let stepKeywords = GestureStepKeyword.words
 
   /// The statements that take an indented block.
-  static let blockKeywords: Set<String> = ["handle", "path", "gesture", "expect"]
+  static let blockKeywords: Set<String> = ["handle", "path", "machine", "gesture", "expect"]
 
   /// The most parts a dotted attribute key may have; deeper keys would only build
   /// pathologically deep trees that later recursive passes could not handle.
@@ -290,10 +290,12 @@ private final class SuggestionCache {
 private struct DSLStatementParser {
   /// The top-level keys whose statements accumulate into one node.
   enum Section: Hashable {
-    case lets, springs, handles, paths, constraints, gesture, expect
+    case inputs, lets, springs, handles, paths, constraints, machines, gesture, expect
 
     var key: String {
       switch self {
+      case .inputs: return "inputs"
+      case .machines: return "states"
       case .lets: return "let"
       case .springs: return "springs"
       case .handles: return "handles"
@@ -336,6 +338,8 @@ private struct DSLStatementParser {
       case handle(entry: Int)
       case gesture(key: String, keySpan: SourceSpan, isBare: Bool)
       case expect
+      /// A machine: its block's lines are `state NAME …` and `FROM -> TO …`.
+      case machine(name: String, nameSpan: SourceSpan, attributes: AttributeTable)
     }
 
     var header: Header
@@ -580,11 +584,72 @@ private struct DSLStatementParser {
       case .handle: item = try child(line, tokens)
       case .gesture: item = try step(line, tokens)
       case .expect: item = text(line, from: first.start, to: tokens[tokens.count - 1].end)
+      case .machine: item = try machineLine(line, tokens)
       }
       openBlock?.items.append(item)
     } catch {
       report(error)
     }
+  }
+
+  /// `input NAME VALUE [min=… max=…]`: `NAME: VALUE`, or with a range
+  /// `NAME: { value: VALUE, min: …, max: … }`.
+  private mutating func inputStatement(
+    _ line: Line, _ tokens: [DSLToken], wordSpan: SourceSpan
+  ) throws(LineError) {
+    guard tokens.count > 2, DSLLexer.attributeEquals(line.scalars, tokens[1]) == nil,
+      DSLLexer.attributeEquals(line.scalars, tokens[2]) == nil
+    else {
+      let at = tokens.count > 1 ? tokens[tokens.count - 1].end : tokens[0].end
+      throw line.error(
+        "expected a name and a value after 'input' (such as 'input loading false')", at, at + 1)
+    }
+    let name = try Self.scalar(line, tokens[1])
+    guard case .scalar(let nameText) = name.value else { return }
+    let value = try Self.scalar(line, tokens[2])
+    let node: DocumentNode
+    if tokens.count == 3 {
+      node = value
+    } else {
+      var range = AttributeTable()
+      try range.insert("value", at: value.source.span, value)
+      try Self.addAttributes(line, tokens[3...], to: &range)
+      node = DocumentNode(.mapping(range.entries()), at: SourceRef(wordSpan))
+    }
+    add(
+      .inputs, at: wordSpan,
+      entry: .init(key: nameText.text, keySource: name.source, value: node))
+  }
+
+  /// A line of a `machine` block: `state NAME attributes` as `{ state: { NAME: {…} } }`,
+  /// or `FROM -> TO attributes` as `{ from: FROM, to: TO, … }`.
+  private func machineLine(_ line: Line, _ tokens: [DSLToken]) throws(LineError) -> DocumentNode {
+    let first = tokens[0]
+    if line.text(first) == "state" {
+      let (name, nameSpan, attributes) = try Self.namedStatement(line, tokens)
+      let span = line.span(first)
+      let state = DocumentNode.Entry(
+        key: name, keySource: SourceRef(nameSpan),
+        value: DocumentNode(.mapping(attributes.entries()), at: SourceRef(nameSpan)))
+      return DocumentNode(
+        .mapping([.init(key: "state", keySource: SourceRef(span), value: DocumentNode(.mapping([state]), at: SourceRef(span)))]),
+        at: SourceRef(span))
+    }
+    guard tokens.count >= 3, line.text(tokens[1]) == "->",
+      DSLLexer.attributeEquals(line.scalars, first) == nil,
+      DSLLexer.attributeEquals(line.scalars, tokens[2]) == nil
+    else {
+      throw line.error(
+        "expected 'state NAME …' or a transition 'FROM -> TO …' in a machine's block, found \(line.quoted(first))",
+        first.start, first.end)
+    }
+    var attributes = AttributeTable()
+    let from = try Self.scalar(line, first)
+    let to = try Self.scalar(line, tokens[2])
+    try attributes.insert("from", at: from.source.span, from)
+    try attributes.insert("to", at: to.source.span, to)
+    try Self.addAttributes(line, tokens[3...], to: &attributes)
+    return DocumentNode(.mapping(attributes.entries()), at: SourceRef(line.span(first)))
   }
 
   /// Ends the open block, if any, adding its statement to the tree.
@@ -636,6 +701,36 @@ private struct DSLStatementParser {
       gestureTracks.append(
         GestureTrack(
           key: key, keySpan: keySpan, isBare: isBare, span: block.wordSpan, steps: block.items))
+    case .machine(let name, let nameSpan, var attributes):
+      var states: [DocumentNode.Entry] = []
+      var transitions: [DocumentNode] = []
+      for item in block.items {
+        if case .mapping(let entries) = item.value, entries.count == 1, entries[0].key == "state",
+          case .mapping(let state) = entries[0].value.value
+        {
+          states += state
+        } else {
+          transitions.append(item)
+        }
+      }
+      let span = block.firstLineSpan ?? block.wordSpan
+      do throws(LineError) {
+        if !states.isEmpty {
+          try attributes.insert(
+            "states", at: span, DocumentNode(.mapping(states), at: SourceRef(span)))
+        }
+        if !transitions.isEmpty {
+          try attributes.insert(
+            "transitions", at: span, DocumentNode(.sequence(transitions), at: SourceRef(span)))
+        }
+      } catch {
+        report(error)
+        return
+      }
+      let value = DocumentNode(.mapping(attributes.entries()), at: SourceRef(block.wordSpan))
+      add(
+        .machines, at: block.wordSpan,
+        entry: .init(key: name, keySource: SourceRef(nameSpan), value: value))
     case .expect:
       guard hadIndentedLine || !block.items.isEmpty else {
         report(
@@ -681,7 +776,7 @@ private struct DSLStatementParser {
         let source = SourceRef(content.span)
         let value: DocumentNode
         switch section {
-        case .lets, .springs, .handles, .paths:
+        case .inputs, .lets, .springs, .handles, .paths, .machines:
           value = DocumentNode(.mapping(content.entries), at: source)
         case .constraints, .expect:
           value = DocumentNode(.sequence(content.items), at: source)
@@ -737,6 +832,13 @@ private struct DSLStatementParser {
         rootOrder.append(.scene(.init(key: "scene", keySource: SourceRef(wordSpan), value: value)))
       case "let":
         try letStatement(line, tokens)
+      case "input":
+        try inputStatement(line, tokens, wordSpan: wordSpan)
+      case "machine":
+        let (name, nameSpan, attributes) = try Self.namedStatement(line, tokens)
+        openBlock = OpenBlock(
+          header: .machine(name: name, nameSpan: nameSpan, attributes: attributes),
+          wordSpan: wordSpan)
       case "spring", "handle":
         add(try Self.oneLine(keyword, line, tokens, wordSpan: wordSpan))
       case "path":

@@ -163,6 +163,12 @@ extension SceneDecoder {
         easing: f["ease"].flatMap { easing($0, what: "'ease'") })
       guard center != nil, turning ? pinch.rotation != nil : pinch.scale != nil else { return nil }
       return GestureStep(turning ? .rotate(pinch) : .pinch(pinch), at: keySource)
+    case .set:
+      return decodeInputAssignments(value, at: keySource)
+    case .fire:
+      return reference(value, what: "'fire' (a trigger input)").map {
+        GestureStep(.fire($0), at: keySource)
+      }
     }
   }
 

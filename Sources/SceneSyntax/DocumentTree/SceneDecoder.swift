@@ -23,7 +23,8 @@ public struct SceneDecoder {
 
   /// The top-level keys of a scene, in canonical order.
   public static let topLevelKeys = [
-    "scene", "let", "springs", "handles", "paths", "constraints", "gesture", "expect",
+    "scene", "inputs", "let", "springs", "handles", "paths", "constraints", "states", "gesture",
+    "expect",
   ]
 
   var diagnostics: [Diagnostic] = []
@@ -86,6 +87,12 @@ public struct SceneDecoder {
         }
         noteFailures(entry.value, decoded: spec.paths.map(\.name.value))
       case "constraints": spec.constraints = decodeConstraints(entry.value)
+      case "inputs":
+        spec.inputs = decodeInputs(entry.value)
+        noteFailures(entry.value, decoded: spec.inputs.map(\.name.value))
+      case "states":
+        spec.machines = decodeMachines(entry.value)
+        noteFailures(entry.value, decoded: spec.machines.map(\.name.value))
       case "gesture": spec.gesture = decodeGesture(entry.value)
       case "expect": spec.expectations = decodeExpectations(entry.value)
       case let key where key.hasPrefix("x-"):

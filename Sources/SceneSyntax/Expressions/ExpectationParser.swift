@@ -42,6 +42,18 @@ public enum ExpectationParser {
     return ExpectationSpec(kind, at: SourceRef(origin))
   }
 
+  /// Parses what a transition waits for (`on:`): an event pattern (`release of c`,
+  /// `snap of sheet to open`, `state of other to done`), or a single other word, an
+  /// input's name, left for the resolver to check.
+  public static func parseTrigger(
+    _ text: String, at origin: SourceSpan, verbatim: Bool
+  ) throws(ExpressionError) -> TransitionSpec.Trigger {
+    var machine = Machine(
+      scalars: Array(text.unicodeScalars),
+      spans: ExpressionParser.Spans(origin: origin, verbatim: verbatim))
+    return try machine.parseTrigger()
+  }
+
   /// The first comparison operator outside parentheses in `range`, and its scalars.
   ///
   /// `!=` is an expression operator and is skipped whole.
@@ -143,6 +155,8 @@ public enum ExpectationParser {
     let scalars: [Unicode.Scalar]
     let spans: ExpressionParser.Spans
     var position = 0
+    /// What the text is, for messages about its end.
+    var whole = "the expectation"
 
     init(scalars: [Unicode.Scalar], spans: ExpressionParser.Spans) {
       self.scalars = scalars
@@ -206,14 +220,33 @@ public enum ExpectationParser {
     mutating func expectEnd(orOneOf options: [String]) throws(ExpressionError) {
       guard let word = peekWord() else { return }
       guard !options.isEmpty else {
-        throw error("unexpected \(quote(word)) at the end of the expectation", word.start, word.end)
+        throw error("unexpected \(quote(word)) at the end of \(whole)", word.start, word.end)
       }
       let expected = ExpectationParser.list(
-        options.map { "'\($0)'" } + ["the end of the expectation"])
+        options.map { "'\($0)'" } + ["the end of \(whole)"])
       throw error("expected \(expected), found \(quote(word))", word.start, word.end)
     }
 
     // MARK: Forms
+
+    /// See ``ExpectationParser/parseTrigger(_:at:verbatim:)``.
+    mutating func parseTrigger() throws(ExpressionError) -> TransitionSpec.Trigger {
+      guard let word = peekWord() else {
+        throw ExpressionError(
+          "expected an event (such as 'release of ball') or an input's name", at: spans.origin)
+      }
+      if !ExpectationSpec.eventNames.contains(word.text), ExpressionParser.isIdentifier(word.text)
+      {
+        position = word.end
+        whole = "the trigger"
+        try expectEnd(orOneOf: [])
+        return .input(Located(word.text, at: SourceRef(spans.span(word.start, word.end))))
+      }
+      whole = "the trigger"
+      let pattern = try parsePattern(after: "on")
+      try expectEnd(orOneOf: followers(of: pattern))
+      return .event(pattern)
+    }
 
     /// The whole expectation, dispatched on its first word.
     mutating func parse() throws(ExpressionError) -> ExpectationSpec.Kind {
@@ -539,8 +572,10 @@ public enum ExpectationParser {
         pattern.subject = subject
         pattern.subjectSource = source
       }
-      if pattern.name == SceneEventName.snap.rawValue,
-        let (target, source) = try nameWord(after: "to", expecting: "a snap target name")
+      let isState = pattern.name == SceneEventName.state.rawValue
+      if pattern.name == SceneEventName.snap.rawValue || isState,
+        let (target, source) = try nameWord(
+          after: "to", expecting: isState ? "a state name" : "a snap target name")
       {
         pattern.target = target
         pattern.targetSource = source
@@ -552,7 +587,9 @@ public enum ExpectationParser {
     /// snap without a target.
     func followers(of pattern: ExpectationSpec.EventPattern) -> [String] {
       (pattern.subject == nil ? ["of"] : [])
-        + (pattern.name == SceneEventName.snap.rawValue && pattern.target == nil ? ["to"] : [])
+        + ((pattern.name == SceneEventName.snap.rawValue
+          || pattern.name == SceneEventName.state.rawValue) && pattern.target == nil
+          ? ["to"] : [])
     }
 
     /// `keyword NAME` if the next word is `keyword`: the name and where it stands.

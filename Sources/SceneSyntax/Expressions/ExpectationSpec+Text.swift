@@ -84,7 +84,7 @@ extension ExpectationSpec {
     }
   }
 
-  private static func text(of pattern: EventPattern) -> String {
+  static func text(of pattern: EventPattern) -> String {
     (pattern.subject.map { "\(pattern.name) of \($0)" } ?? pattern.name)
       + (pattern.target.map { " to \($0)" } ?? "")
   }

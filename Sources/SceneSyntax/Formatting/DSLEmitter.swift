@@ -102,6 +102,8 @@ public enum DSLEmitter {
       return [["# not a scene: the top level is \(node.kindDescription), not a mapping"]]
     }
     var scene: [String] = []
+    var inputs: [String] = []
+    var machines: [String] = []
     var lets: [String] = []
     var springs: [String] = []
     var handles: [String] = []
@@ -115,6 +117,10 @@ public enum DSLEmitter {
       switch entry.key {
       case "scene":
         scene.append(commented(value, statement("scene", [], value, valueKeys: ["name"])))
+      case "inputs":
+        inputs += named(value, section: "inputs") { name, value in inputLine(name, value) }
+      case "states":
+        machines += named(value, section: "states") { name, value in machineLines(name, value) }
       case "let":
         lets += named(value, section: "let") { name, value in letLine(name, value) }
       case "springs":
@@ -135,7 +141,9 @@ public enum DSLEmitter {
         others.append(comment("'\(entry.key)'", value))
       }
     }
-    return [scene, lets, springs, handles, paths, constraints, gestures, expects, others]
+    return [
+      scene, inputs, lets, springs, handles, paths, constraints, machines, gestures, expects, others,
+    ]
   }
 
   /// `line` after the comment lines written before `node`, at `indent`.
@@ -160,6 +168,70 @@ public enum DSLEmitter {
   {
     guard case .sequence(let items) = node.value else { return [comment("'\(section)'", node)] }
     return items.map { commented($0, line($0)) }
+  }
+
+  /// `input NAME VALUE`, or `input NAME VALUE min=… max=…`.
+  private static func inputLine(_ name: String, _ value: DocumentNode) -> String {
+    switch value.value {
+    case .scalar(let scalar):
+      return "input \(self.name(name)) \(atom(scalar, .value))"
+    case .mapping(let entries):
+      guard let first = entries.first, first.key == "value",
+        case .scalar(let scalar) = first.value.value
+      else { break }
+      let rest = attributeTokens(entries.dropFirst(), prefix: "").map(\.text)
+      return (["input", self.name(name), atom(scalar, .value)] + rest).joined(separator: " ")
+    case .sequence:
+      break
+    }
+    return comment("input '\(name)'", value)
+  }
+
+  /// `machine NAME initial=…` and its block: a `state NAME …` line per state, then a
+  /// `FROM -> TO …` line per transition.
+  private static func machineLines(_ name: String, _ value: DocumentNode) -> String {
+    guard case .mapping(let entries) = value.value else {
+      return comment("machine '\(name)'", value)
+    }
+    var attributes: [DocumentNode.Entry] = []
+    var lines: [String] = []
+    for entry in entries {
+      switch (entry.key, entry.value.value) {
+      case ("states", .mapping(let states)):
+        for state in states {
+          // `idle:` with nothing in YAML is a state that sets nothing.
+          var body = state.value
+          if case .scalar(let scalar) = body.value, scalar.isNull { body.value = .mapping([]) }
+          lines.append(
+            commented(
+              state.value, "  " + statement("state", [self.name(state.key)], body, valueKeys: []),
+              indent: "  "))
+        }
+      case ("transitions", .sequence(let transitions)):
+        for transition in transitions {
+          guard case .mapping(let fields) = transition.value, fields.count >= 2,
+            fields[0].key == "from", fields[1].key == "to",
+            case .scalar(let from) = fields[0].value.value,
+            case .scalar(let to) = fields[1].value.value
+          else {
+            lines.append("  " + comment("transition", transition))
+            continue
+          }
+          let rest = attributeTokens(fields.dropFirst(2), prefix: "").map(\.text)
+          lines.append(
+            commented(
+              transition,
+              "  " + ([atom(from, .value), "->", atom(to, .value)] + rest).joined(separator: " "),
+              indent: "  "))
+        }
+      default:
+        attributes.append(entry)
+      }
+    }
+    let header = statement(
+      "machine", [self.name(name)], DocumentNode(.mapping(attributes), at: value.source),
+      valueKeys: [])
+    return ([header] + lines).joined(separator: "\n")
   }
 
   /// `let NAME = TEXT`.

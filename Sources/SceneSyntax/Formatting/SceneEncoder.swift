@@ -22,6 +22,7 @@ public enum SceneEncoder {
     itemLines += spec.lets.map { line($0.name.source) } + spec.springs.map { line($0.name.source) }
     itemLines += spec.handles.map { line($0.name.source) } + spec.paths.map { line($0.name.source) }
     itemLines += spec.constraints.map { line($0.source) }
+    itemLines += spec.inputs.map { line($0.name.source) } + spec.machines.map { line($0.name.source) }
     itemLines += spec.gesture.flatMap { $0.steps.map { line($0.source) } }
     itemLines += spec.expectations.map { line($0.source) }
     let placed = comments.assign(to: Array(Set(itemLines)).sorted())
@@ -47,6 +48,7 @@ public enum SceneEncoder {
           key, mapping(items.map { entry(name($0).value, commented(encode($0), name($0).source)) }))
       )
     }
+    section("inputs", spec.inputs, name: \.name) { encodeInput($0) }
     section("let", spec.lets, name: \.name) { scalar($0.value.text) }
     section("springs", spec.springs, name: \.name) { mapping(encodeSpring($0)) }
     section("handles", spec.handles, name: \.name) { mapping(encodeHandle($0)) }
@@ -60,6 +62,7 @@ public enum SceneEncoder {
               commented(mapping([entry($0.keyword, mapping(encodeConstraint($0)))]), $0.source)
             })))
     }
+    section("states", spec.machines, name: \.name) { mapping(encodeMachine($0)) }
     func steps(_ track: GestureTrack) -> DocumentNode {
       sequence(track.steps.map { commented(encodeStep($0), $0.source) })
     }
@@ -99,6 +102,65 @@ public enum SceneEncoder {
     if let background = header.background {
       fields.append(entry("background", scalar(background.value.description)))
     }
+    return fields
+  }
+
+  static func encodeInput(_ input: InputSpec) -> DocumentNode {
+    switch input.kind {
+    case .boolean(let value): return scalar(value.value ? "true" : "false")
+    case .trigger: return scalar("trigger")
+    case .number(let value, nil, nil): return scalar(number(value.value))
+    case .number(let value, let min, let max):
+      var fields = [entry("value", scalar(number(value.value)))]
+      if let min { fields.append(entry("min", scalar(number(min.value)))) }
+      if let max { fields.append(entry("max", scalar(number(max.value)))) }
+      return mapping(fields)
+    }
+  }
+
+  static func encodeMachine(_ machine: MachineSpec) -> [DocumentNode.Entry] {
+    var fields = [entry("initial", scalar(machine.initial.value))]
+    fields.append(
+      entry(
+        "states",
+        mapping(machine.states.map { entry($0.name.value, encodeState($0)) })))
+    if !machine.transitions.isEmpty {
+      fields.append(
+        entry("transitions", sequence(machine.transitions.map { mapping(encodeTransition($0)) })))
+    }
+    return fields
+  }
+
+  static func encodeState(_ state: StateSpec) -> DocumentNode {
+    var fields: [DocumentNode.Entry] = []
+    if let spring = state.spring { fields.append(entry("spring", scalar(spring.value))) }
+    if let duration = state.duration { fields.append(entry("duration", scalar(time(duration.value)))) }
+    if let easing = state.easing { fields.append(entry("ease", scalar(easing.value.description))) }
+    if !state.targets.isEmpty {
+      // By handle, in the order each first appears; each handle's properties as written.
+      var order: [String] = []
+      var properties: [String: [DocumentNode.Entry]] = [:]
+      for target in state.targets {
+        if properties[target.handle.value] == nil { order.append(target.handle.value) }
+        properties[target.handle.value, default: []].append(
+          entry(target.property.value, scalar(target.value.text)))
+      }
+      fields.append(entry("set", mapping(order.map { entry($0, mapping(properties[$0] ?? [])) })))
+    }
+    return mapping(fields)
+  }
+
+  static func encodeTransition(_ transition: TransitionSpec) -> [DocumentNode.Entry] {
+    var fields = [
+      entry("from", scalar(transition.from.value)), entry("to", scalar(transition.to.value)),
+    ]
+    switch transition.on {
+    case .event(let pattern)?: fields.append(entry("on", scalar(ExpectationSpec.text(of: pattern))))
+    case .input(let name)?: fields.append(entry("on", scalar(name.value)))
+    case nil: break
+    }
+    if let when = transition.when { fields.append(entry("when", scalar(when.text))) }
+    if let after = transition.after { fields.append(entry("after", scalar(time(after.value)))) }
     return fields
   }
 
@@ -403,6 +465,11 @@ public enum SceneEncoder {
       }
       if let easing = pinch.easing { inner.append(entry("ease", scalar(easing.value.description))) }
       return mapping([entry(step.keyword, mapping(inner))])
+    case .set(let assignments):
+      return mapping([
+        entry("set", mapping(assignments.map { entry($0.input.value, scalar($0.value.text)) }))
+      ])
+    case .fire(let trigger): return mapping([entry("fire", scalar(trigger.value))])
     }
   }
 

@@ -1,4 +1,5 @@
 import SceneDiagnostics
+import SceneGeometry
 import SceneVocabulary
 
 extension SceneGraph {
@@ -83,6 +84,9 @@ extension SceneGraph {
     /// their motions' ``Motion/stateTargets``).
     public var placements: [Placement]
     public var motion: StateMotion
+    /// The constraints off while the machine is in it (indices into
+    /// ``SceneGraph/constraints``).
+    public var disabled: [Int] = []
 
     public init(name: String, source: SourceRef, placements: [Placement], motion: StateMotion) {
       self.name = name
@@ -161,5 +165,39 @@ extension SceneGraph {
       if case .after(let seconds) = trigger { return seconds == 0 }
       return false
     }
+  }
+}
+
+extension SceneGraph {
+  /// Gives input `name` the value `text` from the start instead of its default (`scenec
+  /// run --input loading=true`): `true` or `false` for a boolean, a number within its
+  /// range for a number. A message saying what is wrong, or `nil` when it was set.
+  public mutating func setDefault(ofInput name: String, to text: String) -> String? {
+    guard let index = inputs.firstIndex(where: { $0.name == name }) else {
+      let names = inputs.map(\.name)
+      if names.isEmpty { return "the scene has no inputs; '\(name)' is not one" }
+      let suggestion = Suggestion.didYouMean(name, among: names)
+      return "unknown input '\(name)'"
+        + (suggestion.isEmpty ? "; the inputs are \(names.joined(separator: ", "))" : suggestion)
+    }
+    switch inputs[index].kind {
+    case .trigger:
+      return "input '\(name)' is a trigger, which holds no value"
+    case .boolean:
+      guard text == "true" || text == "false" else {
+        return "input '\(name)' is true or false, found '\(text)'"
+      }
+      inputs[index].initial = text == "true" ? 1 : 0
+    case .number(let range):
+      guard let value = Double(text), value.isFinite else {
+        return "input '\(name)' is a number, found '\(text)'"
+      }
+      if let range, !range.contains(value) {
+        return
+          "input '\(name)' must be between \(range.lowerBound.shortestDescription) and \(range.upperBound.shortestDescription), found \(text)"
+      }
+      inputs[index].initial = value
+    }
+    return nil
   }
 }

@@ -151,6 +151,7 @@ enum HTMLPlayer {
       <p class="hint" id="viewnote"></p>
       <div class="readout"><span id="time">t = 0 s</span> <span id="frame">frame 0</span></div>
       <div class="events">events: <span id="events">none</span></div>
+      <div class="events" id="stateline" hidden>states: <span id="states"></span></div>
       <details open><summary>event log</summary><ol id="log"></ol></details>
       <p class="hint">Space plays and pauses; ← and → step one frame; Home and End jump to the ends.</p>
       </main>
@@ -217,6 +218,9 @@ enum HTMLPlayer {
     text += ",\"frameCount\":\(frameCount)"
     text += ",\n\"handles\":[" + handleEntries.joined(separator: ",\n") + "]"
     text += ",\n\"paths\":[" + pathEntries.joined(separator: ",\n") + "]"
+    if !graph.machines.isEmpty {
+      text += ",\n\"machines\":[" + graph.machines.map { jsonString($0.name) }.joined(separator: ",") + "]"
+    }
     text += ",\n\"frames\":["
     return text
   }
@@ -228,7 +232,8 @@ enum HTMLPlayer {
   /// a handle the scene animates)
   /// (or `null`), `p` SVG path data for each drawn path (or `null` when it is hidden),
   /// `ptr` `[id, x, y, down]` for each pointer, `e` `[type, subject]` for each event
-  /// (`[type, subject, target]` for `snap`). Without `handles` there is no `h`: the HTML
+  /// (`[type, subject, target]` for `snap`, `[type, machine, to, from]` for `state`), and
+  /// `s` the state of each machine, for a scene with machines. Without `handles` there is no `h`: the HTML
   /// player's page packs the handles apart (``HandleFrameStream``).
   static func appendEntry(
     _ frame: Frame, context: OutputContext, handles: Bool, to text: inout TextBytes
@@ -305,9 +310,22 @@ enum HTMLPlayer {
         text.append(UInt8(ascii: ","))
         appendJSONString(target, to: &text)
       }
+      if let from = event.from {
+        text.append(UInt8(ascii: ","))
+        appendJSONString(from, to: &text)
+      }
       text.append(UInt8(ascii: "]"))
     }
-    text.append("]}")
+    text.append(UInt8(ascii: "]"))
+    if !frame.machines.isEmpty {
+      text.append(",\"s\":[")
+      for (k, machine) in frame.machines.enumerated() {
+        if k > 0 { text.append(UInt8(ascii: ",")) }
+        appendJSONString(machine.state, to: &text)
+      }
+      text.append(UInt8(ascii: "]"))
+    }
+    text.append(UInt8(ascii: "}"))
   }
 
   /// A frame's `,"h":[…]`.

@@ -226,6 +226,12 @@ extension SceneResolver {
   mutating func checkSubject(
     _ pattern: ExpectationSpec.EventPattern, handles: [String], links: [String]
   ) {
+    if pattern.name == SceneEventName.tap.rawValue && spec.machines.isEmpty {
+      error(
+        "'tap' events are reported only in scenes with states (a 'states:' section)",
+        at: pattern.subjectSource)
+      return
+    }
     guard let subject = pattern.subject else { return }
     if pattern.name == SceneEventName.state.rawValue {
       checkStateEvent(pattern)

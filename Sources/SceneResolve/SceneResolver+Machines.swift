@@ -114,6 +114,20 @@ extension SceneResolver {
             duration: checked(duration, default: 0.3, "'duration' of \(stateWhat)", in: 0.001...3600),
             easing: stateSpec.easing?.value ?? .linear)
         }
+        var disabled: [Int] = []
+        let constraintNames = graph.constraints.map(\.reportedName)
+        for name in stateSpec.disabled {
+          if let c = constraintNames.firstIndex(of: name.value), !name.value.isEmpty {
+            disabled.append(c)
+          } else {
+            let named = constraintNames.filter { !$0.isEmpty }
+            error(
+              named.isEmpty
+                ? "unknown constraint '\(name.value)': the scene has no named constraints (give one 'name:')"
+                : "unknown constraint '\(name.value)'\(Suggestion.didYouMean(name.value, among: named))",
+              at: name.source)
+          }
+        }
         var placements: [SceneGraph.Placement] = []
         for target in stateSpec.targets {
           guard let handle = lookup(target.handle, in: handleIndex, kind: "handle") else {
@@ -127,7 +141,8 @@ extension SceneResolver {
                 target.value, symbols, expect: .point, what: "\(subject) of \(stateWhat)")
             else { continue }
             checkPlacement(
-              handle, restOnly: property == "rest", target: target, motion: motion, graph: graph)
+              handle, restOnly: property == "rest", target: target, motion: motion, graph: graph,
+              disabled: disabled)
             if let other = placedBy[handle], other.machine != machineSpec.name.value {
               error(
                 "\(subject) is placed by machine '\(other.machine)' too; one machine places a handle",
@@ -151,7 +166,7 @@ extension SceneResolver {
             let value = compile(
               target.value, symbols, expect: .number, what: "\(subject) of \(stateWhat)")
           else { continue }
-          if let owner = gooeyOwner(of: handle, animated, in: graph) {
+          if let owner = gooeyOwner(of: handle, animated, in: graph, disabled: disabled) {
             error(
               "\(subject) is set by the gooey link '\(owner)' while it holds; disable it in this state first, or set another property",
               at: target.property.source)
@@ -170,10 +185,11 @@ extension SceneResolver {
             SceneGraph.StateTarget(machine: k, state: j, target: value),
             source: target.property.source, symbols: symbols, timed: timed)
         }
-        states.append(
-          SceneGraph.MachineState(
-            name: stateSpec.name.value, source: stateSpec.name.source, placements: placements,
-            motion: motion))
+        var made = SceneGraph.MachineState(
+          name: stateSpec.name.value, source: stateSpec.name.source, placements: placements,
+          motion: motion)
+        made.disabled = disabled
+        states.append(made)
       }
       var transitions: [SceneGraph.Transition] = []
       for transitionSpec in machineSpec.transitions {
@@ -238,11 +254,12 @@ extension SceneResolver {
 
   /// The name of the gooey link that sets `property` of `handle`, if one does (an
   /// anchor's radius).
-  func gooeyOwner(of handle: Int, _ property: SceneGraph.AnimatedProperty, in graph: SceneGraph)
-    -> String?
-  {
+  func gooeyOwner(
+    of handle: Int, _ property: SceneGraph.AnimatedProperty, in graph: SceneGraph,
+    disabled: [Int]
+  ) -> String? {
     guard property == .radius else { return nil }
-    for constraint in graph.constraints {
+    for (c, constraint) in graph.constraints.enumerated() where !disabled.contains(c) {
       if case .gooey(let g) = constraint.kind, g.anchor == handle || g.ball == handle {
         return constraint.reportedName
       }
@@ -254,14 +271,15 @@ extension SceneResolver {
   /// and that does not follow an expression (whose rest it may set).
   mutating func checkPlacement(
     _ handle: Int, restOnly: Bool, target: StateTargetSpec, motion: SceneGraph.StateMotion,
-    graph: SceneGraph
+    graph: SceneGraph, disabled: [Int]
   ) {
     let name = target.handle.value
-    for constraint in graph.constraints where constraint.kind.movedHandle == handle {
+    for (c, constraint) in graph.constraints.enumerated()
+    where constraint.kind.movedHandle == handle && !disabled.contains(c) {
       switch constraint.kind {
       case .follow, .animate, .gooey:
         error(
-          "handle '\(name)' is moved by its \(constraint.kind.keyword.rawValue) constraint; a state cannot place it",
+          "handle '\(name)' is moved by its \(constraint.kind.keyword.rawValue) constraint; a state places it only while it disables that constraint",
           at: target.property.source)
         return
       case .drag, .elastic:
@@ -351,11 +369,11 @@ extension SceneResolver {
       }
     }
     // An event the scene can never give would leave the transition waiting for ever.
-    if let subject, !kind.isAboutLink, kind == .grab || kind == .release,
+    if let subject, !kind.isAboutLink, kind == .grab || kind == .release || kind == .tap,
       !graph.handles[subject].draggable
     {
       error(
-        "handle '\(pattern.subject ?? "")' is not draggable, so it is never grabbed or released",
+        "handle '\(pattern.subject ?? "")' is not draggable, so it is never grabbed, released or tapped",
         at: pattern.subjectSource)
       return nil
     }

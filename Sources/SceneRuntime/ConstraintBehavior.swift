@@ -36,6 +36,9 @@ protocol ConstraintBehavior {
   /// Mutating, so that a kind can remember what it drew and skip an unchanged redraw.
   static func draw(
     _ c: Int, _ p: Parameters, into shown: inout PathFrame, in simulation: inout Simulation)
+  /// The constraint is on again after a state turned it off: it starts afresh from where
+  /// its handles are now.
+  static func resume(_ c: Int, _ p: Parameters, in simulation: inout Simulation)
   /// Whether ``step(_:_:dt:in:)`` does anything: kinds that only react to drags and
   /// releases are left out of the per-frame loop.
   static var stepsEachFrame: Bool { get }
@@ -60,6 +63,7 @@ extension ConstraintBehavior {
   static func draw(
     _ c: Int, _ p: Parameters, into shown: inout PathFrame, in simulation: inout Simulation
   ) {}
+  static func resume(_ c: Int, _ p: Parameters, in simulation: inout Simulation) {}
   static var stepsEachFrame: Bool { true }
   static var drawsPath: Bool { false }
 }
@@ -75,6 +79,17 @@ extension Simulation {
     case .gooey: GooeyConstraint.setUp(c, gooeyParameters[s], in: &self)
     case .animate: AnimateConstraint.setUp(c, animateParameters[s], in: &self)
     case .drag: DragConstraint.setUp(c, dragParameters[s], in: &self)
+    }
+  }
+
+  mutating func resumeConstraint(_ c: Int) {
+    let s = stateSlots[c]
+    switch keywords[c] {
+    case .follow: FollowConstraint.resume(c, followParameters[s], in: &self)
+    case .elastic: ElasticConstraint.resume(c, elasticParameters[s], in: &self)
+    case .gooey: GooeyConstraint.resume(c, gooeyParameters[s], in: &self)
+    case .animate: AnimateConstraint.resume(c, animateParameters[s], in: &self)
+    case .drag: DragConstraint.resume(c, dragParameters[s], in: &self)
     }
   }
 
@@ -128,6 +143,12 @@ extension Simulation {
   }
 
   mutating func drawConstraint(_ c: Int, into shown: inout PathFrame) {
+    if machinesNow.anyDisabled && machinesNow.disabled[c] {
+      shown.path.subpaths.removeAll(keepingCapacity: true)
+      shown.isHidden = true
+      if keywords[c] == .gooey { gooeyStates[stateSlots[c]].drawnFrom = nil }
+      return
+    }
     let s = stateSlots[c]
     switch keywords[c] {
     case .follow: FollowConstraint.draw(c, followParameters[s], into: &shown, in: &self)

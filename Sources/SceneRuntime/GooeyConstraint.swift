@@ -47,6 +47,17 @@ enum GooeyConstraint: ConstraintBehavior {
     sim.gooeyStates[s].anchorRadius = sim.handles[p.anchor].radius
   }
 
+  /// Whole again: the anchor shows at its own radius, and the link may break anew.
+  static func resume(_ c: Int, _ p: Parameters, in sim: inout Simulation) {
+    let s = sim.stateSlots[c]
+    sim.gooeyStates[s].broken = false
+    sim.gooeyStates[s].releasedBeforeBreak = false
+    sim.gooeyStates[s].drawnFrom = nil
+    if sim.handles[p.anchor].mode == .hidden { sim.handles[p.anchor].mode = .idle }
+    sim.handles[p.anchor].radius = sim.gooeyStates[s].anchorRadius
+    step(c, p, dt: 0, in: &sim)
+  }
+
   static func release(
     _ c: Int, _ p: Parameters, handle h: Int, velocity: Vector, in sim: inout Simulation
   ) {

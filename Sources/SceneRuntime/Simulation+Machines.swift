@@ -23,6 +23,9 @@ struct MachineRuntime: Sendable {
   var motionCurves: [TimingCurve?]
   /// For each handle: the rest a state gives it, instead of its own.
   var restOverrides: [CompiledExpression?]
+  /// For each constraint: whether a machine's state turns it off now.
+  var disabled: [Bool]
+  var anyDisabled = false
   /// Set when a machine went round more than ``Simulation/transitionLimit`` times at one
   /// moment; the next frame reports it.
   var failure: RuntimeError?
@@ -38,6 +41,7 @@ struct MachineRuntime: Sendable {
     motionTweens = plan.motions.map(\.tween)
     motionCurves = plan.motionTweenCurves
     restOverrides = Array(repeating: nil, count: graph.handles.count)
+    disabled = Array(repeating: false, count: graph.constraints.count)
   }
 }
 
@@ -294,12 +298,42 @@ extension Simulation {
         }
       }
     }
+    updateDisabledConstraints()
     for placement in entered.placements {
       machinesNow.restOverrides[placement.handle] = placement.value
       place(
         placement.handle, at: evaluate(placement.value), restOnly: placement.restOnly,
         motion: instantly ? .instant : entered.motion)
     }
+  }
+
+  /// Turns off the constraints some machine's state disables, and on again (afresh)
+  /// those none does any more.
+  private mutating func updateDisabledConstraints() {
+    var now = Array(repeating: false, count: machinesNow.disabled.count)
+    for (k, machine) in graph.machines.enumerated() {
+      for c in machine.states[machinesNow.states[k]].disabled { now[c] = true }
+    }
+    guard now != machinesNow.disabled else { return }
+    let before = machinesNow.disabled
+    machinesNow.disabled = now
+    machinesNow.anyDisabled = now.contains(true)
+    for c in now.indices where before[c] != now[c] {
+      let handle = graph.constraints[c].kind.movedHandle
+      if now[c] {
+        // What the constraint was carrying stops where it is.
+        if handles[handle].mode == .gliding { handles[handle].mode = .idle }
+        if keywords[c] == .follow { followStates[stateSlots[c]].springingAlongPath = false }
+      } else {
+        resumeConstraint(c)
+      }
+    }
+  }
+
+  /// Whether constraint `c` is on: no machine's state turns it off.
+  @inline(__always)
+  func constraintIsOn(_ c: Int) -> Bool {
+    !machinesNow.anyDisabled || !machinesNow.disabled[c]
   }
 
   /// Sends handle `i` to rest at `point`: by `motion` (the handle's own spring when `nil`,

@@ -55,6 +55,9 @@ struct PointerRuntime: Sendable {
   var pressOrder = 0
   var grabOffset = Vector.zero
   var releaseVelocity = Vector.zero
+  /// When it last went down, and whether it has since gone further than a tap may.
+  var pressTime = 0.0
+  var wandered = false
   /// Recent (time, position) samples while down, newest last; at most 32.
   var samples: [(time: Double, position: Vector)] = []
 
@@ -74,6 +77,7 @@ struct PointerRuntime: Sendable {
     grabbed = nil
     grabOffset = .zero
     releaseVelocity = .zero
+    wandered = false
     samples.removeAll(keepingCapacity: true)
   }
 

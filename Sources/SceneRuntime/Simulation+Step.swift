@@ -356,7 +356,7 @@ extension Simulation {
   }
 
   mutating func release(_ i: Int, velocity: Vector) {
-    if let c = mover[i] {
+    if let c = mover[i], constraintIsOn(c) {
       releaseConstraint(c, handle: i, velocity: velocity)
       return
     }
@@ -573,9 +573,13 @@ extension Simulation {
     var next = 0
     while next < steppedConstraints.count {
       let c = steppedConstraints[next]
+      if machinesNow.anyDisabled && machinesNow.disabled[c] {
+        next += 1
+        continue
+      }
       // Only for a run of two or more (the stress scene's cells alternate `follow` and
-      // `gooey`).
-      if startsFollowRun[next] && stepsFollowsTogether {
+      // `gooey`), and none of them turned off by a state.
+      if startsFollowRun[next] && stepsFollowsTogether && !machinesNow.anyDisabled {
         let stopped = FollowConstraint.stepCommonCases(from: next, dt: dt, in: &self)
         if stopped > next {
           next = stopped
@@ -591,7 +595,7 @@ extension Simulation {
   mutating func drag(_ i: Int, to target: Vector, dt: Double) {
     let previous = handles[i].position
     let placed =
-      mover[i].map { c in dragConstraint(c, handle: i, to: target) } ?? false
+      mover[i].map { c in constraintIsOn(c) && dragConstraint(c, handle: i, to: target) } ?? false
     if !placed { handles[i].position = target }
     if dt > 0 { handles[i].velocity = (handles[i].position - previous) / dt }
   }
@@ -693,7 +697,9 @@ extension Simulation {
     handles[i].mode = .idle
     tweens[i] = nil
     events.append(SceneEvent(.rest, i))
-    if let c = mover[i], keywords[c] == .gooey, gooeyStates[stateSlots[c]].releasedBeforeBreak {
+    if let c = mover[i], keywords[c] == .gooey, constraintIsOn(c),
+      gooeyStates[stateSlots[c]].releasedBeforeBreak
+    {
       gooeyStates[stateSlots[c]].releasedBeforeBreak = false
       events.append(SceneEvent(.linkRestored, constraintPaths[c]))
     }

@@ -249,6 +249,7 @@ public struct Simulation: Sendable {
     }
     presses += 1
     pointers[index].pressOrder = presses
+    pointers[index].pressTime = time
     pointers[index].record(time: time, position: point)
     if let i = grabbed {
       pointers[index].grabbed = i
@@ -438,7 +439,12 @@ public struct Simulation: Sendable {
       return
     }
     pointers[index].position = point
-    if pointers[index].isDown { pointers[index].record(time: time, position: point) }
+    if pointers[index].isDown {
+      pointers[index].record(time: time, position: point)
+      if (point - pointers[index].pressPosition).length > SceneEventName.tapSlop {
+        pointers[index].wandered = true
+      }
+    }
     if pinch != nil { turnPinch() }
     refreshMotionTargets()
   }
@@ -498,6 +504,12 @@ public struct Simulation: Sendable {
       pointers[index].grabbed = nil
       heldHandles.remove(handle)
       events.append(SceneEvent(.release, handle))
+      // Reported only where a machine may wait for it: other scenes' frames stay as they were.
+      if !graph.machines.isEmpty && !pointers[index].wandered
+        && time - pointers[index].pressTime <= SceneEventName.tapDuration
+      {
+        events.append(SceneEvent(.tap, handle))
+      }
       release(handle, velocity: released)
     }
     refreshMotionTargets()

@@ -60,12 +60,20 @@ public enum SceneEventName: String, Hashable, Sendable, CaseIterable {
   case snap
   /// A state machine went from one state to another; the event names both.
   case state
+  /// A handle was tapped: grabbed and let go within ``tapDuration`` seconds, the finger
+  /// never ``tapSlop`` points from where it went down (reported in scenes with states).
+  case tap
+
+  /// The longest a press may last and still be a tap, in seconds.
+  public static let tapDuration = 0.5
+  /// How far a tapping finger may wander, in points (UIKit's allowable movement).
+  public static let tapSlop = 10.0
 
   /// Whether its subject is a handle; otherwise it is a `gooey` constraint or, for
   /// ``state``, a state machine.
   public var isAboutHandle: Bool {
     switch self {
-    case .grab, .release, .rest, .loop, .snap: return true
+    case .grab, .release, .rest, .loop, .snap, .tap: return true
     case .linkBroke, .linkRestored, .dismissed, .state: return false
     }
   }
@@ -74,7 +82,7 @@ public enum SceneEventName: String, Hashable, Sendable, CaseIterable {
   public var isAboutLink: Bool {
     switch self {
     case .linkBroke, .linkRestored, .dismissed: return true
-    case .grab, .release, .rest, .loop, .snap, .state: return false
+    case .grab, .release, .rest, .loop, .snap, .state, .tap: return false
     }
   }
 }

@@ -74,6 +74,13 @@ struct RunCommand: ParsableCommand {
   @Option(help: "A folder traces may be read from besides the scene's own (repeatable).")
   var traceFolder: [String] = []
 
+  @Option(
+    name: .customLong("input"),
+    help: ArgumentHelp(
+      "Start an input at a value instead of its default, NAME=VALUE (repeatable).",
+      valueName: "name=value"))
+  var inputs: [String] = []
+
   @Flag(name: .shortAndLong, help: "No summary line on standard error after writing a file.")
   var quiet = false
 
@@ -95,6 +102,10 @@ struct RunCommand: ParsableCommand {
       throw ValidationError("--precision must be between 0 and 15")
     }
     if maxFrames < 1 { throw ValidationError("--max-frames must be at least 1") }
+    for input in inputs where Self.inputAssignment(input) == nil {
+      throw ValidationError(
+        "--input takes NAME=VALUE, such as --input loading=true; found '\(TerminalText.escaped(input))'")
+    }
     if let problem = TraceFolders.problems(traceFolder).first {
       throw ValidationError(problem)
     }
@@ -118,6 +129,15 @@ struct RunCommand: ParsableCommand {
 
   static func seconds(_ text: String) -> Double? { TimeText.seconds(text) }
 
+  /// `NAME=VALUE` split, or `nil` when it is not of that form.
+  static func inputAssignment(_ text: String) -> (name: String, value: String)? {
+    guard let equals = text.firstIndex(of: "=") else { return nil }
+    let name = String(text[..<equals])
+    let value = String(text[text.index(after: equals)...])
+    guard !name.isEmpty, !value.isEmpty else { return nil }
+    return (name, value)
+  }
+
   func run() throws {
     let loaded: ScenePipeline.Loaded
     do {
@@ -128,9 +148,17 @@ struct RunCommand: ParsableCommand {
       throw Sysexits.noInput
     }
     let renderer = DiagnosticRenderer(files: loaded.files)
-    guard let graph = loaded.graph else {
+    guard var graph = loaded.graph else {
       printError(loaded.rendered(), terminator: "")
       throw Sysexits.dataError
+    }
+    if !loaded.diagnostics.isEmpty { printError(loaded.rendered(), terminator: "") }
+    for input in inputs {
+      guard let (name, value) = Self.inputAssignment(input) else { continue }
+      if let problem = graph.setDefault(ofInput: name, to: value) {
+        printError("error: --input \(TerminalText.escaped(input)): \(TerminalText.escaped(problem))")
+        throw Sysexits.usage
+      }
     }
     let format =
       format.flatMap { OutputRegistry.named($0) } ?? output.flatMap { OutputRegistry.forFile($0) }

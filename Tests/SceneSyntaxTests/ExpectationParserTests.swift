@@ -231,7 +231,7 @@ private func n(_ value: Double) -> Expression { Expression(.number(value, nil)) 
     ("no event snap to 2x", "expected a snap target name after 'to', found '2x'", 22, 2),
     (
       "event fly",
-      "unknown event 'fly'; expected grab, release, rest, link.broke, link.restored, dismissed, loop or snap",
+      "unknown event 'fly'; expected grab, release, rest, link.broke, link.restored, dismissed, loop, snap or state",
       11, 3
     ),
     ("event", "expected an event name after 'event', found end of expectation", 10, 1),

@@ -31,6 +31,6 @@ import Testing
   @Test func messagesListTheStepsInOrder() {
     #expect(
       GestureStepKeyword.listed
-        == "press, drag, move, wait, hold, release, tap, fling, replay, pinch or rotate")
+        == "press, drag, move, wait, hold, release, tap, fling, replay, pinch, rotate, set or fire")
   }
 }

@@ -127,7 +127,12 @@
     renderer.draw(frames, index, { points: pointsBox.checked, trail: trailBox.checked });
   }
 
-  function describe(e) { return e[0] + " " + e[1] + (e.length > 2 ? " to " + e[2] : ""); }
+  function describe(e) {
+    if (e[0] === "state") return e[1] + ": " + e[3] + " → " + e[2];
+    return e[0] + " " + e[1] + (e.length > 2 ? " to " + e[2] : "");
+  }
+  var machineNames = scene.machines || [];
+  if (machineNames.length) $("stateline").hidden = false;
 
   function readout() {
     if (!count) { timeText.textContent = "no frames"; frameText.textContent = ""; return; }
@@ -135,6 +140,11 @@
     timeText.textContent = "t = " + f.t.toFixed(3) + " s";
     frameText.textContent = "frame " + f.i + " / " + frames[count - 1].i;
     eventsText.textContent = f.e.length ? f.e.map(describe).join(", ") : "none";
+    if (f.s) {
+      $("states").textContent = f.s.map(function (state, k) {
+        return machineNames[k] + ": " + state;
+      }).join(", ");
+    }
   }
 
   function syncLog() {

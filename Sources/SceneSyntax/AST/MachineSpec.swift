@@ -53,6 +53,8 @@ public struct StateSpec: Hashable, Sendable {
   /// A tween instead of a spring.
   public var duration: Located<Double>?
   public var easing: Located<Easing>?
+  /// The constraints that are off while the machine is in this state (by name).
+  public var disabled: [Reference] = []
 
   public init(
     name: Located<String>, targets: [StateTargetSpec] = [], spring: Reference? = nil,

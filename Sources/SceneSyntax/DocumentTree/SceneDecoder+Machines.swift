@@ -7,7 +7,7 @@ import SceneVocabulary
 extension SceneDecoder {
   /// The keys of a machine, of one of its states, and of a transition.
   static let machineKeys = ["initial", "states", "transitions"]
-  static let stateKeys = ["set", "spring", "duration", "ease"]
+  static let stateKeys = ["set", "spring", "duration", "ease", "disable"]
   static let transitionKeys = ["from", "to", "on", "when", "after"]
 
   /// `inputs:`: `NAME: false`, `NAME: 0`, `NAME: { value: 0, min: 0, max: 1 }` or
@@ -96,6 +96,7 @@ extension SceneDecoder {
   {
     if case .scalar(let s) = node.value, s.isNull { return StateSpec(name: name) }
     let what = "state '\(name.value)' of machine '\(machine)'"
+    let stateWhat = what
     guard let f = fields(of: node, what: what, allowed: Self.stateKeys) else { return nil }
     var state = StateSpec(name: name)
     state.spring = f["spring"].flatMap { reference($0, what: "'spring' of \(what)") }
@@ -110,6 +111,7 @@ extension SceneDecoder {
     if f["ease"] != nil && f["duration"] == nil {
       error("\(what) gives 'ease' without 'duration'", at: f.keySource("ease") ?? name.source)
     }
+    if let disable = f["disable"] { state.disabled = constraintNames(disable, of: stateWhat) }
     if let set = f["set"], let handles = mapping(set, what: "'set' of \(what) (handles)") {
       for handle in unique(handles, what: "handle") {
         guard identifier(handle.key, at: handle.keySource, what: "handle"),
@@ -129,6 +131,29 @@ extension SceneDecoder {
       }
     }
     return state
+  }
+
+  /// `disable: NAME`, `disable: [A, B]`, or the DSL's `disable=[A, B]` (one scalar).
+  mutating func constraintNames(_ node: DocumentNode, of what: String) -> [Reference] {
+    switch node.value {
+    case .sequence(let items):
+      return items.compactMap { reference($0, what: "a constraint 'disable' of \(what) turns off") }
+    case .scalar(let s) where !s.isQuoted && s.text.hasPrefix("[") && s.text.hasSuffix("]"):
+      let inner = s.text.dropFirst().dropLast()
+      var names: [Reference] = []
+      for part in inner.split(separator: ",", omittingEmptySubsequences: false) {
+        let name = part.trimmingCharacters(in: " ")
+        guard Self.isIdentifier(String(name)) else {
+          error(
+            "expected constraint names in 'disable' of \(what), found '\(s.text)'", at: node.source)
+          return []
+        }
+        names.append(Located(String(name), at: node.source))
+      }
+      return names
+    default:
+      return reference(node, what: "a constraint 'disable' of \(what) turns off").map { [$0] } ?? []
+    }
   }
 
   /// `{ from, to, on, when, after }`.

@@ -136,6 +136,11 @@ public enum SceneEncoder {
     if let spring = state.spring { fields.append(entry("spring", scalar(spring.value))) }
     if let duration = state.duration { fields.append(entry("duration", scalar(time(duration.value)))) }
     if let easing = state.easing { fields.append(entry("ease", scalar(easing.value.description))) }
+    switch state.disabled.count {
+    case 0: break
+    case 1: fields.append(entry("disable", scalar(state.disabled[0].value)))
+    default: fields.append(entry("disable", sequence(state.disabled.map { scalar($0.value) })))
+    }
     if !state.targets.isEmpty {
       // By handle, in the order each first appears; each handle's properties as written.
       var order: [String] = []

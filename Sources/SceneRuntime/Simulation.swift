@@ -471,8 +471,14 @@ public struct Simulation: Sendable {
       fire(index)
       return
     }
-    // What the finger did may be what a machine waits for.
-    if !graph.machines.isEmpty { evaluateMachines() }
+    // What the finger did may be what a machine waits for; its conditions read the scene
+    // as it is after the event (a lifted finger's `drag` is 0 again).
+    if !graph.machines.isEmpty {
+      writeBuiltinSlots()
+      writeHandleSlots()
+      refreshLets()
+      evaluateMachines()
+    }
   }
 
   /// A pointer lifts.

@@ -178,6 +178,7 @@ struct ExpectationChecker {
     case .greater: return a > b - allowed
     case .greaterOrEqual: return a >= b - allowed
     case .equal, .approximately: return abs(a - b) <= allowed
+    case .notEqual: return abs(a - b) > allowed
     }
   }
 

@@ -45,6 +45,8 @@ public enum Comparison: String, Hashable, Sendable, CaseIterable {
   case greaterOrEqual = ">="
   case approximately = "≈"
   case equal = "=="
+  /// Different by more than the tolerance (0 unless given).
+  case notEqual = "!="
 }
 
 /// The events a running scene reports, by the name frames, logs and expectations use.

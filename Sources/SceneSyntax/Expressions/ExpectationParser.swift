@@ -16,7 +16,7 @@ import SceneVocabulary
 /// moment      = time | "frame" digits | "end" ;
 /// time        = number [ "s" | "ms" ] ;            (* seconds when bare *)
 /// assertion   = expression comparison expression [ ( "±" | "+-" ) expression ] ;
-/// comparison  = "<" | "<=" | ">" | ">=" | "==" | "≈" | "~=" ;
+/// comparison  = "<" | "<=" | ">" | ">=" | "==" | "!=" | "≈" | "~=" ;
 /// pattern     = event-name [ "of" identifier ] [ "to" identifier ] ;   (* "to": snap only *)
 /// reference   = time | pattern ;
 /// ```
@@ -56,7 +56,7 @@ public enum ExpectationParser {
 
   /// The first comparison operator outside parentheses in `range`, and its scalars.
   ///
-  /// `!=` is an expression operator and is skipped whole.
+  /// `!=` outside parentheses is the comparison "differs"; inside them, an expression operator.
   static func firstComparison(
     in scalars: [Unicode.Scalar], _ range: Range<Int>
   ) -> (ExpectationSpec.Comparison, Range<Int>)? {
@@ -68,7 +68,9 @@ public enum ExpectationParser {
       switch c {
       case "(": depth += 1
       case ")": depth = max(0, depth - 1)
-      case "!" where next == "=": index += 1
+      case "!" where next == "=":
+        if depth == 0 { return (.notEqual, index..<(index + 2)) }
+        index += 1
       case "<" where depth == 0, ">" where depth == 0:
         let comparison: ExpectationSpec.Comparison =
           c == "<"
@@ -489,7 +491,7 @@ public enum ExpectationParser {
         if !isBlank(body) { _ = try ExpressionParser.parse(scalars, in: body, spans: spans) }
         let trimmed = trim(body)
         throw error(
-          "expected a comparison (<, <=, >, >=, ==, ≈) in the assertion", trimmed.lowerBound,
+          "expected a comparison (<, <=, >, >=, ==, !=, ≈) in the assertion", trimmed.lowerBound,
           trimmed.upperBound)
       }
       let symbol = quote(operatorRange)

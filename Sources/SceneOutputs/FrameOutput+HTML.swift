@@ -221,6 +221,22 @@ enum HTMLPlayer {
     if !graph.machines.isEmpty {
       text += ",\n\"machines\":[" + graph.machines.map { jsonString($0.name) }.joined(separator: ",") + "]"
     }
+    if !graph.inputs.isEmpty {
+      // For the live preview's controls: each input's kind, range and default.
+      let entries = graph.inputs.map { input -> String in
+        var entry = "{\"name\":\(jsonString(input.name)),\"value\":\(n(input.initial)),\"kind\":"
+        switch input.kind {
+        case .boolean: entry += "\"boolean\""
+        case .trigger: entry += "\"trigger\""
+        case .number(let range):
+          entry += "\"number\""
+          if let range, range.lowerBound.isFinite { entry += ",\"min\":\(n(range.lowerBound))" }
+          if let range, range.upperBound.isFinite { entry += ",\"max\":\(n(range.upperBound))" }
+        }
+        return entry + "}"
+      }
+      text += ",\n\"inputs\":[" + entries.joined(separator: ",") + "]"
+    }
     text += ",\n\"frames\":["
     return text
   }
@@ -233,7 +249,7 @@ enum HTMLPlayer {
   /// (or `null`), `p` SVG path data for each drawn path (or `null` when it is hidden),
   /// `ptr` `[id, x, y, down]` for each pointer, `e` `[type, subject]` for each event
   /// (`[type, subject, target]` for `snap`, `[type, machine, to, from]` for `state`), and
-  /// `s` the state of each machine, for a scene with machines. Without `handles` there is no `h`: the HTML
+  /// `s` the state of each machine and `in` the value of each input, for a scene with them. Without `handles` there is no `h`: the HTML
   /// player's page packs the handles apart (``HandleFrameStream``).
   static func appendEntry(
     _ frame: Frame, context: OutputContext, handles: Bool, to text: inout TextBytes
@@ -317,6 +333,14 @@ enum HTMLPlayer {
       text.append(UInt8(ascii: "]"))
     }
     text.append(UInt8(ascii: "]"))
+    if !frame.inputs.isEmpty {
+      text.append(",\"in\":[")
+      for (k, value) in frame.inputs.enumerated() {
+        if k > 0 { text.append(UInt8(ascii: ",")) }
+        text.append(value, precision: p)
+      }
+      text.append(UInt8(ascii: "]"))
+    }
     if !frame.machines.isEmpty {
       text.append(",\"s\":[")
       for (k, machine) in frame.machines.enumerated() {

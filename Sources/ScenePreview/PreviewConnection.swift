@@ -135,6 +135,16 @@ public actor PreviewConnection<C: Clock> where C.Duration == Duration {
       await sendState()
     case .save(let trace, let scene, let confirm):
       await save(traceName: trace, sceneName: scene, confirm: confirm)
+    case .input(let name, let value):
+      let elapsed = max(0, seconds(lastDue.duration(to: now)))
+      if let problem = session?.setInput(named: name, to: value, afterLastFrame: elapsed) {
+        messagesRefused += 1
+        await send(Self.error(problem))
+        return
+      }
+      if session?.isPaused == false, now.duration(to: deadline) <= interval {
+        await advance(at: now)
+      }
     }
   }
 
@@ -286,7 +296,7 @@ public actor PreviewConnection<C: Clock> where C.Duration == Duration {
       Self.object([
         "type": "state", "paused": session.isPaused, "speed": session.speed,
         "recording": session.isRecording, "playingScript": session.isPlayingScript,
-        "canSave": session.recordedTrace != nil,
+        "canSave": session.recordedTrace != nil, "inputs": session.inputValues,
         "traceName": names.trace, "sceneName": names.scene,
       ]))
   }

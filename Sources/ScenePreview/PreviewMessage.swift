@@ -16,6 +16,8 @@ public enum PreviewMessage: Equatable, Sendable {
   /// files: only with it does a save replace anything, so the confirmation is the
   /// server's, not only the page's.
   case save(trace: String, scene: String?, confirm: String?)
+  /// Set an input of the scene (by name) to a value; a trigger is fired, whatever the value.
+  case input(name: String, value: Double)
 
   public enum Phase: String, Equatable, Sendable {
     case down, move, up, cancel
@@ -51,6 +53,7 @@ public enum PreviewMessage: Equatable, Sendable {
     var trace: String?
     var scene: String?
     var confirm: String?
+    var name: String?
   }
 
   /// The message in `text`, or why it was refused.
@@ -93,9 +96,15 @@ public enum PreviewMessage: Equatable, Sendable {
       let scene = fields.scene.flatMap { $0.isEmpty ? nil : $0 }
       let confirm = fields.confirm.flatMap { $0.isEmpty ? nil : String($0.prefix(64)) }
       return .save(trace: trace, scene: scene, confirm: confirm)
+    case "input":
+      guard let name = fields.name, !name.isEmpty, name.utf8.count <= 256 else {
+        throw Refusal(description: "an input message needs a 'name' (at most 256 bytes)")
+      }
+      return .input(name: name, value: try number(fields.value, "value", in: -1e15...1e15))
     default:
       throw Refusal(
-        description: "unknown message type '\(type.prefix(40))' (pointer, control, speed or save)")
+        description:
+          "unknown message type '\(type.prefix(40))' (pointer, control, speed, save or input)")
     }
   }
 

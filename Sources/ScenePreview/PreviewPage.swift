@@ -64,6 +64,7 @@ enum PreviewPage {
     <label><input id="vectors" type="checkbox"> velocity vectors</label>
     <label><input id="trail" type="checkbox"> pointer trail</label>
     </div>
+    <div class="controls" id="inputs" hidden aria-label="inputs"></div>
     <div class="controls" id="savebox" hidden>
     <label>trace <input id="tracename" value="gesture.csv" size="18"></label>
     <label><input id="savescene" type="checkbox" checked> and a copy of the scene replaying it:</label>
@@ -73,6 +74,7 @@ enum PreviewPage {
     </div>
     <div class="readout"><span id="status">connecting…</span> · <span id="time">t = 0 s</span> <span id="frame">frame 0</span></div>
     <div class="events">events: <span id="events">none</span></div>
+    <div class="events" id="stateline" hidden>states: <span id="states"></span></div>
     <details open><summary>event log</summary><ol id="log"></ol></details>
     <p class="hint">Drag with a mouse, a finger or a pen: the real engine runs on the server. Saving the scene file reloads it.</p>
     </main>

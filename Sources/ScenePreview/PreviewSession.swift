@@ -97,6 +97,38 @@ public struct PreviewSession: Sendable {
     }
   }
 
+  /// Sets input `name` (fires it, for a trigger) `elapsed` wall-clock seconds after the
+  /// last frame: at its own scene time in the next frame, as a press is. Why not, when the
+  /// scene has no such input.
+  public mutating func setInput(named name: String, to value: Double, afterLastFrame elapsed: Double)
+    -> String?
+  {
+    guard let index = graph.inputs.firstIndex(where: { $0.name == name }) else {
+      return "the scene has no input '\(name)'"
+    }
+    let input = graph.inputs[index]
+    let phase: PointerEvent.Phase
+    if input.kind == .trigger {
+      phase = .fire(index: index)
+    } else {
+      guard input.accepted(value) != nil else { return "input '\(name)' cannot be \(value)" }
+      phase = .input(index: index, value: value)
+    }
+    let next = clock.time(ofFrame: nextFrame)
+    var at = min(time + max(0, elapsed) * speed, next)
+    at = max((at * 1e6).rounded() / 1e6, pending.last?.time ?? 0, time)
+    pending.append(PointerEvent(time: at, pointer: 0, phase: phase, position: .zero))
+    return nil
+  }
+
+  /// Each input's value now (0 for a trigger).
+  public var inputValues: [Double] { simulation.inputValues }
+
+  /// The state each machine is in now.
+  public var machineStates: [String] {
+    graph.machines.indices.map { simulation.stateName(ofMachine: $0) }
+  }
+
   /// `t` less one microsecond, on the microsecond grid.
   static func microsecondBefore(_ t: Double) -> Double {
     var previous = ((t * 1e6).rounded() - 1) / 1e6

@@ -21,6 +21,8 @@ public struct Frame: Sendable, Equatable {
   /// Each state machine and the state it is in, in the scene's order (none without
   /// machines).
   public var machines: [MachineFrame] = []
+  /// Each input's value, in the scene's order (a trigger's is 0; none without inputs).
+  public var inputs: [Double] = []
 }
 
 /// A state machine in a frame: its name and the name of the state it is in.

@@ -67,6 +67,7 @@ extension Simulation {
       pointers: publishedPointers, events: events)
     frame.children = publishedChildren
     frame.pathStyles = publishedPathStyles
+    if !graph.inputs.isEmpty { frame.inputs = inputValues }
     if !graph.machines.isEmpty {
       frame.machines = machineFrames
       for k in machinesNow.eventCursors.indices { machinesNow.eventCursors[k] = 0 }

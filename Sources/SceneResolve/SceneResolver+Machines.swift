@@ -83,6 +83,7 @@ extension SceneResolver {
     var owners: [Int: [SceneGraph.AnimatedProperty: (machine: String, source: SourceRef)]] = [:]
     var placedBy: [Int: (machine: String, source: SourceRef)] = [:]
     for (k, machineSpec) in spec.machines.enumerated() {
+      let errorsBefore = errors.count
       let what = "machine '\(machineSpec.name.value)'"
       let stateIndex = Self.index(machineSpec.states.count) {
         machineSpec.states[$0].name.value
@@ -196,6 +197,7 @@ extension SceneResolver {
         let from = state(transitionSpec.from)
         let to = state(transitionSpec.to)
         var trigger = SceneGraph.Transition.Trigger.immediate
+        var triggerFailed = false
         if let after = transitionSpec.after {
           trigger = .after(
             checked(after, default: 0, "'after' of a transition", in: 0...3600))
@@ -205,20 +207,26 @@ extension SceneResolver {
           if let index = inputIndex[name.value] {
             trigger = .input(index)
           } else {
+            triggerFailed = true
             let candidates = spec.inputs.map(\.name.value) + ExpectationSpec.eventNames
             error(
               "unknown event or input '\(name.value)'\(Suggestion.didYouMean(name.value, among: candidates))",
               at: name.source)
           }
         case .event(let pattern)?:
-          if let event = eventTrigger(pattern, graph: graph) { trigger = event }
+          if let event = eventTrigger(pattern, graph: graph) {
+            trigger = event
+          } else {
+            triggerFailed = true
+          }
         case nil:
           break
         }
         let condition = transitionSpec.when.flatMap {
           compile($0, symbols, expect: .number, what: "the 'when' of a transition")
         }
-        guard let from, let to else { continue }
+        // One that did not resolve would look as if it waited for nothing.
+        guard let from, let to, !triggerFailed else { continue }
         transitions.append(
           SceneGraph.Transition(
             from: from, to: to, trigger: trigger, condition: condition,
@@ -228,7 +236,8 @@ extension SceneResolver {
         name: machineSpec.name.value, states: states, initial: initial ?? 0,
         transitions: transitions, source: machineSpec.name.source)
       checkCycles(machine, spec: machineSpec)
-      warnUnreachable(machine, spec: machineSpec)
+      // A state is unreachable only because a transition to it had an error: no warning.
+      if errors.count == errorsBefore { warnUnreachable(machine, spec: machineSpec) }
       graph.machines.append(machine)
     }
     graph.machineSlots = Self.machineSlots(spec, layout: graph.layout)

@@ -104,9 +104,9 @@ extension SceneDecoder {
       error(
         "\(what) gives both 'spring' and 'duration'; its targets move by one or the other",
         at: f.keySource("duration") ?? name.source)
-      return nil
+    } else {
+      state.duration = f["duration"].flatMap { shortTime($0, what: "'duration'", plausible: 10) }
     }
-    state.duration = f["duration"].flatMap { shortTime($0, what: "'duration'", plausible: 10) }
     state.easing = f["ease"].flatMap { easing($0, what: "'ease' of \(what)") }
     if f["ease"] != nil && f["duration"] == nil {
       error("\(what) gives 'ease' without 'duration'", at: f.keySource("ease") ?? name.source)

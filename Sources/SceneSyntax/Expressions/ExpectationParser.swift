@@ -1,6 +1,13 @@
 import SceneDiagnostics
 import SceneVocabulary
 
+extension String {
+  /// This text without `prefix` at its start, or as it is.
+  func replacingPrefix(_ prefix: String, with replacement: String) -> String {
+    hasPrefix(prefix) ? replacement + dropFirst(prefix.count) : self
+  }
+}
+
 /// Parses the one-line text of a scene test's expectation into an ``ExpectationSpec``.
 ///
 /// The forms, with keywords matched case-sensitively:
@@ -209,7 +216,9 @@ public enum ExpectationParser {
       if position < scalars.count {
         return error("expected \(what), found ':'", position, position + 1)
       }
-      return error("expected \(what), found end of expectation", position, position + 1)
+      return error(
+        "expected \(what), found end of \(whole.replacingPrefix("the ", with: ""))", position,
+        position + 1)
     }
 
     /// `'word'`, as messages show what they found.

@@ -22,7 +22,7 @@ import Testing
     ("[1,2]", "a message must be a JSON object"),
     ("{}", "a message needs a 'type'"),
     (#"{"type":7}"#, "'type' has the wrong type"),
-    (#"{"type":"hello"}"#, "unknown message type 'hello' (pointer, control, speed or save)"),
+    (#"{"type":"hello"}"#, "unknown message type 'hello' (pointer, control, speed, save or input)"),
     (
       #"{"type":"pointer","phase":"hover","id":0,"x":0,"y":0}"#,
       "a pointer message needs a 'phase' of down, move, up or cancel"

@@ -159,12 +159,16 @@ private func n(_ value: Double) -> Expression { Expression(.number(value, nil)) 
       grouped.kind == .value(at: .time(1), try expr("a < b"), .equal, try expr("c"), tolerance: nil)
     )
     #expect(grouped.text == "at 1s: (a < b) == c")
-    // `!=` belongs to the expression.
+    // `!=` at the top is the comparison "differs"; in parentheses, the expression's.
     let notEqual = try parse("at 1s: a != b == c")
     #expect(
       notEqual.kind
-        == .value(at: .time(1), try expr("a != b"), .equal, try expr("c"), tolerance: nil))
+        == .value(at: .time(1), try expr("a"), .notEqual, try expr("b == c"), tolerance: nil))
     #expect(notEqual.text == "at 1s: a != b == c")
+    let inner = try parse("at 1s: (a != b) == c")
+    #expect(
+      inner.kind
+        == .value(at: .time(1), try expr("a != b"), .equal, try expr("c"), tolerance: nil))
     // Later comparisons belong to the right side.
     let chained = try parse("at 1s: a < b < c")
     #expect(
@@ -220,7 +224,7 @@ private func n(_ value: Double) -> Expression { Expression(.number(value, nil)) 
       5, 1
     ),
     ("", "empty expectation", 5, 30),
-    ("at 1s: ball.y", "expected a comparison (<, <=, >, >=, ==, ≈) in the assertion", 12, 6),
+    ("at 1s: ball.y", "expected a comparison (<, <=, >, >=, ==, !=, ≈) in the assertion", 12, 6),
     ("at 1s: x = 1", "unexpected character '='; did you mean '=='?", 14, 1),
     ("at 1s: (x < 1", "expected ')' to close '(' at column 12, found end of expression", 18, 1),
     ("event lnk.broke", "unknown event 'lnk.broke'; did you mean 'link.broke'?", 11, 9),
@@ -231,7 +235,7 @@ private func n(_ value: Double) -> Expression { Expression(.number(value, nil)) 
     ("no event snap to 2x", "expected a snap target name after 'to', found '2x'", 22, 2),
     (
       "event fly",
-      "unknown event 'fly'; expected grab, release, rest, link.broke, link.restored, dismissed, loop, snap or state",
+      "unknown event 'fly'; expected grab, release, rest, link.broke, link.restored, dismissed, loop, snap, state or tap",
       11, 3
     ),
     ("event", "expected an event name after 'event', found end of expectation", 10, 1),

@@ -317,7 +317,7 @@ public enum ExpectationParser {
       guard let (comparison, operatorRange) = ExpectationParser.firstComparison(in: scalars, rest),
         isBlank(rest.lowerBound..<operatorRange.lowerBound)
       else {
-        throw expected("a comparison (<, <=, >, >=, ==, ≈) after the window")
+        throw expected("a comparison (<, <=, >, >=, ==, !=, ≈) after the window")
       }
       let (rhs, tolerance) = try parseRightSide(
         comparison: operatorRange, in: operatorRange.upperBound..<rest.upperBound)

@@ -737,3 +737,78 @@ actor DevTools {
     try data.write(to: URL(fileURLWithPath: path))
   }
 }
+
+/// The preview of `Scenes/pull-to-refresh.yaml` in a real Chromium: its `loading` input is
+/// a checkbox that sets the running engine's input, as the issue's user does by hand.
+@Suite(.serialized) struct PreviewInputBrowserTests {
+  @Test(
+    .enabled(
+      if: BrowserTests.chromium != nil,
+      "chromium is not installed: the browser test cannot run here (Debian: apt-get install chromium)"
+    ))
+  func tickingLoadingHoldsThePulledWaveOpenAndUntickingClosesIt() async throws {
+    try await PreviewServerTests.withServer(scene: "pull-to-refresh.yaml") { port, _, _ in
+      let browser = try Browser(executable: try #require(BrowserTests.chromium))
+      defer { browser.stop() }
+      let endpoint = try await browser.devToolsEndpoint()
+      try await DevTools.session(endpoint) { tools in
+        let page = try await tools.open("http://127.0.0.1:\(port)/")
+        #expect(
+          try await tools.waitFor(
+            "scenecPreview.connected && scenecPreview.drawnFrame !== null", in: page))
+        // A checkbox for the boolean input, unticked as the scene declares it.
+        let box = "document.getElementById('input-loading')"
+        #expect(try await tools.waitFor("\(box) !== null && !\(box).checked", in: page))
+        _ = try await tools.evaluate("\(box).click()", in: page)
+        #expect(try await tools.waitFor("scenecPreview.drawnFrame.in[0] === 1", in: page))
+        // Pull the wave down 200 points from its top and let go (`c`, the wave's middle
+        // point, is the fourth handle).
+        let start = try await tools.point("scenecPreview.toClient(187, 40)", in: page)
+        let end = try await tools.point("scenecPreview.toClient(187, 240)", in: page)
+        try await tools.mouse("mousePressed", start, in: page, buttons: 1)
+        for k in 1...20 {
+          let f = Double(k) / 20
+          try await tools.mouse(
+            "mouseMoved", (start.x, start.y + (end.y - start.y) * f), in: page, buttons: 1)
+        }
+        #expect(
+          try await tools.waitFor(
+            "scenecPreview.drawnFrame.s[0] === 'armed' && scenecPreview.drawnFrame.h[3][1] > 200",
+            in: page))
+        try await tools.mouse("mouseReleased", end, in: page)
+        // It holds open at the loading height, and the page says it is loading.
+        let held = """
+          (function () {
+            var f = scenecPreview.drawnFrame;
+            return f.s[0] === 'loading' && Math.abs(f.h[3][1] - 110) < 0.5
+              && document.getElementById('states').textContent === 'refresh: loading';
+          })()
+          """
+        #expect(try await tools.waitFor(held, in: page))
+        // Still held a second of scene time later.
+        let time = try await tools.evaluate("scenecPreview.drawnFrame.t", in: page) as? Double
+        #expect(
+          try await tools.waitFor(
+            "scenecPreview.drawnFrame.t > \((time ?? 0) + 1)", in: page))
+        #expect(try await tools.evaluate("(\(held)) ? 'yes' : 'no'", in: page) as? String == "yes")
+        // Unticked, it closes: back to idle, and the wave springs up to its flat line.
+        _ = try await tools.evaluate("\(box).click()", in: page)
+        #expect(
+          try await tools.waitFor(
+            """
+            (function () {
+              var f = scenecPreview.drawnFrame;
+              return f.s[0] === 'idle' && f['in'][0] === 0 && f.h[3][1] === 50;
+            })()
+            """, in: page))
+        #expect(
+          try await tools.waitFor(
+            "document.getElementById('log').textContent.indexOf('refresh: loading → idle') >= 0",
+            in: page))
+        if let path = ProcessInfo.processInfo.environment["SCENEC_PREVIEW_INPUT_SCREENSHOT"] {
+          try await tools.screenshot(of: page, to: path)
+        }
+      }
+    }
+  }
+}

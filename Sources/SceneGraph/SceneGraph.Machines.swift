@@ -169,9 +169,10 @@ extension SceneGraph {
 }
 
 extension SceneGraph {
-  /// Gives input `name` the value `text` from the start instead of its default (`scenec
-  /// run --input loading=true`): `true` or `false` for a boolean, a number within its
-  /// range for a number. A message saying what is wrong, or `nil` when it was set.
+  /// Gives input `name` the value `text` from the start instead of its default.
+  ///
+  /// As `scenec run --input loading=true` does: `true` or `false` for a boolean, a number
+  /// within its range for a number. A message saying what is wrong, or `nil` when set.
   public mutating func setDefault(ofInput name: String, to text: String) -> String? {
     guard let index = inputs.firstIndex(where: { $0.name == name }) else {
       let names = inputs.map(\.name)

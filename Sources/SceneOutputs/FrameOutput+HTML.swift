@@ -219,7 +219,9 @@ enum HTMLPlayer {
     text += ",\n\"handles\":[" + handleEntries.joined(separator: ",\n") + "]"
     text += ",\n\"paths\":[" + pathEntries.joined(separator: ",\n") + "]"
     if !graph.machines.isEmpty {
-      text += ",\n\"machines\":[" + graph.machines.map { jsonString($0.name) }.joined(separator: ",") + "]"
+      text +=
+        ",\n\"machines\":[" + graph.machines.map { jsonString($0.name) }.joined(separator: ",")
+        + "]"
     }
     if !graph.inputs.isEmpty {
       // For the live preview's controls: each input's kind, range and default.

@@ -158,7 +158,9 @@ enum JSONLines {
     if !frame.machines.isEmpty {
       // By machine name, sorted, as every object's keys are.
       text.append(",\"states\":{")
-      let order = frame.machines.indices.sorted { frame.machines[$0].name < frame.machines[$1].name }
+      let order = frame.machines.indices.sorted {
+        frame.machines[$0].name < frame.machines[$1].name
+      }
       for (k, m) in order.enumerated() {
         if k > 0 { text.append(UInt8(ascii: ",")) }
         text.appendQuoted(frame.machines[m].name)

@@ -98,9 +98,13 @@ public struct PreviewSession: Sendable {
   }
 
   /// Sets input `name` (fires it, for a trigger) `elapsed` wall-clock seconds after the
-  /// last frame: at its own scene time in the next frame, as a press is. Why not, when the
-  /// scene has no such input.
-  public mutating func setInput(named name: String, to value: Double, afterLastFrame elapsed: Double)
+  /// last frame.
+  ///
+  /// It happens at its own scene time in the next frame, as a press does. Returns why
+  /// not, when the scene has no such input or it cannot take the value.
+  public mutating func setInput(
+    named name: String, to value: Double, afterLastFrame elapsed: Double
+  )
     -> String?
   {
     guard let index = graph.inputs.firstIndex(where: { $0.name == name }) else {

@@ -76,8 +76,9 @@ extension SceneResolver {
     return result
   }
 
-  /// `NAME` compared with `machine.state`: the number of that machine's state `NAME`, so
-  /// `refresh.state == loading` compares numbers (an unknown state is a located error
+  /// `NAME` compared with `machine.state`, as the number of that machine's state `NAME`.
+  ///
+  /// So `refresh.state == loading` compares numbers (an unknown state is a located error
   /// with a suggestion). Any other `rhs` as it is.
   mutating func stateNumber(_ rhs: Expression, comparedWith lhs: Expression) -> Expression {
     guard case .member(let base, "state") = lhs.kind, case .identifier(let name) = rhs.kind,

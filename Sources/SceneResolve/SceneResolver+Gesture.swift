@@ -144,7 +144,8 @@ extension SceneResolver {
     }
     if !firing && isTrigger {
       error(
-        "input '\(name.value)' is a trigger, which holds no value; 'fire' it instead", at: name.source)
+        "input '\(name.value)' is a trigger, which holds no value; 'fire' it instead",
+        at: name.source)
       return nil
     }
     return index

@@ -112,7 +112,8 @@ extension SceneResolver {
           }
         } else if let duration = stateSpec.duration {
           motion = .tween(
-            duration: checked(duration, default: 0.3, "'duration' of \(stateWhat)", in: 0.001...3600),
+            duration: checked(
+              duration, default: 0.3, "'duration' of \(stateWhat)", in: 0.001...3600),
             easing: stateSpec.easing?.value ?? .linear)
         }
         var disabled: [Int] = []
@@ -148,7 +149,10 @@ extension SceneResolver {
               error(
                 "\(subject) is placed by machine '\(other.machine)' too; one machine places a handle",
                 at: target.property.source,
-                notes: [Diagnostic.Note("machine '\(other.machine)' places it here", at: other.source.span)])
+                notes: [
+                  Diagnostic.Note(
+                    "machine '\(other.machine)' places it here", at: other.source.span)
+                ])
             }
             placedBy[handle] = (machineSpec.name.value, target.property.source)
             placements.append(
@@ -177,7 +181,9 @@ extension SceneResolver {
             error(
               "\(subject) is set by machine '\(other.machine)' too; one machine sets a property",
               at: target.property.source,
-              notes: [Diagnostic.Note("machine '\(other.machine)' sets it here", at: other.source.span)])
+              notes: [
+                Diagnostic.Note("machine '\(other.machine)' sets it here", at: other.source.span)
+              ])
             continue
           }
           owners[handle, default: [:]][animated] = (machineSpec.name.value, target.property.source)
@@ -258,7 +264,8 @@ extension SceneResolver {
     }
     let known = ["position", "rest"] + settableProperties.keys.sorted()
     let suggestion = Suggestion.didYouMean(property, among: known)
-    return suggestion.isEmpty ? "; it can set \(known.map { "'\($0)'" }.joined(separator: ", "))" : suggestion
+    return suggestion.isEmpty
+      ? "; it can set \(known.map { "'\($0)'" }.joined(separator: ", "))" : suggestion
   }
 
   /// The name of the gooey link that sets `property` of `handle`, if one does (an
@@ -325,12 +332,12 @@ extension SceneResolver {
     }
     let declared: Double
     switch property {
-    case .opacity: declared = handle.style.opacity ?? 1
+    case .opacity: declared = handle.style.opacity
     case .radius: declared = handle.radius
     case .width: declared = handle.width
     case .height: declared = handle.height
     case .cornerRadius: declared = handle.cornerRadius
-    case .strokeWidth: declared = handle.style.strokeWidth ?? 1
+    case .strokeWidth: declared = handle.style.strokeWidth
     case .scale, .scaleX, .scaleY: declared = 1
     default: declared = 0
     }
@@ -370,7 +377,9 @@ extension SceneResolver {
     if let name = pattern.subject {
       if kind.isAboutLink {
         subject = graph.drawnPaths.firstIndex {
-          if case .constraint(let c) = $0.origin { return graph.constraints[c].reportedName == name }
+          if case .constraint(let c) = $0.origin {
+            return graph.constraints[c].reportedName == name
+          }
           return false
         }
       } else {
@@ -387,7 +396,9 @@ extension SceneResolver {
       return nil
     }
     if kind.isAboutLink && linkNames.isEmpty {
-      error("'\(pattern.name)' is an event of a gooey link, and the scene has none", at: pattern.subjectSource)
+      error(
+        "'\(pattern.name)' is an event of a gooey link, and the scene has none",
+        at: pattern.subjectSource)
       return nil
     }
     return .event(kind, subject: subject, target: pattern.target)
@@ -450,7 +461,8 @@ extension SceneResolver {
         return false
       }
       guard search(start, condition: nil) else { continue }
-      let names = [machine.states[start].name] + path.map { machine.states[machine.transitions[$0].to].name }
+      let names =
+        [machine.states[start].name] + path.map { machine.states[machine.transitions[$0].to].name }
       error(
         "the transitions \(names.joined(separator: " -> ")) of machine '\(machine.name)' wait for nothing and go round for ever; give one an event ('on'), a time ('after') or a condition ('when')",
         at: spec.transitions[path[0]].source,

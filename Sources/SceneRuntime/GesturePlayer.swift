@@ -252,7 +252,8 @@ extension GesturePlayer {
             active = .motion(tween, lift: evaluatedLift)
           case .setInputs(let changes):
             for change in changes {
-              emit(step.start, .input(index: change.input, value: evaluate(change.value).x), position)
+              emit(
+                step.start, .input(index: change.input, value: evaluate(change.value).x), position)
             }
             finishStep()
             continue

@@ -69,10 +69,11 @@ extension Simulation {
 
   // MARK: - Inputs
 
-  /// Sets input `index` to `value` (a boolean takes 1 for anything but 0, a number is
-  /// kept within its range), as the script's `set`, `--input` or the preview does; the
-  /// machines then look at once. `false` for an input that does not take the value (a
-  /// trigger, or not a finite number).
+  /// Sets input `index` to `value`, as the script's `set` or the preview does.
+  ///
+  /// A boolean takes 1 for anything but 0, a number is kept within its range; the machines
+  /// then look at once. `false` for an input that does not take the value (a trigger, or
+  /// not a finite number).
   @discardableResult
   public mutating func setInput(_ index: Int, to value: Double) -> Bool {
     guard graph.inputs.indices.contains(index),
@@ -85,8 +86,10 @@ extension Simulation {
     return true
   }
 
-  /// Fires trigger input `index`: the transitions `on` it may happen, at this moment
-  /// only. `false` for an input that is not a trigger.
+  /// Fires trigger input `index`.
+  ///
+  /// The transitions `on` it may happen, at this moment only. `false` for an input that
+  /// is not a trigger.
   @discardableResult
   public mutating func fire(_ index: Int) -> Bool {
     guard graph.inputs.indices.contains(index), graph.inputs[index].kind == .trigger else {
@@ -100,7 +103,9 @@ extension Simulation {
 
   /// The value of each input now (0 for a trigger).
   public var inputValues: [Double] {
-    graph.inputs.indices.map { graph.inputs[$0].kind == .trigger ? 0 : slots[graph.layout.inputSlot($0)] }
+    graph.inputs.indices.map {
+      graph.inputs[$0].kind == .trigger ? 0 : slots[graph.layout.inputSlot($0)]
+    }
   }
 
   /// After an input changes: what reads it (lets, bound handles, paths, targets) sees the
@@ -202,7 +207,9 @@ extension Simulation {
       case .input(let index):
         due = allowingTriggers && machinesNow.changedInputs[index]
       case .event(let kind, let subject, let target):
-        due = allowingTriggers && hasEvent(kind, subject: subject, target: target, since: machinesNow.eventCursors[k])
+        due =
+          allowingTriggers
+          && hasEvent(kind, subject: subject, target: target, since: machinesNow.eventCursors[k])
       }
       guard due else { continue }
       if let condition = transition.condition, evaluate(condition).x == 0 { continue }
@@ -259,7 +266,8 @@ extension Simulation {
     for m in plan.machineMotions[k] {
       let active = motions[m].stateTargets.firstIndex { $0.machine == k && $0.state == state } ?? -1
       machinesNow.motionTargets[m] = active
-      let way: SceneGraph.StateMotion? = instantly ? .instant : (active >= 0 || enteredHasWay ? entered.motion : nil)
+      let way: SceneGraph.StateMotion? =
+        instantly ? .instant : (active >= 0 || enteredHasWay ? entered.motion : nil)
       switch way {
       case .instant?:
         machinesNow.motionSprings[m] = nil
@@ -377,6 +385,8 @@ extension Simulation {
 
   /// The machines as a frame shows them.
   var machineFrames: [MachineFrame] {
-    graph.machines.indices.map { MachineFrame(name: graph.machines[$0].name, state: stateName(ofMachine: $0)) }
+    graph.machines.indices.map {
+      MachineFrame(name: graph.machines[$0].name, state: stateName(ofMachine: $0))
+    }
   }
 }

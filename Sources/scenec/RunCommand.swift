@@ -104,7 +104,8 @@ struct RunCommand: ParsableCommand {
     if maxFrames < 1 { throw ValidationError("--max-frames must be at least 1") }
     for input in inputs where Self.inputAssignment(input) == nil {
       throw ValidationError(
-        "--input takes NAME=VALUE, such as --input loading=true; found '\(TerminalText.escaped(input))'")
+        "--input takes NAME=VALUE, such as --input loading=true; found '\(TerminalText.escaped(input))'"
+      )
     }
     if let problem = TraceFolders.problems(traceFolder).first {
       throw ValidationError(problem)
@@ -156,7 +157,8 @@ struct RunCommand: ParsableCommand {
     for input in inputs {
       guard let (name, value) = Self.inputAssignment(input) else { continue }
       if let problem = graph.setDefault(ofInput: name, to: value) {
-        printError("error: --input \(TerminalText.escaped(input)): \(TerminalText.escaped(problem))")
+        printError(
+          "error: --input \(TerminalText.escaped(input)): \(TerminalText.escaped(problem))")
         throw Sysexits.usage
       }
     }

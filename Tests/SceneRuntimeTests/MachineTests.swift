@@ -124,7 +124,8 @@ import Testing
         - release
       """
     let run = try frames(scene)
-    let frame = try #require(run.first { !$0.events.isEmpty && $0.events.contains { $0.kind == .release } })
+    let frame = try #require(
+      run.first { !$0.events.isEmpty && $0.events.contains { $0.kind == .release } })
     #expect(frame.events.map(\.type) == ["release", "state", "state"])
     #expect(Self.stateEvents(frame) == ["first:a>b", "second:x>y"])
     #expect(frame.machines.map(\.state) == ["b", "y"])

@@ -37,12 +37,18 @@ import Testing
     #expect(try dot(["--input", "level=0.8", "--input", "lit=true"]) == (80, 50))
     let outside = try ScenecProcess.run(["run", file, "--input", "level=2"])
     #expect(outside.status == 64)
-    #expect(outside.stderr == "error: --input level=2: input 'level' must be between 0 and 1, found 2\n")
+    #expect(
+      outside.stderr == "error: --input level=2: input 'level' must be between 0 and 1, found 2\n")
   }
 
   @Test(arguments: [
-    ("loadin=true", "error: --input loadin=true: unknown input 'loadin'; did you mean 'loading'?\n"),
-    ("loading=maybe", "error: --input loading=maybe: input 'loading' is true or false, found 'maybe'\n"),
+    (
+      "loadin=true", "error: --input loadin=true: unknown input 'loadin'; did you mean 'loading'?\n"
+    ),
+    (
+      "loading=maybe",
+      "error: --input loading=maybe: input 'loading' is true or false, found 'maybe'\n"
+    ),
   ])
   func aBadInputIsAUsageErrorWordForWord(argument: String, message: String) throws {
     let run = try ScenecProcess.run(["run", Self.pullToRefresh, "--input", argument])

@@ -632,7 +632,11 @@ private struct DSLStatementParser {
         key: name, keySource: SourceRef(nameSpan),
         value: DocumentNode(.mapping(attributes.entries()), at: SourceRef(nameSpan)))
       return DocumentNode(
-        .mapping([.init(key: "state", keySource: SourceRef(span), value: DocumentNode(.mapping([state]), at: SourceRef(span)))]),
+        .mapping([
+          .init(
+            key: "state", keySource: SourceRef(span),
+            value: DocumentNode(.mapping([state]), at: SourceRef(span)))
+        ]),
         at: SourceRef(span))
     }
     guard tokens.count >= 3, line.text(tokens[1]) == "->",

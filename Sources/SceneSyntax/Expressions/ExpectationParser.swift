@@ -246,8 +246,7 @@ public enum ExpectationParser {
         throw ExpressionError(
           "expected an event (such as 'release of ball') or an input's name", at: spans.origin)
       }
-      if !ExpectationSpec.eventNames.contains(word.text), ExpressionParser.isIdentifier(word.text)
-      {
+      if !ExpectationSpec.eventNames.contains(word.text), ExpressionParser.isIdentifier(word.text) {
         position = word.end
         whole = "the trigger"
         try expectEnd(orOneOf: [])

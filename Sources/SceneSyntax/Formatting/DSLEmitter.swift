@@ -142,7 +142,8 @@ public enum DSLEmitter {
       }
     }
     return [
-      scene, inputs, lets, springs, handles, paths, constraints, machines, gestures, expects, others,
+      scene, inputs, lets, springs, handles, paths, constraints, machines, gestures, expects,
+      others,
     ]
   }
 

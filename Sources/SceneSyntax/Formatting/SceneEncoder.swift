@@ -22,7 +22,8 @@ public enum SceneEncoder {
     itemLines += spec.lets.map { line($0.name.source) } + spec.springs.map { line($0.name.source) }
     itemLines += spec.handles.map { line($0.name.source) } + spec.paths.map { line($0.name.source) }
     itemLines += spec.constraints.map { line($0.source) }
-    itemLines += spec.inputs.map { line($0.name.source) } + spec.machines.map { line($0.name.source) }
+    itemLines +=
+      spec.inputs.map { line($0.name.source) } + spec.machines.map { line($0.name.source) }
     itemLines += spec.gesture.flatMap { $0.steps.map { line($0.source) } }
     itemLines += spec.expectations.map { line($0.source) }
     let placed = comments.assign(to: Array(Set(itemLines)).sorted())
@@ -134,7 +135,9 @@ public enum SceneEncoder {
   static func encodeState(_ state: StateSpec) -> DocumentNode {
     var fields: [DocumentNode.Entry] = []
     if let spring = state.spring { fields.append(entry("spring", scalar(spring.value))) }
-    if let duration = state.duration { fields.append(entry("duration", scalar(time(duration.value)))) }
+    if let duration = state.duration {
+      fields.append(entry("duration", scalar(time(duration.value))))
+    }
     if let easing = state.easing { fields.append(entry("ease", scalar(easing.value.description))) }
     switch state.disabled.count {
     case 0: break

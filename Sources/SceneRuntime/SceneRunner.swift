@@ -133,7 +133,7 @@ extension Simulation {
   public var isAtRest: Bool {
     pointersDown == 0 && handles.indices.allSatisfy { isAtRest(handle: $0) }
       && (pathMotions.isEmpty || motionsAreAtRest(pathMotions))
-      && (graph.machines.isEmpty || !machineTimerIsPending)
+      && (!hasMachines || !machineTimerIsPending)
   }
 
   /// Whether handle `i` is at rest: idle or hidden, or following an expression that does

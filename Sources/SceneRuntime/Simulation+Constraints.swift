@@ -67,8 +67,8 @@ extension Simulation {
       pointers: publishedPointers, events: events)
     frame.children = publishedChildren
     frame.pathStyles = publishedPathStyles
-    if !graph.inputs.isEmpty { frame.inputs = inputValues }
-    if !graph.machines.isEmpty {
+    if hasInputs { frame.inputs = inputValues }
+    if hasMachines {
       frame.machines = machineFrames
       for k in machinesNow.eventCursors.indices { machinesNow.eventCursors[k] = 0 }
     }

@@ -159,7 +159,7 @@ extension Simulation {
   /// transition on one, only transitions that wait for nothing, for a time or for a
   /// condition follow it at this moment.
   mutating func evaluateMachines() {
-    guard !graph.machines.isEmpty, machinesNow.failure == nil else {
+    guard hasMachines, machinesNow.failure == nil else {
       machinesNow.anyInputChanged = false
       return
     }

@@ -401,7 +401,7 @@ extension Simulation {
     // Writes the slots of its bound handles; the other handles read were written just above.
     evaluateNodes(initial: false)
     if !motions.isEmpty { evaluateMotionExpressions(dt: dt) }
-    if !graph.machines.isEmpty { evaluateMachines() }
+    if hasMachines { evaluateMachines() }
   }
 
   // MARK: - Animated properties

@@ -189,7 +189,7 @@ public struct Simulation: Sendable {
     }
     writeHandleSlots()
     evaluateNodes(initial: false)
-    if !graph.machines.isEmpty {
+    if hasMachines {
       enterInitialStates()
       writeHandleSlots()
       evaluateNodes(initial: false)
@@ -473,7 +473,7 @@ public struct Simulation: Sendable {
     }
     // What the finger did may be what a machine waits for; its conditions read the scene
     // as it is after the event (a lifted finger's `drag` is 0 again).
-    if !graph.machines.isEmpty {
+    if hasMachines {
       writeBuiltinSlots()
       writeHandleSlots()
       refreshLets()
@@ -511,7 +511,7 @@ public struct Simulation: Sendable {
       heldHandles.remove(handle)
       events.append(SceneEvent(.release, handle))
       // Reported only where a machine may wait for it: other scenes' frames stay as they were.
-      if !graph.machines.isEmpty && !pointers[index].wandered
+      if hasMachines && !pointers[index].wandered
         && time - pointers[index].pressTime <= SceneEventName.tapDuration
       {
         events.append(SceneEvent(.tap, handle))
@@ -550,7 +550,7 @@ public struct Simulation: Sendable {
   /// not depend on the frame rate.
   public mutating func advance(to newTime: Double) {
     // A machine's `after` falls at its own moment, between frames if need be.
-    while !graph.machines.isEmpty, let due = nextMachineDeadline(after: time), due < newTime {
+    while hasMachines, let due = nextMachineDeadline(after: time), due < newTime {
       let dt = due - time
       guard dt > 0 && dt.isFinite else { break }
       time = due

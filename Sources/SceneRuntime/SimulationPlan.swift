@@ -133,6 +133,10 @@ public struct SimulationPlan: Sendable {
   let motionTweenCurves: [TimingCurve?]
   /// For each machine, the motions whose targets its states set.
   let machineMotions: [[Int]]
+  /// Whether the scene has state machines, and inputs: checked on every step, so kept
+  /// here rather than read through the graph.
+  let hasMachines: Bool
+  let hasInputs: Bool
   /// The lets in evaluation order, and whether an animated property reads one: then a
   /// pointer event brings them up to date before the properties' targets are read.
   let letOrder: [Int]
@@ -347,6 +351,8 @@ public struct SimulationPlan: Sendable {
       for k in Set(motion.stateTargets.map(\.machine)).sorted() { machineMotions[k].append(m) }
     }
     self.machineMotions = machineMotions
+    hasMachines = !graph.machines.isEmpty
+    hasInputs = !graph.inputs.isEmpty
     initialMotionTweenStarts = Array(repeating: 0, count: motions.count)
     initialMotionTweenFrom = Array(repeating: 0, count: motions.count)
     initialMotionTweenTo = Array(repeating: 0, count: motions.count)
@@ -558,6 +564,8 @@ extension Simulation {
   var pathMotions: Range<Int> { plan.pathMotions }
   var trimmedPaths: [(path: Int, start: Int?, end: Int?)] { plan.trimmedPaths }
   var motionTweenCurves: [TimingCurve?] { plan.motionTweenCurves }
+  var hasMachines: Bool { plan.hasMachines }
+  var hasInputs: Bool { plan.hasInputs }
   var letOrder: [Int] { plan.letOrder }
   var motionsReadLets: Bool { plan.motionsReadLets }
   var segments: SegmentProgram { plan.segments }

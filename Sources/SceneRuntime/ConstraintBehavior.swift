@@ -143,7 +143,7 @@ extension Simulation {
   }
 
   mutating func drawConstraint(_ c: Int, into shown: inout PathFrame) {
-    if machinesNow.anyDisabled && machinesNow.disabled[c] {
+    if !constraintIsOn(c) {
       shown.path.subpaths.removeAll(keepingCapacity: true)
       shown.isHidden = true
       if keywords[c] == .gooey { gooeyStates[stateSlots[c]].drawnFrom = nil }

@@ -14,7 +14,7 @@ extension Simulation {
   /// allocation and no copy of a path that did not change, once the previous frame has
   /// been let go (an output that keeps frames makes each step copy).
   mutating func checkedFrame() throws(RuntimeError) -> Frame {
-    if let failure = machinesNow.failure { throw failure }
+    if let failure = machineFailure { throw failure }
     var residue = 0.0
     let made = frame(handleResidue: &residue)
     try checkFinite(handleResidue: residue)

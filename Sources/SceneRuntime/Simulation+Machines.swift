@@ -26,9 +26,6 @@ struct MachineRuntime: Sendable {
   /// For each constraint: whether a machine's state turns it off now.
   var disabled: [Bool]
   var anyDisabled = false
-  /// Set when a machine went round more than ``Simulation/transitionLimit`` times at one
-  /// moment; the next frame reports it.
-  var failure: RuntimeError?
 
   init(plan: SimulationPlan) {
     let graph = plan.graph
@@ -159,7 +156,7 @@ extension Simulation {
   /// transition on one, only transitions that wait for nothing, for a time or for a
   /// condition follow it at this moment.
   mutating func evaluateMachines() {
-    guard hasMachines, machinesNow.failure == nil else {
+    guard hasMachines, machineFailure == nil else {
       machinesNow.anyInputChanged = false
       return
     }
@@ -176,7 +173,7 @@ extension Simulation {
           if case .input = transition.trigger { usedTrigger[k] = true }
           taken[k] += 1
           if taken[k] > Self.transitionLimit {
-            machinesNow.failure = RuntimeError(
+            machineFailure = RuntimeError(
               "machine '\(graph.machines[k].name)' took more than \(Self.transitionLimit) transitions at \(time.shortestDescription) s without stopping; its transitions go round in a loop",
               at: transition.source.span)
             return
@@ -341,7 +338,7 @@ extension Simulation {
   /// Whether constraint `c` is on: no machine's state turns it off.
   @inline(__always)
   func constraintIsOn(_ c: Int) -> Bool {
-    !machinesNow.anyDisabled || !machinesNow.disabled[c]
+    !hasMachines || !machinesNow.anyDisabled || !machinesNow.disabled[c]
   }
 
   /// Sends handle `i` to rest at `point`: by `motion` (the handle's own spring when `nil`,

@@ -236,7 +236,7 @@ extension Simulation {
   var expressionReader: ExpressionReader {
     ExpressionReader(
       slots: slots, handles: handles, handleSlotIsCurrent: handleSlotIsCurrent,
-      firstHandleSlot: graph.layout.handleSlot(0))
+      firstHandleSlot: plan.firstHandleSlot)
   }
 
   /// `body` applied to the measured geometry of path `index`, read in place: copying a
@@ -337,8 +337,12 @@ extension Simulation {
   }
 
   /// Where handle `i` rests now: where a state puts it, or its own `rest`.
+  ///
+  /// Inlined: called out of line from a spring's step, it made the step copy the whole
+  /// simulation (1.7 KB) first.
+  @inline(__always)
   func restPosition(of i: Int) -> Vector? {
-    if let placed = machinesNow.restOverrides[i] { return evaluate(placed) }
+    if hasMachines, let placed = machinesNow.restOverrides[i] { return evaluate(placed) }
     return restPrograms[i].map { evaluate(program: $0) }
   }
 
@@ -571,15 +575,17 @@ extension Simulation {
   /// are inlined into this loop as they were into ``advance(dt:)`` before it grew.
   mutating func stepConstraints(dt: Double) {
     var next = 0
+    // Read once: no constraint's step turns another off.
+    let someAreOff = hasMachines && machinesNow.anyDisabled
     while next < steppedConstraints.count {
       let c = steppedConstraints[next]
-      if machinesNow.anyDisabled && machinesNow.disabled[c] {
+      if someAreOff && machinesNow.disabled[c] {
         next += 1
         continue
       }
       // Only for a run of two or more (the stress scene's cells alternate `follow` and
       // `gooey`), and none of them turned off by a state.
-      if startsFollowRun[next] && stepsFollowsTogether && !machinesNow.anyDisabled {
+      if startsFollowRun[next] && stepsFollowsTogether && !someAreOff {
         let stopped = FollowConstraint.stepCommonCases(from: next, dt: dt, in: &self)
         if stopped > next {
           next = stopped

@@ -137,6 +137,8 @@ public struct SimulationPlan: Sendable {
   /// here rather than read through the graph.
   let hasMachines: Bool
   let hasInputs: Bool
+  /// The slot of the first handle's x (``SlotLayout/handleSlot(_:)``).
+  let firstHandleSlot: Int
   /// The lets in evaluation order, and whether an animated property reads one: then a
   /// pointer event brings them up to date before the properties' targets are read.
   let letOrder: [Int]
@@ -353,6 +355,7 @@ public struct SimulationPlan: Sendable {
     self.machineMotions = machineMotions
     hasMachines = !graph.machines.isEmpty
     hasInputs = !graph.inputs.isEmpty
+    firstHandleSlot = graph.layout.handleSlot(0)
     initialMotionTweenStarts = Array(repeating: 0, count: motions.count)
     initialMotionTweenFrom = Array(repeating: 0, count: motions.count)
     initialMotionTweenTo = Array(repeating: 0, count: motions.count)

@@ -264,3 +264,50 @@ import Testing
     #expect((scene["frames"] as? [Any])?.isEmpty == true)
   }
 }
+
+/// A scene with inputs and a machine: the page names the machines and inputs, and each
+/// frame carries the machines' states, the inputs' values and the state events.
+@Suite struct HTMLStatesTests {
+  static let scene = """
+    scene: { size: 200x100, fps: 30, duration: 0.3s }
+    inputs:
+      go: trigger
+      level: { value: 0.5, min: 0, max: 1 }
+    states:
+      m:
+        initial: a
+        states: { a: , b: }
+        transitions:
+          - { from: a, to: b, on: go }
+    gesture:
+      - wait: 0.1s
+      - fire: go
+      - set: { level: 0.25 }
+    """
+
+  @Test func framesCarryStatesInputsAndStateEvents() throws {
+    let source = SourceFile(name: "states.yaml", text: Self.scene)
+    let spec = try #require(SceneLoader.load(source, syntax: .yaml).spec)
+    let graph = try #require(SceneResolver.resolve(spec).graph)
+    let frames = try SceneRunner.frames(of: graph)
+    let context = OutputContext(graph: graph, precision: 3, fps: graph.fps)
+    let page = FrameOutput.html.text(of: frames, context: context)
+    let scene = try HTMLOutputTests.parsedScene(page)
+    #expect(scene["machines"] as? [String] == ["m"])
+    let inputs = try #require(scene["inputs"] as? [[String: Any]])
+    #expect(inputs.map { $0["name"] as? String } == ["go", "level"])
+    #expect(inputs.map { $0["kind"] as? String } == ["trigger", "number"])
+    #expect(inputs[1]["min"] as? Double == 0 && inputs[1]["max"] as? Double == 1)
+    let entries = try #require(scene["frames"] as? [[String: Any]])
+    #expect(
+      entries.map { $0["s"] as? [String] } == [
+        ["a"], ["a"], ["a"], ["b"], ["b"], ["b"], ["b"], ["b"], ["b"], ["b"],
+      ])
+    #expect(entries[3]["in"] as? [Double] == [0, 0.25])
+    #expect(entries[2]["in"] as? [Double] == [0, 0.5])
+    let events = try #require(entries[3]["e"] as? [[String]])
+    #expect(events == [["state", "m", "b", "a"]])
+    // The page shows the states line only for a scene with machines.
+    #expect(page.contains("<div class=\"events\" id=\"stateline\" hidden>"))
+  }
+}

@@ -15,6 +15,9 @@ import Testing
     #expect(
       try PreviewMessage.parse(#"{"type":"save","trace":"a.csv","scene":"","confirm":"t1"}"#)
         == .save(trace: "a.csv", scene: nil, confirm: "t1"))
+    #expect(
+      try PreviewMessage.parse(#"{"type":"input","name":"loading","value":1}"#)
+        == .input(name: "loading", value: 1))
   }
 
   @Test(arguments: [
@@ -42,6 +45,12 @@ import Testing
     ),
     (#"{"type":"speed","value":5}"#, "'value' must be between 0.1 and 2"),
     (#"{"type":"save"}"#, "a save message needs a 'trace' file name"),
+    (#"{"type":"input","value":1}"#, "an input message needs a 'name' (at most 256 bytes)"),
+    (#"{"type":"input","name":"a"}"#, "a message needs 'value'"),
+    (
+      #"{"type":"input","name":"a","value":1e300}"#,
+      "'value' must be between -1000000000000000 and 1000000000000000"
+    ),
   ])
   func badMessagesAreRefusedWordForWord(text: String, reason: String) {
     #expect(throws: PreviewMessage.Refusal(description: reason)) { try PreviewMessage.parse(text) }

@@ -141,3 +141,31 @@ import Testing
     return (try #require(loaded.graph, "\(loaded.rendered())"), loaded.files)
   }
 }
+
+/// Inputs set by hand in the preview play at their own moment, as a press does.
+@Suite struct PreviewSessionInputTests {
+  @Test func anInputSetByHandChangesTheMachineAtItsMoment() async throws {
+    let folder = try PreviewSessionTests.folder(with: "pull-to-refresh.yaml")
+    let hub = PreviewHub(sceneFile: folder + "/pull-to-refresh.yaml")
+    #expect(await hub.load() == "")
+    let graph = try #require(await hub.graph)
+    var session = try PreviewSession(graph: graph)
+    _ = try session.frame()
+    #expect(
+      session.setInput(named: "loadng", to: 1, afterLastFrame: 0)
+        == "the scene has no input 'loadng'")
+    #expect(
+      session.setInput(named: "loading", to: .nan, afterLastFrame: 0)
+        == "input 'loading' cannot be nan")
+    #expect(session.setInput(named: "loading", to: 1, afterLastFrame: 0.005) == nil)
+    #expect(session.inputValues == [0])
+    let frame = try session.frame()
+    #expect(frame.inputs == [1])
+    #expect(session.inputValues == [1])
+    #expect(session.machineStates == ["idle"])
+    // Restarted, the input is back to its default.
+    try session.restart()
+    _ = try session.frame()
+    #expect(session.inputValues == [0])
+  }
+}

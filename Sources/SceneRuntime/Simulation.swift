@@ -127,9 +127,9 @@ public struct Simulation: Sendable {
   var motionTweenTo: [Double]
   /// The state machines' states, and the properties they set.
   var machinesNow: MachineRuntime
-  /// Set when a machine went round more than ``transitionLimit`` times at one moment;
-  /// the next frame reports it. Kept out of ``machinesNow``: an error among its fields made
-  /// reading any of them copy all of them.
+  /// Set when a machine went round more than ``transitionLimit`` times at one moment.
+  ///
+  /// The next frame reports it. Kept out of ``machinesNow``, which every step reads.
   var machineFailure: RuntimeError?
 
   public init(graph: SceneGraph) throws(RuntimeError) {

@@ -252,7 +252,13 @@ public struct PreviewSession: Sendable {
     }
     // Every live finger that is down moves at the frame's time, as a replay plays it;
     // except one pressed at that very time (the first frame's), which is already there.
-    let pressedNow = Set(events.filter { $0.time >= t }.map(\.pointer))
+    let pressedNow = Set(
+      events.filter { event in
+        // An input set at that time is not a finger's.
+        if case .input = event.phase { return false }
+        if case .fire = event.phase { return false }
+        return event.time >= t
+      }.map(\.pointer))
     for id in fingers.keys.sorted() where !pressedNow.contains(id) {
       guard let point = fingers[id] else { continue }
       let move = PointerEvent(time: t, pointer: id, phase: .move, position: point)

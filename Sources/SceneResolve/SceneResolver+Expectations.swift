@@ -30,7 +30,7 @@ extension SceneResolver {
       switch expectation.kind {
       case .value(let moment, let lhs, let comparison, let rhs, let tolerance):
         checkMoment(moment, of: expectation)
-        let left = compileNumber(lhs, table)
+        let left = compileNumber(stateNumber(lhs, comparedWith: rhs), table)
         let right = compileNumber(stateNumber(rhs, comparedWith: lhs), table)
         let tol = tolerance.flatMap { compileTolerance($0, table) }
         guard let left, let right, tolerance == nil || tol != nil else { continue }
@@ -63,7 +63,7 @@ extension SceneResolver {
         kind = .extreme(extreme, compiled, window, comparison, right, tolerance: tol)
       case .throughout(let quantifier, let lhs, let comparison, let rhs, let tolerance, let window):
         checkWindow(window, of: expectation)
-        let left = compileNumber(lhs, table)
+        let left = compileNumber(stateNumber(lhs, comparedWith: rhs), table)
         let right = compileNumber(stateNumber(rhs, comparedWith: lhs), table)
         let tol = tolerance.flatMap { compileTolerance($0, table) }
         guard let left, let right, tolerance == nil || tol != nil else { continue }
@@ -78,8 +78,8 @@ extension SceneResolver {
 
   /// `NAME` compared with `machine.state`, as the number of that machine's state `NAME`.
   ///
-  /// So `refresh.state == loading` compares numbers (an unknown state is a located error
-  /// with a suggestion). Any other `rhs` as it is.
+  /// So `refresh.state == loading` (or `loading == refresh.state`) compares numbers (an
+  /// unknown state is a located error with a suggestion). Any other `rhs` as it is.
   mutating func stateNumber(_ rhs: Expression, comparedWith lhs: Expression) -> Expression {
     guard case .member(let base, "state") = lhs.kind, case .identifier(let name) = rhs.kind,
       case .identifier(let machineName) = base.kind,

@@ -791,6 +791,9 @@ actor DevTools {
           try await tools.waitFor(
             "scenecPreview.drawnFrame.t > \((time ?? 0) + 1)", in: page))
         #expect(try await tools.evaluate("(\(held)) ? 'yes' : 'no'", in: page) as? String == "yes")
+        if let path = ProcessInfo.processInfo.environment["SCENEC_PREVIEW_INPUT_SCREENSHOT"] {
+          try await tools.screenshot(of: page, to: path)
+        }
         // Unticked, it closes: back to idle, and the wave springs up to its flat line.
         _ = try await tools.evaluate("\(box).click()", in: page)
         #expect(
@@ -805,9 +808,6 @@ actor DevTools {
           try await tools.waitFor(
             "document.getElementById('log').textContent.indexOf('refresh: loading → idle') >= 0",
             in: page))
-        if let path = ProcessInfo.processInfo.environment["SCENEC_PREVIEW_INPUT_SCREENSHOT"] {
-          try await tools.screenshot(of: page, to: path)
-        }
       }
     }
   }

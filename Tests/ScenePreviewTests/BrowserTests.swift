@@ -114,45 +114,58 @@ import Testing
       "chromium is not installed: the browser test cannot run here (Debian: apt-get install chromium)"
     ))
   func twoRealFingersZoomThePhoto() async throws {
-    try await PreviewServerTests.withServer(scene: "pinch-photo.yaml") { port, _, _ in
-      let browser = try Browser(executable: try #require(BrowserTests.chromium))
+    try await BrowserTests.withPreviewPage(scene: "pinch-photo.yaml") { tools, page in
+      _ = try await tools.command(
+        "Emulation.setTouchEmulationEnabled", ["enabled": true, "maxTouchPoints": 5],
+        session: page)
+      let left = try await tools.point("scenecPreview.toClient(147.5, 333.5)", in: page)
+      let right = try await tools.point("scenecPreview.toClient(227.5, 333.5)", in: page)
+      try await tools.touch("touchStart", [left, right], in: page)
+      // Spread to six times as far apart, about the same middle.
+      let middle = (x: (left.x + right.x) / 2, y: left.y)
+      for k in 1...25 {
+        let half = (right.x - left.x) / 2 * (1 + 0.2 * Double(k))
+        try await tools.touch(
+          "touchMove", [(middle.x - half, middle.y), (middle.x + half, middle.y)], in: page)
+      }
+      // The frame the page drew: two fingers down, and the photo zoomed with them (past
+      // 4× it resists, so between 4× and the fingers' 6×).
+      #expect(
+        try await tools.waitFor(
+          """
+          (function () {
+            var f = scenecPreview.drawnFrame, h = f && f.h[0];
+            var down = f ? f.ptr.filter(function (p) { return p[3]; }).length : 0;
+            return down === 2 && !!h && h.length === 16 && h[6] > 4.5 && h[6] < 6;
+          })()
+          """, in: page))
+      try await tools.touch("touchEnd", [], in: page)
+      // Let go, it springs back into its zoom, to 4×, and stays there (as Photos keeps it).
+      #expect(
+        try await tools.waitFor(
+          "(function () { var h = scenecPreview.drawnFrame.h[0]; return h[6] === 4; })()",
+          in: page))
+    }
+  }
+}
+
+extension BrowserTests {
+  /// Serves a copy of `scene` from `Scenes/`, opens the preview's page in a Chromium of its
+  /// own, waits until the page draws the engine's frames, and hands `body` the tools and
+  /// the page.
+  static func withPreviewPage(
+    scene: String, _ body: @escaping @Sendable (DevTools, String) async throws -> Void
+  ) async throws {
+    try await PreviewServerTests.withServer(scene: scene) { port, _, _ in
+      let browser = try Browser(executable: try #require(chromium))
       defer { browser.stop() }
       let endpoint = try await browser.devToolsEndpoint()
       try await DevTools.session(endpoint) { tools in
         let page = try await tools.open("http://127.0.0.1:\(port)/")
-        _ = try await tools.command(
-          "Emulation.setTouchEmulationEnabled", ["enabled": true, "maxTouchPoints": 5],
-          session: page)
         #expect(
           try await tools.waitFor(
             "scenecPreview.connected && scenecPreview.drawnFrame !== null", in: page))
-        let left = try await tools.point("scenecPreview.toClient(147.5, 333.5)", in: page)
-        let right = try await tools.point("scenecPreview.toClient(227.5, 333.5)", in: page)
-        try await tools.touch("touchStart", [left, right], in: page)
-        // Spread to six times as far apart, about the same middle.
-        let middle = (x: (left.x + right.x) / 2, y: left.y)
-        for k in 1...25 {
-          let half = (right.x - left.x) / 2 * (1 + 0.2 * Double(k))
-          try await tools.touch(
-            "touchMove", [(middle.x - half, middle.y), (middle.x + half, middle.y)], in: page)
-        }
-        // The frame the page drew: two fingers down, and the photo zoomed with them (past
-        // 4× it resists, so between 4× and the fingers' 6×).
-        #expect(
-          try await tools.waitFor(
-            """
-            (function () {
-              var f = scenecPreview.drawnFrame, h = f && f.h[0];
-              var down = f ? f.ptr.filter(function (p) { return p[3]; }).length : 0;
-              return down === 2 && !!h && h.length === 16 && h[6] > 4.5 && h[6] < 6;
-            })()
-            """, in: page))
-        try await tools.touch("touchEnd", [], in: page)
-        // Let go, it springs back into its zoom, to 4×, and stays there (as Photos keeps it).
-        #expect(
-          try await tools.waitFor(
-            "(function () { var h = scenecPreview.drawnFrame.h[0]; return h[6] === 4; })()",
-            in: page))
+        try await body(tools, page)
       }
     }
   }
@@ -747,68 +760,59 @@ actor DevTools {
       "chromium is not installed: the browser test cannot run here (Debian: apt-get install chromium)"
     ))
   func tickingLoadingHoldsThePulledWaveOpenAndUntickingClosesIt() async throws {
-    try await PreviewServerTests.withServer(scene: "pull-to-refresh.yaml") { port, _, _ in
-      let browser = try Browser(executable: try #require(BrowserTests.chromium))
-      defer { browser.stop() }
-      let endpoint = try await browser.devToolsEndpoint()
-      try await DevTools.session(endpoint) { tools in
-        let page = try await tools.open("http://127.0.0.1:\(port)/")
-        #expect(
-          try await tools.waitFor(
-            "scenecPreview.connected && scenecPreview.drawnFrame !== null", in: page))
-        // A checkbox for the boolean input, unticked as the scene declares it.
-        let box = "document.getElementById('input-loading')"
-        #expect(try await tools.waitFor("\(box) !== null && !\(box).checked", in: page))
-        _ = try await tools.evaluate("\(box).click()", in: page)
-        #expect(try await tools.waitFor("scenecPreview.drawnFrame.in[0] === 1", in: page))
-        // Pull the wave down 200 points from its top and let go (`c`, the wave's middle
-        // point, is the fourth handle).
-        let start = try await tools.point("scenecPreview.toClient(187, 40)", in: page)
-        let end = try await tools.point("scenecPreview.toClient(187, 240)", in: page)
-        try await tools.mouse("mousePressed", start, in: page, buttons: 1)
-        for k in 1...20 {
-          let f = Double(k) / 20
-          try await tools.mouse(
-            "mouseMoved", (start.x, start.y + (end.y - start.y) * f), in: page, buttons: 1)
-        }
-        #expect(
-          try await tools.waitFor(
-            "scenecPreview.drawnFrame.s[0] === 'armed' && scenecPreview.drawnFrame.h[3][1] > 200",
-            in: page))
-        try await tools.mouse("mouseReleased", end, in: page)
-        // It holds open at the loading height, and the page says it is loading.
-        let held = """
+    try await BrowserTests.withPreviewPage(scene: "pull-to-refresh.yaml") { tools, page in
+      // A checkbox for the boolean input, unticked as the scene declares it.
+      let box = "document.getElementById('input-loading')"
+      #expect(try await tools.waitFor("\(box) !== null && !\(box).checked", in: page))
+      _ = try await tools.evaluate("\(box).click()", in: page)
+      #expect(try await tools.waitFor("scenecPreview.drawnFrame.in[0] === 1", in: page))
+      // Pull the wave down 200 points from its top and let go (`c`, the wave's middle
+      // point, is the fourth handle).
+      let start = try await tools.point("scenecPreview.toClient(187, 40)", in: page)
+      let end = try await tools.point("scenecPreview.toClient(187, 240)", in: page)
+      try await tools.mouse("mousePressed", start, in: page, buttons: 1)
+      for k in 1...20 {
+        let f = Double(k) / 20
+        try await tools.mouse(
+          "mouseMoved", (start.x, start.y + (end.y - start.y) * f), in: page, buttons: 1)
+      }
+      #expect(
+        try await tools.waitFor(
+          "scenecPreview.drawnFrame.s[0] === 'armed' && scenecPreview.drawnFrame.h[3][1] > 200",
+          in: page))
+      try await tools.mouse("mouseReleased", end, in: page)
+      // It holds open at the loading height, and the page says it is loading.
+      let held = """
+        (function () {
+          var f = scenecPreview.drawnFrame;
+          return f.s[0] === 'loading' && Math.abs(f.h[3][1] - 110) < 0.5
+            && document.getElementById('states').textContent === 'refresh: loading';
+        })()
+        """
+      #expect(try await tools.waitFor(held, in: page))
+      // Still held a second of scene time later.
+      let time = try await tools.evaluate("scenecPreview.drawnFrame.t", in: page) as? Double
+      #expect(
+        try await tools.waitFor(
+          "scenecPreview.drawnFrame.t > \((time ?? 0) + 1)", in: page))
+      #expect(try await tools.evaluate("(\(held)) ? 'yes' : 'no'", in: page) as? String == "yes")
+      if let path = ProcessInfo.processInfo.environment["SCENEC_PREVIEW_INPUT_SCREENSHOT"] {
+        try await tools.screenshot(of: page, to: path)
+      }
+      // Unticked, it closes: back to idle, and the wave springs up to its flat line.
+      _ = try await tools.evaluate("\(box).click()", in: page)
+      #expect(
+        try await tools.waitFor(
+          """
           (function () {
             var f = scenecPreview.drawnFrame;
-            return f.s[0] === 'loading' && Math.abs(f.h[3][1] - 110) < 0.5
-              && document.getElementById('states').textContent === 'refresh: loading';
+            return f.s[0] === 'idle' && f['in'][0] === 0 && f.h[3][1] === 50;
           })()
-          """
-        #expect(try await tools.waitFor(held, in: page))
-        // Still held a second of scene time later.
-        let time = try await tools.evaluate("scenecPreview.drawnFrame.t", in: page) as? Double
-        #expect(
-          try await tools.waitFor(
-            "scenecPreview.drawnFrame.t > \((time ?? 0) + 1)", in: page))
-        #expect(try await tools.evaluate("(\(held)) ? 'yes' : 'no'", in: page) as? String == "yes")
-        if let path = ProcessInfo.processInfo.environment["SCENEC_PREVIEW_INPUT_SCREENSHOT"] {
-          try await tools.screenshot(of: page, to: path)
-        }
-        // Unticked, it closes: back to idle, and the wave springs up to its flat line.
-        _ = try await tools.evaluate("\(box).click()", in: page)
-        #expect(
-          try await tools.waitFor(
-            """
-            (function () {
-              var f = scenecPreview.drawnFrame;
-              return f.s[0] === 'idle' && f['in'][0] === 0 && f.h[3][1] === 50;
-            })()
-            """, in: page))
-        #expect(
-          try await tools.waitFor(
-            "document.getElementById('log').textContent.indexOf('refresh: loading → idle') >= 0",
-            in: page))
-      }
+          """, in: page))
+      #expect(
+        try await tools.waitFor(
+          "document.getElementById('log').textContent.indexOf('refresh: loading → idle') >= 0",
+          in: page))
     }
   }
 }

@@ -101,7 +101,7 @@ let package = Package(
     /// Stage 4: frames to bytes — JSON lines, SVG, HTML, CSV — as registered values.
     .target(
       name: "SceneOutputs",
-      dependencies: ["SceneRuntime", "SceneGraph", "SceneGeometry", "SceneVocabulary"],
+      dependencies: ["SceneRuntime", "SceneGraph", "SceneGeometry", "SceneVocabulary", realModule],
       resources: [.embedInCode("Resources/renderer.js"), .embedInCode("Resources/player.js")]),
 
     /// Files written whole or not at all: a temporary file beside the target renamed over

@@ -4,6 +4,8 @@ import SceneDiagnostics
 import SceneFiles
 import ScenePipeline
 import SceneSyntax
+import SceneTesting
+import SceneYAML
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -31,9 +33,15 @@ struct FormatCommand: ParsableCommand {
       and the original is left alone; an existing file of that name is not replaced
       unless --force is given (exit 73 otherwise).
 
+      With --check, nothing is written: each scene (files, or folders searched for
+      scenes) is compared with its canonical form, the name of each that differs is
+      printed, and the exit status is 1 when any differs (0 when all are canonical, 65
+      when a scene has errors, 66 when one cannot be read): for CI.
+
       Examples:
         scenec fmt Scenes/wave.yaml --to dsl
         scenec fmt Scenes/wave.scene -w
+        scenec fmt --check Scenes
       """
   )
 
@@ -41,8 +49,14 @@ struct FormatCommand: ParsableCommand {
     case yaml, dsl
   }
 
-  @Argument(help: "The scene file.")
-  var file: String
+  @Argument(help: "The scene file (with --check: scene files or folders).")
+  var files: [String]
+
+  @Flag(
+    help: "Print the name of each scene not in canonical form and exit 1 if any; write nothing.")
+  var check = false
+
+  var file: String { files.first ?? "" }
 
   @Option(
     name: .customLong("to"), help: "The syntax to write: yaml or dsl (default: the file's own).")
@@ -54,25 +68,88 @@ struct FormatCommand: ParsableCommand {
   @Flag(help: "With -w and --to, replace an existing file of the other syntax.")
   var force = false
 
+  func validate() throws {
+    if files.isEmpty { throw ValidationError("give a scene file") }
+    if check && (write || target != nil || force) {
+      throw ValidationError("--check writes nothing and keeps each file's syntax; give it alone")
+    }
+    if !check && files.count > 1 {
+      throw ValidationError("give one scene file, or --check to check several")
+    }
+  }
+
+  /// The canonical text of the scene at `path` in `syntax` (its own when `nil`), or the
+  /// problems that keep it from having one, rendered.
+  static func canonical(_ path: String, to syntax: SceneLoader.Syntax? = nil)
+    throws(SceneLoader.ReadError) -> (text: String?, problems: String)
+  {
+    let result = try SceneLoader.load(path: path)
+    guard let spec = result.spec, !result.hasErrors else {
+      let renderer = DiagnosticRenderer(files: result.file.map { [$0] } ?? [])
+      return (nil, renderer.render(result.diagnostics))
+    }
+    let source = SceneLoader.Syntax(fileName: path) ?? .yaml
+    let tree = SceneEncoder.encode(spec, comments: SceneComments(text: result.file?.text ?? ""))
+    let text =
+      (syntax ?? source) == .yaml
+      ? YAMLEmitter.emit(tree, header: result.header) : DSLEmitter.emit(tree, header: result.header)
+    return (text, "")
+  }
+
+  func runCheck() throws {
+    var problems: [String] = []
+    let paths = SceneTest.discover(files, problems: &problems)
+    for problem in problems { printError("error: \(problem)") }
+    var unreadable = problems.count
+    var invalid = 0
+    var differing = 0
+    for path in paths {
+      do {
+        let (text, rendered) = try Self.canonical(path)
+        guard let text else {
+          printError(rendered, terminator: "")
+          invalid += 1
+          continue
+        }
+        let written = try InputFile.read(path: path, upTo: YAMLReader.Limits().maxBytes + 1)
+        if Array(text.utf8) != written {
+          print(TerminalText.escaped(path))
+          differing += 1
+        }
+      } catch let error as SceneLoader.ReadError {
+        printError("error: \(error.description)")
+        unreadable += 1
+      } catch {
+        printError("error: \(TerminalText.escaped(path)): \(error)")
+        unreadable += 1
+      }
+    }
+    let checked = paths.count - unreadable + problems.count
+    if differing > 0 {
+      printError(
+        "\(differing) of \(checked) scene\(checked == 1 ? " is" : "s are") not in canonical form; scenec fmt FILE -w rewrites one"
+      )
+    }
+    if invalid > 0 { throw Sysexits.dataError }
+    if unreadable > 0 { throw Sysexits.noInput }
+    if differing > 0 { throw ExitCode(1) }
+  }
+
   func run() throws {
-    let result: SceneLoader.Result
+    if check { return try runCheck() }
+    let source = SceneLoader.Syntax(fileName: file) ?? .yaml
+    let syntax: SceneLoader.Syntax = target.map { $0 == .yaml ? .yaml : .dsl } ?? source
+    let canonical: (text: String?, problems: String)
     do {
-      result = try SceneLoader.load(path: file)
+      canonical = try Self.canonical(file, to: syntax)
     } catch {
       printError("error: \(error.description)")
       throw Sysexits.noInput
     }
-    guard let spec = result.spec, !result.hasErrors else {
-      let renderer = DiagnosticRenderer(files: result.file.map { [$0] } ?? [])
-      printError(renderer.render(result.diagnostics), terminator: "")
+    guard let text = canonical.text else {
+      printError(canonical.problems, terminator: "")
       throw Sysexits.dataError
     }
-    let source = SceneLoader.Syntax(fileName: file) ?? .yaml
-    let syntax: SceneLoader.Syntax = target.map { $0 == .yaml ? .yaml : .dsl } ?? source
-    let tree = SceneEncoder.encode(spec, comments: SceneComments(text: result.file?.text ?? ""))
-    let text =
-      syntax == .yaml
-      ? YAMLEmitter.emit(tree, header: result.header) : DSLEmitter.emit(tree, header: result.header)
     guard write else {
       do {
         try AtomicFile.write(text.utf8, to: nil)

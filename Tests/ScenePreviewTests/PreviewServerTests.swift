@@ -195,7 +195,7 @@ import FoundationNetworking
         #expect(
           await Self.eventually {
             await page.messages("diagnostics").contains {
-              ($0["text"] as? String)?.contains("elastic-drag.yaml:15:") == true
+              ($0["text"] as? String)?.contains("elastic-drag.yaml:19:") == true
             }
           })
         let frames = await page.messages("frame").count

@@ -211,14 +211,19 @@ private func withoutLayout(_ node: DocumentNode) -> DocumentNode {
       # Edit freely.
 
       scene: wave
+
       size: [400, 300]
+
       background: "#ff8800"
+
       springs:
         snappy: { dampingRatio: 0.57, duration: 0.9s }
+
       paths:
         arc:
           d: "M0 0 C 30 80 70 -40 100 0"
           controls: [c1, c2, to]
+
       handles:
         - ball: { path: arc, offset: -40 }
         - label: "(x, y)"
@@ -226,7 +231,9 @@ private func withoutLayout(_ node: DocumentNode) -> DocumentNode {
           plainPoints:
             - (x, y)
             - (1, 2)
+
       note: "ratio: 2"
+
       track:
         - press: ball
         - move:
@@ -236,9 +243,13 @@ private func withoutLayout(_ node: DocumentNode) -> DocumentNode {
         - - a
           - [b]
         - []
+
       flags: { loop: true, debug: off, name: "off" }
+
       keys: { "yes": a, "null": b, "": c, "a, b": d }
+
       empty: {}
+
       wide:
         - alpha
         - bravo
@@ -251,7 +262,9 @@ private func withoutLayout(_ node: DocumentNode) -> DocumentNode {
         - india
         - juliett
         - kilo
+
       text: "line 1\\nline 2\\t\\"quoted\\" \\\\ \\x07"
+
       nested:
         - - x
           - k: v
@@ -314,7 +327,7 @@ private func withoutLayout(_ node: DocumentNode) -> DocumentNode {
     // Keys are strings: keywords, merge keys and flow indicators in flow are quoted.
     #expect(
       YAMLEmitter.emit(map(("on", plain("1")), ("<<", plain("2")), ("~", plain("3"))))
-        == "\"on\": 1\n\"<<\": 2\n\"~\": 3\n")
+        == "\"on\": 1\n\n\"<<\": 2\n\n\"~\": 3\n")
     #expect(YAMLEmitter.emit(map(("---", plain("1")))) == "\"---\": 1\n")
   }
 
@@ -334,7 +347,7 @@ private func withoutLayout(_ node: DocumentNode) -> DocumentNode {
       (key, plain("v")), ("list", list(plain("a"))),
       (key + "2", map(("x", plain("1")), ("y", list(map(("z", plain("2"))))))))
     let yaml = YAMLEmitter.emit(node)
-    #expect(yaml.hasPrefix("? \(key)\n: v\nlist: [a]\n? \(key)2\n:\n  x: 1\n"))
+    #expect(yaml.hasPrefix("? \(key)\n: v\n\nlist: [a]\n\n? \(key)2\n:\n  x: 1\n"))
     #expect(try reread(yaml) == node)
   }
 

@@ -369,3 +369,65 @@ import Testing
     #expect(back.stdout.contains("expect:\n  # it comes back\n  - \"at end: all at rest\""))
   }
 }
+
+/// `scenec fmt --check`: for CI, names what is not canonical and writes nothing.
+@Suite struct FormatCheckTests {
+  static func scratch() throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "scenec-fmt-check-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+  }
+
+  /// Every scene in `Scenes/` is kept in canonical form.
+  @Test func theScenesAreCanonical() throws {
+    let run = try ScenecProcess.run(
+      ["fmt", "--check", RunCommandTests.root.appendingPathComponent("Scenes").path])
+    #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+    #expect(run.stdout == "")
+  }
+
+  @Test func aSceneNotInCanonicalFormIsNamedAndLeftAlone() throws {
+    let folder = try Self.scratch()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let messy = folder.appendingPathComponent("messy.yaml")
+    let text = "handles:\n  ball:   { position: [1,2], r: 3 }\n"
+    try text.write(to: messy, atomically: true, encoding: .utf8)
+    let tidy = folder.appendingPathComponent("tidy.scene")
+    try "handle ball position=(1, 2) r=3\n".write(to: tidy, atomically: true, encoding: .utf8)
+    let run = try ScenecProcess.run(["fmt", "--check", folder.path])
+    #expect(run.status == 1)
+    #expect(run.stdout == messy.path + "\n")
+    #expect(
+      run.stderr
+        == "1 of 2 scenes are not in canonical form; scenec fmt FILE -w rewrites one\n")
+    #expect(try String(contentsOf: messy, encoding: .utf8) == text)
+    // Rewritten, it passes.
+    #expect(try ScenecProcess.run(["fmt", messy.path, "-w"]).status == 0)
+    #expect(try ScenecProcess.run(["fmt", "--check", folder.path]).status == 0)
+  }
+
+  @Test func aSceneWithErrorsOrMissingIsNotCanonicalOrNot() throws {
+    let folder = try Self.scratch()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let bad = folder.appendingPathComponent("bad.yaml")
+    try "scene: { fps: fast }\n".write(to: bad, atomically: true, encoding: .utf8)
+    let run = try ScenecProcess.run(["fmt", "--check", bad.path])
+    #expect(run.status == 65)
+    #expect(run.stderr.contains("bad.yaml:1:15: error: expected a number for 'fps', found 'fast'"))
+    let missing = try ScenecProcess.run([
+      "fmt", "--check", folder.appendingPathComponent("no.yaml").path,
+    ])
+    #expect(missing.status == 66)
+  }
+
+  @Test func checkWritesNothingSoItTakesNoWritingOptions() throws {
+    let run = try ScenecProcess.run(["fmt", "--check", "-w", "Scenes/wave.yaml"])
+    #expect(run.status == 64)
+    #expect(
+      run.stderr.contains("--check writes nothing and keeps each file's syntax; give it alone"))
+    let two = try ScenecProcess.run(["fmt", "a.yaml", "b.yaml"])
+    #expect(two.status == 64)
+    #expect(two.stderr.contains("give one scene file, or --check to check several"))
+  }
+}

@@ -28,7 +28,8 @@ public enum YAMLEmitter {
   /// The YAML text for `node`, ending in a line break.
   ///
   /// `header`, if given, comes first as comment lines (`# ` is added to each line that
-  /// does not start with `#`), then a blank line.
+  /// does not start with `#`), then a blank line. The entries of a top-level mapping (a
+  /// scene's sections) are a blank line apart.
   public static func emit(_ node: DocumentNode, header: String? = nil) -> String {
     var out = ""
     if let header {
@@ -50,7 +51,15 @@ public enum YAMLEmitter {
       out += "[]\n"
     case .mapping(let entries) where entries.isEmpty:
       out += "{}\n"
-    case .sequence, .mapping:
+    case .mapping(let entries):
+      // A scene's sections, a blank line apart.
+      for (k, entry) in entries.enumerated() {
+        var lines: [String] = []
+        block(DocumentNode(.mapping([entry]), at: node.source), indent: 0, into: &lines)
+        if k > 0 { out += "\n" }
+        for line in lines { out += line + "\n" }
+      }
+    case .sequence:
       var lines: [String] = []
       block(node, indent: 0, into: &lines)
       for line in lines { out += line + "\n" }

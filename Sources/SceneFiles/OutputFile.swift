@@ -142,16 +142,23 @@ public struct OutputFile {
     let directory = PathName.deletingLastComponent(resolved)
     let name = PathName.lastComponent(resolved)
     Self.removeStaleTemporaries(of: name, in: directory.isEmpty ? "." : directory)
-    let temporary =
-      (directory.isEmpty ? "" : directory + "/") + Self.temporaryName(for: name, pid: getpid())
-    // Registered before it exists, so a signal between its creation and its registration
-    // cannot leave it behind (removing a name not yet made is harmless).
-    if removeOnInterrupt { TemporaryFiles.register(temporary) }
-    let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-    guard fd >= 0 else {
+    var temporary = ""
+    var fd: Int32 = -1
+    // Another thread of this process may be writing the same file (a scene and its twin
+    // recording one snapshot): each takes a name of its own.
+    for copy in 0..<64 {
+      temporary =
+        (directory.isEmpty ? "" : directory + "/")
+        + Self.temporaryName(for: name, pid: getpid(), copy: copy)
+      // Registered before it exists, so a signal between its creation and its
+      // registration cannot leave it behind (removing a name not yet made is harmless).
+      if removeOnInterrupt { TemporaryFiles.register(temporary) }
+      fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+      if fd >= 0 { break }
       let failure = WriteError(description: "cannot write \(shown): \(Self.reason())")
+      let taken = errno == EEXIST
       if removeOnInterrupt { TemporaryFiles.unregister(temporary) }
-      throw failure
+      if !taken || copy == 63 { throw failure }
     }
     self.init(displayName: path, descriptor: fd, temporary: temporary, target: resolved)
   }
@@ -228,7 +235,12 @@ public struct OutputFile {
   // MARK: - Paths
 
   /// The temporary name beside `name` for process `pid`.
-  static func temporaryName(for name: String, pid: pid_t) -> String { ".\(name).scenec-\(pid).tmp" }
+  ///
+  /// `.NAME.scenec-PID.tmp`, or `.NAME.scenec-PID-K.tmp` for the K-th another thread of
+  /// the process writes at the same time.
+  static func temporaryName(for name: String, pid: pid_t, copy: Int = 0) -> String {
+    ".\(name).scenec-\(pid)\(copy == 0 ? "" : "-\(copy)").tmp"
+  }
 
   /// `path` with every symbolic link followed, so the rename replaces the real file (and
   /// the link keeps pointing at it).
@@ -273,7 +285,8 @@ public struct OutputFile {
       return
     }
     for entry in entries where entry.hasPrefix(prefix) && entry.hasSuffix(".tmp") {
-      let digits = entry.dropFirst(prefix.count).dropLast(4)
+      let owner = entry.dropFirst(prefix.count).dropLast(4)
+      let digits = owner.split(separator: "-", maxSplits: 1).first ?? owner
       guard let pid = pid_t(digits), pid > 0, pid != getpid() else { continue }
       if kill(pid, 0) != 0 && errno == ESRCH { unlink(directory + "/" + entry) }
     }

@@ -32,6 +32,11 @@ public struct SceneTest: Sendable {
     /// The frames differ from the snapshot.
     case mismatch(SnapshotDiff)
     case missingSnapshot
+    /// What the scene looks like at rest differs from its look snapshot
+    /// (``SceneLook``): a style or size that no frame carries.
+    case lookMismatch(SnapshotDiff)
+    /// The frames match, but there is no look snapshot to compare with.
+    case missingLook
     /// `--record` was asked for, but the scene's own expectations fail: nothing written.
     case notRecorded
     /// The scene could not be loaded, resolved or run: rendered diagnostics.
@@ -52,6 +57,13 @@ public struct SceneTest: Sendable {
       "__snapshots__/" + stem + ".jsonl", to: PathName.deletingLastComponent(scene))
   }
 
+  /// Where this scene's look at rest lives (``SceneLook``), beside its frames.
+  public var lookPath: String {
+    let stem = PathName.deletingPathExtension(PathName.lastComponent(scene))
+    return PathName.appending(
+      "__snapshots__/" + stem + ".look.json", to: PathName.deletingLastComponent(scene))
+  }
+
   /// The folder the scene is in, where its snapshots must stay.
   var sceneFolder: String {
     let folder = PathName.deletingLastComponent(scene)
@@ -69,6 +81,8 @@ public struct SceneTest: Sendable {
     /// The handles still moving when an until-rest run stopped at its `maxDuration`
     /// (empty if only the gesture was still playing); `nil` when it came to rest.
     public var stoppedAtLimit: [String]?
+    /// What the scene looks like at rest (``SceneLook``).
+    public var look = ""
   }
 
   /// The scene loaded through the one pipeline, or the rendered reason it cannot run.
@@ -113,10 +127,11 @@ public struct SceneTest: Sendable {
       let text = bytes.string
       checker.finishRun(runner.simulation, stoppedAtLimit: runner.stoppedAtLimit)
       let failures = checker.finish()
-      return .success(
-        Run(
-          frames: text, failedExpectations: failures.isEmpty ? nil : renderer.render(failures),
-          stoppedAtLimit: runner.stoppedAtLimit ? runner.simulation.movingHandleNames : nil))
+      var run = Run(
+        frames: text, failedExpectations: failures.isEmpty ? nil : renderer.render(failures),
+        stoppedAtLimit: runner.stoppedAtLimit ? runner.simulation.movingHandleNames : nil)
+      run.look = SceneLook.json(of: graph)
+      return .success(run)
     } catch {
       return .failure(SceneTestError(text: renderer.render(error.diagnostic)))
     }
@@ -193,11 +208,11 @@ public struct SceneTest: Sendable {
         outcome: .notRecorded, failedExpectations: run.failedExpectations, warning: warning)
     }
     return Report(
-      outcome: compare(run.frames, record: record), failedExpectations: run.failedExpectations,
-      warning: warning)
+      outcome: compare(run.frames, look: run.look, record: record),
+      failedExpectations: run.failedExpectations, warning: warning)
   }
 
-  func compare(_ actual: String, record: Bool) -> Outcome {
+  func compare(_ actual: String, look: String, record: Bool) -> Outcome {
     if record {
       do {
         try OutputFile.createFolders(atPath: PathName.deletingLastComponent(snapshotPath))
@@ -209,18 +224,44 @@ public struct SceneTest: Sendable {
         // may hold a snapshot that links elsewhere, so only inside the scene's folder.
         try AtomicFile.write(
           actual.utf8, to: snapshotPath, policy: WritePolicy(folder: sceneFolder))
+        try AtomicFile.write(look.utf8, to: lookPath, policy: WritePolicy(folder: sceneFolder))
         return .recorded
       } catch {
         return .invalid("error: \(error.description)\n")
       }
     }
-    guard InputFile.kind(atPath: snapshotPath) != nil else { return .missingSnapshot }
+    switch compare(actual, with: snapshotPath) {
+    case .missing: return .missingSnapshot
+    case .unreadable(let message): return .invalid(message)
+    case .different(let diff): return .mismatch(diff)
+    case .same: break
+    }
+    switch compare(look, with: lookPath) {
+    case .missing: return .missingLook
+    case .unreadable(let message): return .invalid(message)
+    case .different(let diff): return .lookMismatch(diff)
+    case .same: return .passed
+    }
+  }
+
+  /// How a snapshot file compares with what the run gave.
+  enum Comparison {
+    case same
+    case missing
+    case different(SnapshotDiff)
+    case unreadable(String)
+  }
+
+  /// `actual` compared with the snapshot at `snapshotPath`, read only from inside the
+  /// scene's folder.
+  func compare(_ actual: String, with snapshotPath: String) -> Comparison {
+    guard InputFile.kind(atPath: snapshotPath) != nil else { return .missing }
     // A snapshot is echoed in the diff: a link out of the scene's folder (to a key, say)
     // or a FIFO is refused before it is read.
     guard let real = FileIdentity.realPath(snapshotPath),
       OutputFile.isInside(real, folder: sceneFolder)
     else {
-      return .invalid(
+      return .unreadable(
         "error: the snapshot '\(TerminalText.escaped(snapshotPath))' leads outside the scene's folder; snapshots are read and written only beside their scene\n"
       )
     }
@@ -228,15 +269,15 @@ public struct SceneTest: Sendable {
       let bytes = try? InputFile.read(path: real, upTo: Self.maximumSnapshotBytes + 1),
       bytes.count <= Self.maximumSnapshotBytes
     else {
-      return .invalid(
+      return .unreadable(
         "error: the snapshot '\(TerminalText.escaped(snapshotPath))' is not a regular file of at most \(Self.maximumSnapshotBytes >> 20) MiB\n"
       )
     }
     let expected = String(decoding: bytes, as: UTF8.self)
     if let diff = SnapshotDiff.compare(expected: expected, actual: actual) {
-      return .mismatch(diff)
+      return .different(diff)
     }
-    return .passed
+    return .same
   }
 
   /// Every scene file under `paths` (files as given, directories searched), sorted,

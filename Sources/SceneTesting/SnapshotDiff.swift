@@ -93,6 +93,13 @@ public struct SnapshotDiff: Equatable, Sendable {
     text += ": expected \(expected), got \(actual)\n" + unifiedDiff
     return text
   }
+
+  /// The report of a difference in a scene's look at rest (``SceneLook``): one object,
+  /// so its field alone says where.
+  public var lookReport: String {
+    guard let field else { return "the look at rest differs: expected \(expected), got \(actual)" }
+    return "the look at rest differs at \(field): expected \(expected), got \(actual)"
+  }
 }
 
 /// A JSON value, decoded by FoundationEssentials' `JSONDecoder`.

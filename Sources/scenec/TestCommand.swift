@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import SceneCommandLine
 import SceneDiagnostics
+import SceneFiles
 import SceneGraph
 import SceneTesting
 
@@ -93,8 +94,10 @@ struct TestCommand: ParsableCommand {
         try StandardOutput.write("PASS \(shown)")
       case .recorded:
         passed += 1
+        let test = SceneTest(scene: scene)
         try StandardOutput.write(
-          "RECORDED \(shown) → \(TerminalText.escaped(SceneTest(scene: scene).snapshotPath))")
+          "RECORDED \(shown) → \(TerminalText.escaped(test.snapshotPath)), \(TerminalText.escaped(PathName.lastComponent(test.lookPath)))"
+        )
       case .mismatch(let diff):
         failed += 1
         try StandardOutput.write("FAIL \(shown)")
@@ -103,6 +106,17 @@ struct TestCommand: ParsableCommand {
             .joined(separator: "\n"))
         try StandardOutput.write(
           "  if the change is intended, re-record with: scenec test \(shown) --record")
+      case .lookMismatch(let diff):
+        failed += 1
+        try StandardOutput.write("FAIL \(shown)")
+        try StandardOutput.write("  " + diff.lookReport)
+        try StandardOutput.write(
+          "  if the change is intended, re-record with: scenec test \(shown) --record")
+      case .missingLook:
+        failed += 1
+        try StandardOutput.write(
+          "FAIL \(shown): no look snapshot at \(TerminalText.escaped(SceneTest(scene: scene).lookPath)); record it with: scenec test \(shown) --record"
+        )
       case .notRecorded:
         failed += 1
         try StandardOutput.write("FAIL \(shown): not recorded, because its own expectations fail")

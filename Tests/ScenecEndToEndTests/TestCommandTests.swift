@@ -9,7 +9,7 @@ import Testing
       "scenec-test-\(UUID().uuidString)")
     try FileManager.default.createDirectory(
       at: dir.appendingPathComponent("__snapshots__"), withIntermediateDirectories: true)
-    for name in ["wave.yaml", "__snapshots__/wave.jsonl"] {
+    for name in ["wave.yaml", "__snapshots__/wave.jsonl", "__snapshots__/wave.look.json"] {
       try FileManager.default.copyItem(
         at: Self.root.appendingPathComponent("Scenes").appendingPathComponent(name),
         to: dir.appendingPathComponent(name))
@@ -36,7 +36,8 @@ import Testing
       try FileManager.default.contentsOfDirectory(
         atPath: scenes.appendingPathComponent("__snapshots__").path
       )
-      .map { ($0 as NSString).deletingPathExtension })
+      // `wave.jsonl` and `wave.look.json` are both the wave's.
+      .map { ($0 as NSString).deletingPathExtension.replacingOccurrences(of: ".look", with: "") })
     #expect(
       stems == snapshots,
       "scenes without snapshots: \(stems.subtracting(snapshots)); snapshots without scenes: \(snapshots.subtracting(stems))"
@@ -77,6 +78,56 @@ import Testing
     #expect(
       !FileManager.default.fileExists(
         atPath: dir.appendingPathComponent("__snapshots__/wave.jsonl").path))
+  }
+
+  /// A fill or a size that no frame carries still fails the test, naming what changed.
+  @Test(arguments: [
+    (
+      "fill: \"#394359\"", "fill: \"#ff0000\"",
+      "the look at rest differs at paths.wave.fill: expected \"#394359\", got \"#ff0000\""
+    ),
+    (
+      "size: 375x300", "size: 375x320",
+      "the look at rest differs at scene.height: expected 300, got 320"
+    ),
+  ])
+  func aChangedLookFailsAndSaysWhatChanged(old: String, new: String, message: String) throws {
+    let dir = try scratchCopyOfTheWave()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let scene = dir.appendingPathComponent("wave.yaml")
+    let text = try String(contentsOf: scene, encoding: .utf8)
+    #expect(text.contains(old))
+    try text.replacingOccurrences(of: old, with: new).write(
+      to: scene, atomically: true, encoding: .utf8)
+    let failed = try ScenecProcess.run(["test", scene.path])
+    #expect(failed.status == 1)
+    #expect(
+      failed.stdout == """
+        FAIL \(scene.path)
+          \(message)
+          if the change is intended, re-record with: scenec test \(scene.path) --record
+        0 passed, 1 failed
+
+        """)
+  }
+
+  @Test func aMissingLookSnapshotFailsAndSaysHowToRecordIt() throws {
+    let dir = try scratchCopyOfTheWave()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let look = dir.appendingPathComponent("__snapshots__/wave.look.json")
+    try FileManager.default.removeItem(at: look)
+    let scene = dir.appendingPathComponent("wave.yaml").path
+    let result = try ScenecProcess.run(["test", scene])
+    #expect(result.status == 1)
+    #expect(
+      result.stdout == """
+        FAIL \(scene): no look snapshot at \(dir.path)/__snapshots__/wave.look.json; record it with: scenec test \(scene) --record
+        0 passed, 1 failed
+
+        """)
+    #expect(try ScenecProcess.run(["test", scene, "--record"]).status == 0)
+    #expect(FileManager.default.fileExists(atPath: look.path))
+    #expect(try ScenecProcess.run(["test", scene]).status == 0)
   }
 
   @Test func anInvalidSceneIsAnErrorNotARecording() throws {

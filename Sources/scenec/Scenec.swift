@@ -18,11 +18,12 @@ struct Scenec: ParsableCommand {
         scenec fmt Scenes/wave.yaml --to dsl
         scenec path "M0 0 C 30 80 70 -40 100 0" --at-length 50 --nearest 40,10
         scenec export swift Scenes/wave.yaml
+        scenec schema -o scene.schema.json
       """,
     version: "0.1.0",
     subcommands: [
       RunCommand.self, TestCommand.self, CheckCommand.self, FormatCommand.self, PathCommand.self,
-      GenerateCommand.self, PreviewCommand.self, ExportCommand.self,
+      GenerateCommand.self, PreviewCommand.self, ExportCommand.self, SchemaCommand.self,
     ]
   )
 

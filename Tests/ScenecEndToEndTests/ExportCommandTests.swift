@@ -48,3 +48,20 @@ import Testing
     #expect(run.stderr.contains("bad.yaml:2:3: error: spring 's' needs dampingRatio and duration"))
   }
 }
+
+/// `scenec schema`: the JSON Schema, printed or written.
+@Suite struct SchemaCommandTests {
+  @Test func printsAndWritesTheSchema() throws {
+    let printed = try ScenecProcess.run(["schema"])
+    #expect(printed.status == 0)
+    let object = try JSONSerialization.jsonObject(with: Data(printed.stdout.utf8))
+    #expect((object as? [String: Any])?["title"] as? String == "A scenec scene (YAML)")
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "scenec-schema-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("scene.schema.json").path
+    #expect(try ScenecProcess.run(["schema", "-o", file]).status == 0)
+    #expect(try String(contentsOfFile: file, encoding: .utf8) == printed.stdout)
+  }
+}

@@ -21,6 +21,10 @@ extension SceneDecoder {
   static let animateKeys = [
     "name", "handle", "path", "duration", "repeat", "ease", "orient", "delay",
   ]
+  static let zoomKeys = ["min", "max"]
+  static let resistanceKeys = ["factor", "rubberband", "dimension"]
+  static let returnKeys = ["spring", "speed", "duration", "ease"]
+  static let momentumKeys = ["rate", "power", "timeConstant"]
 
   mutating func decodeConstraints(_ node: DocumentNode) -> [ConstraintSpec] {
     guard let items = sequence(node, what: "'constraints'") else { return [] }
@@ -116,7 +120,7 @@ extension SceneDecoder {
       }
       spec.rotate = f["rotate"].flatMap { bool($0, what: "'rotate'") }
       if let zoom = f["zoom"] {
-        guard let z = fields(of: zoom, what: "'zoom'", allowed: ["min", "max"]) else {
+        guard let z = fields(of: zoom, what: "'zoom'", allowed: Self.zoomKeys) else {
           return nil
         }
         spec.zoomMin = z["min"].flatMap { number($0, what: "'min' of 'zoom'") }
@@ -172,7 +176,7 @@ extension SceneDecoder {
     }
     guard
       let f = fields(
-        of: node, what: what, allowed: ["factor", "rubberband", "dimension"])
+        of: node, what: what, allowed: Self.resistanceKeys)
     else {
       return nil
     }
@@ -198,7 +202,7 @@ extension SceneDecoder {
       return reference(node, what: "'return' (a spring)").map { .spring($0) }
     }
     guard
-      let f = fields(of: node, what: "'return'", allowed: ["spring", "speed", "duration", "ease"])
+      let f = fields(of: node, what: "'return'", allowed: Self.returnKeys)
     else {
       return nil
     }
@@ -240,7 +244,7 @@ extension SceneDecoder {
       return nil
     }
     guard
-      let f = fields(of: node, what: "'momentum'", allowed: ["rate", "power", "timeConstant"])
+      let f = fields(of: node, what: "'momentum'", allowed: Self.momentumKeys)
     else { return nil }
     if let rate = f["rate"] {
       if f["power"] != nil || f["timeConstant"] != nil {

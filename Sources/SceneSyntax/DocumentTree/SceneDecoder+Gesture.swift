@@ -5,6 +5,12 @@ import SceneVocabulary
 
 extension SceneDecoder {
   static let stepKinds = GestureStepKeyword.words
+  static let pointKeys = ["at"]
+  static let motionKeys = ["to", "by", "over", "ease"]
+  static let flingKeys = ["to", "by", "over", "velocity"]
+  static let releaseKeys = ["velocity"]
+  static let pinchKeys = ["scale", "rotation", "center", "distance", "over", "ease"]
+  static let rotateKeys = ["by", "center", "distance", "over", "ease"]
 
   mutating func decodeGesture(_ node: DocumentNode) -> [GestureTrack] {
     switch node.value {
@@ -75,7 +81,9 @@ extension SceneDecoder {
     let kind = keyword.rawValue
     func at(_ what: String) -> Expression? {
       if case .mapping = value.value {
-        guard let f = fields(of: value, what: "'\(kind)'", allowed: ["at"]) else { return nil }
+        guard let f = fields(of: value, what: "'\(kind)'", allowed: Self.pointKeys) else {
+          return nil
+        }
         return required(f, "at", of: "'\(kind)'", at: keySource) { $0.expression($1, what: "'at'") }
       }
       return expression(value, what: what)
@@ -97,7 +105,7 @@ extension SceneDecoder {
     case .tap:
       return at("the point to tap").map { GestureStep(.tap($0), at: keySource) }
     case .drag, .move:
-      guard let f = fields(of: value, what: "'\(kind)'", allowed: ["to", "by", "over", "ease"]),
+      guard let f = fields(of: value, what: "'\(kind)'", allowed: Self.motionKeys),
         let motion = motion(f)
       else { return nil }
       let over = f["over"].flatMap { shortTime($0, what: "'over'", plausible: 30) }
@@ -108,7 +116,7 @@ extension SceneDecoder {
           : .move(motion, duration: over, easing: ease),
         at: keySource)
     case .fling:
-      guard let f = fields(of: value, what: "'fling'", allowed: ["to", "by", "over", "velocity"]),
+      guard let f = fields(of: value, what: "'fling'", allowed: Self.flingKeys),
         let motion = motion(f)
       else { return nil }
       return GestureStep(
@@ -126,7 +134,9 @@ extension SceneDecoder {
       if case .scalar(let s) = value.value, s.isNull {
         return GestureStep(.release(velocity: nil), at: keySource)
       }
-      guard let f = fields(of: value, what: "'release'", allowed: ["velocity"]) else { return nil }
+      guard let f = fields(of: value, what: "'release'", allowed: Self.releaseKeys) else {
+        return nil
+      }
       return GestureStep(
         .release(velocity: f["velocity"].flatMap { expression($0, what: "'velocity'") }),
         at: keySource)
@@ -136,10 +146,7 @@ extension SceneDecoder {
       }
     case .pinch, .rotate:
       let turning = keyword == .rotate
-      let keys =
-        turning
-        ? ["by", "center", "distance", "over", "ease"]
-        : ["scale", "rotation", "center", "distance", "over", "ease"]
+      let keys = turning ? Self.rotateKeys : Self.pinchKeys
       guard let f = fields(of: value, what: "'\(kind)'", allowed: keys) else { return nil }
       let center = required(f, "center", of: "'\(kind)'", at: keySource) {
         $0.expression($1, what: "'center'")

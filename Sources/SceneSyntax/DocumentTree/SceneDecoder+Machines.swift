@@ -9,6 +9,7 @@ extension SceneDecoder {
   static let machineKeys = ["initial", "states", "transitions"]
   static let stateKeys = ["set", "spring", "duration", "ease", "disable"]
   static let transitionKeys = ["from", "to", "on", "when", "after"]
+  static let inputRangeKeys = ["value", "min", "max"]
 
   /// `inputs:`: `NAME: false`, `NAME: 0`, `NAME: { value: 0, min: 0, max: 1 }` or
   /// `NAME: trigger`.
@@ -28,7 +29,7 @@ extension SceneDecoder {
         InputSpec(name: name, kind: .number($0, min: nil, max: nil))
       }
     case .mapping:
-      guard let f = fields(of: node, what: what, allowed: ["value", "min", "max"]) else {
+      guard let f = fields(of: node, what: what, allowed: Self.inputRangeKeys) else {
         return nil
       }
       let value = f["value"].flatMap { number($0, what: "'value' of \(what)") }

@@ -416,6 +416,7 @@ extension SceneDecoder {
   }
 
   static let pathKeys = ["d", "segments", "trim"] + styleKeys
+  static let trimKeys = ["start", "end"]
 
   mutating func decodePath(_ name: Located<String>, _ node: DocumentNode) -> PathSpec? {
     guard let f = fields(of: node, what: "path '\(name.value)'", allowed: Self.pathKeys) else {
@@ -435,7 +436,7 @@ extension SceneDecoder {
       Self.isColorMix($0) ? colorMix($0, what: "'stroke'") : nil
     }
     if let trim = f["trim"] {
-      guard let t = fields(of: trim, what: "'trim'", allowed: ["start", "end"]) else {
+      guard let t = fields(of: trim, what: "'trim'", allowed: Self.trimKeys) else {
         return nil
       }
       if t["start"] == nil && t["end"] == nil && t.misspelt.isEmpty {

@@ -27,6 +27,9 @@ public struct SceneDecoder {
     "expect",
   ]
 
+  /// The keys of the `scene:` header.
+  static let headerKeys = ["name", "size", "fps", "duration", "maxDuration", "background"]
+
   var diagnostics: [Diagnostic] = []
   /// See ``Result/failedNames`` and ``Result/lostSection``.
   var failedNames: Set<String> = []
@@ -111,9 +114,7 @@ public struct SceneDecoder {
     guard
       let fields = fields(
         of: node, what: "the scene header",
-        allowed: [
-          "name", "size", "fps", "duration", "maxDuration", "background",
-        ])
+        allowed: Self.headerKeys)
     else { return header }
     if let node = fields["name"] { header.name = string(node, what: "'name'") }
     if let node = fields["size"] { header.size = size(node) }

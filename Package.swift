@@ -44,6 +44,14 @@ let package = Package(
       providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]
     ),
 
+    /// librsvg over Cairo, and giflib: the raster outputs' C. Only `SceneRaster` imports it,
+    /// and only `scenec` links it.
+    .systemLibrary(
+      name: "CRaster",
+      pkgConfig: "librsvg-2.0",
+      providers: [.apt(["librsvg2-dev", "libgif-dev"]), .brew(["librsvg", "giflib"])]
+    ),
+
     // MARK: - Pipeline stages
     //
     // The engine core (geometry, diagnostics, vocabulary, the syntax tree and DSL, the graph
@@ -104,6 +112,12 @@ let package = Package(
       dependencies: ["SceneRuntime", "SceneGraph", "SceneGeometry", "SceneVocabulary", realModule],
       resources: [.embedInCode("Resources/renderer.js"), .embedInCode("Resources/player.js")]),
 
+    /// Stage 4, raster: frames as PNG and animated GIF, drawn from the SVG output's own
+    /// picture of each frame by librsvg over Cairo.
+    .target(
+      name: "SceneRaster",
+      dependencies: ["CRaster", "SceneOutputs", "SceneRuntime", "SceneGraph"]),
+
     /// Files written whole or not at all: a temporary file beside the target renamed over
     /// it, removed if the process is interrupted.
     .target(name: "SceneFiles", dependencies: ["SceneDiagnostics"]),
@@ -155,6 +169,7 @@ let package = Package(
         "SceneResolve",
         "SceneRuntime",
         "SceneOutputs",
+        "SceneRaster",
         "ScenePipeline",
         "SceneTesting",
         "SceneStress",
@@ -259,6 +274,7 @@ let package = Package(
     .testTarget(
       name: "ScenePreviewTests",
       dependencies: [
+        "SceneRaster",
         "ScenePreview", "ScenePipeline", "SceneRuntime", "SceneGraph", "SceneSyntax",
         "SceneOutputs", "SceneTesting", "SceneDiagnostics", "SceneGeometry", "SceneResolve",
         "SceneTestSupport",

@@ -71,9 +71,13 @@ public protocol FrameWriter {
   /// it) as it goes: a format that keeps every frame until the end (the HTML player) then
   /// never holds its whole output twice.
   mutating func end(into sink: inout TextBytes, flush: (inout TextBytes) throws -> Void) rethrows
+  /// Why the output could not be made (a raster format whose library failed), if it could
+  /// not: the caller then throws the output away rather than keep a broken file.
+  var failure: String? { get }
 }
 
 extension FrameWriter {
+  public var failure: String? { nil }
   public mutating func begin(into sink: inout TextBytes) {}
   public mutating func end(into sink: inout TextBytes) {}
   public mutating func end(
@@ -91,6 +95,8 @@ public struct OutputContext: Sendable {
   public let precision: Int
   /// The frame rate the frames were made at.
   public let fps: Double
+  /// Pixels per point, for raster formats (`--scale`, default 1).
+  public var scale = 1.0
 
   /// Text that is the same in every frame (the handles' quoted names, in the order JSON
   /// lines writes them), made once here rather than once per frame.

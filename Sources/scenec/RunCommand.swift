@@ -6,6 +6,7 @@ import SceneGeometry
 import SceneGraph
 import SceneOutputs
 import ScenePipeline
+import SceneRaster
 import SceneRuntime
 import SceneSyntax
 
@@ -32,7 +33,7 @@ struct RunCommand: ParsableCommand {
       --format does (a name without an extension, such as /dev/null, gets JSON lines). A file is written to a temporary name and renamed when complete, so
       a failed run never leaves a partial file or clobbers a good one.
 
-      Formats: \(OutputRegistry.builtIn.map { "\($0.name) (\($0.summary))" }.joined(separator: "; ")).
+      Formats: \(Self.formats.map { "\($0.name) (\($0.summary))" }.joined(separator: "; ")).
 
       Exit status: 0 ok, 64 usage, 65 invalid scene (or a run that degenerates), 66
       missing input, 73 cannot write the output.
@@ -50,7 +51,7 @@ struct RunCommand: ParsableCommand {
   @Option(name: .shortAndLong, help: "Write to this file instead of standard output.")
   var output: String?
 
-  @Option(help: "The output format: \(OutputRegistry.builtIn.map(\.name).joined(separator: ", ")).")
+  @Option(help: "The output format: \(Self.formats.map(\.name).joined(separator: ", ")).")
   var format: String?
 
   @Option(help: "Frames per second (default: the scene's).")
@@ -73,6 +74,9 @@ struct RunCommand: ParsableCommand {
 
   @Option(help: "A folder traces may be read from besides the scene's own (repeatable).")
   var traceFolder: [String] = []
+
+  @Option(help: "Pixels per point for png and gif, 0.1…8 (default 1).")
+  var scale: Double = 1
 
   @Option(
     name: .customLong("input"),
@@ -102,6 +106,7 @@ struct RunCommand: ParsableCommand {
       throw ValidationError("--precision must be between 0 and 15")
     }
     if maxFrames < 1 { throw ValidationError("--max-frames must be at least 1") }
+    if !(0.1...8).contains(scale) { throw ValidationError("--scale must be between 0.1 and 8") }
     for input in inputs where Self.inputAssignment(input) == nil {
       throw ValidationError(
         "--input takes NAME=VALUE, such as --input loading=true; found '\(TerminalText.escaped(input))'"
@@ -110,14 +115,16 @@ struct RunCommand: ParsableCommand {
     if let problem = TraceFolders.problems(traceFolder).first {
       throw ValidationError(problem)
     }
-    if let format, OutputRegistry.named(format) == nil {
+    if let format, OutputRegistry.named(format, in: Self.formats) == nil {
       throw ValidationError(
-        "unknown format '\(format)'; expected \(OutputRegistry.builtIn.map(\.name).joined(separator: ", "))"
+        "unknown format '\(format)'; expected \(Self.formats.map(\.name).joined(separator: ", "))"
       )
     }
-    if format == nil, let output, Self.hasExtension(output), OutputRegistry.forFile(output) == nil {
+    if format == nil, let output, Self.hasExtension(output),
+      OutputRegistry.forFile(output, in: Self.formats) == nil
+    {
       throw ValidationError(
-        "cannot tell the format of '\(TerminalText.escaped(output))' from its extension; add --format (\(OutputRegistry.builtIn.map(\.name).joined(separator: ", ")))"
+        "cannot tell the format of '\(TerminalText.escaped(output))' from its extension; add --format (\(Self.formats.map(\.name).joined(separator: ", ")))"
       )
     }
   }
@@ -129,6 +136,9 @@ struct RunCommand: ParsableCommand {
   }
 
   static func seconds(_ text: String) -> Double? { TimeText.seconds(text) }
+
+  /// Every format `run` writes: the built-in text formats and the raster ones.
+  static let formats = OutputRegistry.builtIn + RasterOutputs.all
 
   /// `NAME=VALUE` split, or `nil` when it is not of that form.
   static func inputAssignment(_ text: String) -> (name: String, value: String)? {
@@ -163,7 +173,8 @@ struct RunCommand: ParsableCommand {
       }
     }
     let format =
-      format.flatMap { OutputRegistry.named($0) } ?? output.flatMap { OutputRegistry.forFile($0) }
+      format.flatMap { OutputRegistry.named($0, in: Self.formats) }
+      ?? output.flatMap { OutputRegistry.forFile($0, in: Self.formats) }
       ?? .jsonl
     let started = ContinuousClock.now
     var runner: SceneRunner
@@ -175,7 +186,8 @@ struct RunCommand: ParsableCommand {
       printError(renderer.render(error.diagnostic), terminator: "")
       throw Sysexits.dataError
     }
-    let context = OutputContext(graph: graph, precision: precision, fps: runner.fps)
+    var context = OutputContext(graph: graph, precision: precision, fps: runner.fps)
+    context.scale = scale
     let clock = FrameClock(fps: runner.fps)
     let wanted: Int? = frame ?? at.flatMap(Self.seconds).flatMap(clock.frame(nearest:))
     if let wanted, wanted > runner.lastFrame {
@@ -252,6 +264,11 @@ struct RunCommand: ParsableCommand {
         )
       }
       try writer.end(into: &bytes, flush: { try drain(&$0, force: false) })
+      if let failure = writer.failure {
+        sink.abandon()
+        printError("error: \(TerminalText.escaped(failure))")
+        throw Sysexits.software
+      }
       try drain(&bytes, force: true)
       try sink.commit()
     } catch let error as RuntimeError {

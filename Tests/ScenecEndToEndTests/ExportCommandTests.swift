@@ -65,3 +65,31 @@ import Testing
     #expect(try String(contentsOfFile: file, encoding: .utf8) == printed.stdout)
   }
 }
+
+/// `scenec run -o x.png` and `-o x.gif`: the raster formats from the command line.
+@Suite struct RasterCommandTests {
+  @Test func writesAPNGAtItsScaleAndAGIF() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "scenec-raster-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let scene = RunCommandTests.root.appendingPathComponent("Scenes/toggle.yaml").path
+    let png = folder.appendingPathComponent("toggle.png").path
+    let run = try ScenecProcess.run(["run", scene, "--at", "0.5s", "--scale", "2", "-o", png, "-q"])
+    #expect(run.status == 0, "\(run.stderr)")
+    let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: png)))
+    func word(_ at: Int) -> Int { bytes[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
+    #expect(bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) && word(16) == 400 && word(20) == 240)
+    let gif = folder.appendingPathComponent("toggle.gif").path
+    #expect(try ScenecProcess.run(["run", scene, "-o", gif, "-q"]).status == 0)
+    let head = [UInt8](try Data(contentsOf: URL(fileURLWithPath: gif)).prefix(6))
+    #expect(head == Array("GIF89a".utf8))
+  }
+
+  @Test func aScaleOutOfRangeIsAUsageError() throws {
+    let scene = RunCommandTests.root.appendingPathComponent("Scenes/toggle.yaml").path
+    let run = try ScenecProcess.run(["run", scene, "--scale", "9", "-o", "/tmp/never.png"])
+    #expect(run.status == 64)
+    #expect(run.stderr.contains("--scale must be between 0.1 and 8"))
+  }
+}

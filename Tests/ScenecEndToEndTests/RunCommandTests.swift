@@ -94,7 +94,7 @@ import Testing
     ])
     #expect(unknown.status == 64)
     #expect(unknown.stderr.contains("cannot tell the format of"))
-    let bad = try ScenecProcess.run(["run", wave, "--format", "gif"])
+    let bad = try ScenecProcess.run(["run", wave, "--format", "tiff"])
     #expect(bad.status == 64)
     #expect(try ScenecProcess.run(["run", "/nonexistent.yaml"]).status == 66)
   }

@@ -286,7 +286,7 @@ let package = Package(
     .testTarget(
       name: "SceneCommandLineTests",
       dependencies: [
-        "SceneCommandLine", "SceneFiles",
+        "SceneCommandLine", "SceneFiles", "SceneTestSupport",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
     .testTarget(

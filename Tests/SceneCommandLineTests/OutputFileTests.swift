@@ -1,14 +1,13 @@
 import Foundation
 import SceneFiles
+import SceneTestSupport
 import Testing
 
 /// Two writers of one file in one process (a scene and its twin recording the same
 /// snapshot) each get a temporary file of their own, and the file ends whole.
 @Suite struct OutputFileTests {
   @Test func twoWritersOfOneFileInOneProcessBothFinish() throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "scenec-output-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let folder = try makeScratchFolder("scenec-output")
     defer { try? FileManager.default.removeItem(at: folder) }
     let target = folder.appendingPathComponent("golden.jsonl").path
     var first = try OutputFile(path: target)

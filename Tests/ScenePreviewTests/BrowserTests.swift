@@ -150,6 +150,18 @@ import Testing
 }
 
 extension BrowserTests {
+  /// Opens the page `file` in a Chromium of its own and hands `body` the tools and the page.
+  static func withPage(
+    _ file: URL, _ body: @escaping @Sendable (DevTools, String) async throws -> Void
+  ) async throws {
+    let browser = try Browser(executable: try #require(chromium))
+    defer { browser.stop() }
+    let endpoint = try await browser.devToolsEndpoint()
+    try await DevTools.session(endpoint) { tools in
+      try await body(tools, try await tools.open(file.absoluteString))
+    }
+  }
+
   /// Serves a copy of `scene` from `Scenes/`, opens the preview's page in a Chromium of its
   /// own, waits until the page draws the engine's frames, and hands `body` the tools and
   /// the page.
@@ -528,12 +540,8 @@ extension BrowserTests {
     defer { try? FileManager.default.removeItem(at: folder) }
     let file = folder.appendingPathComponent("compare.html")
     try page.write(to: file, atomically: true, encoding: .utf8)
-    let browser = try Browser(executable: try #require(BrowserTests.chromium))
-    defer { browser.stop() }
-    let endpoint = try await browser.devToolsEndpoint()
     let collected = Collected()
-    try await DevTools.session(endpoint) { tools in
-      let session = try await tools.open(file.absoluteString)
+    try await BrowserTests.withPage(file) { tools, session in
       #expect(try await tools.waitFor("typeof window.compare === 'function'", in: session))
       for svg in svgs {
         _ = try await tools.evaluate("compare('\(svg)')", in: session)

@@ -69,18 +69,12 @@ import Testing
         });
       </script></body></html>
       """
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "scenec-raster-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let folder = try makeScratchFolder("scenec-raster")
     defer { try? FileManager.default.removeItem(at: folder) }
     let file = folder.appendingPathComponent("compare.html")
     try page.write(to: file, atomically: true, encoding: .utf8)
-    let browser = try Browser(executable: try #require(BrowserTests.chromium))
-    defer { browser.stop() }
-    let endpoint = try await browser.devToolsEndpoint()
     let collected = Collected()
-    try await DevTools.session(endpoint) { tools in
-      let session = try await tools.open(file.absoluteString)
+    try await BrowserTests.withPage(file) { tools, session in
       #expect(try await tools.waitFor("window.result !== undefined", in: session))
       let text = try #require(try await tools.evaluate("window.result", in: session) as? String)
       await collected.add(

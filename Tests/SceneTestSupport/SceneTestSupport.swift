@@ -1,3 +1,4 @@
+import Foundation
 @_exported import PropertyBased
 
 /// The one seeded random generator of the test suites: PropertyBased's xoshiro256**, so
@@ -41,4 +42,13 @@ public func repositoryPath(_ relative: String) -> String {
   var root = "\(#filePath)".split(separator: "/", omittingEmptySubsequences: false)
   root.removeLast(3)
   return (root + [Substring(relative)]).joined(separator: "/")
+}
+
+/// A new empty folder under the temporary directory, named from `prefix`, for a test's
+/// files; the test removes it.
+public func makeScratchFolder(_ prefix: String) throws -> URL {
+  let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+    "\(prefix)-\(UUID().uuidString)")
+  try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+  return url
 }

@@ -1,12 +1,11 @@
 import Foundation
+import SceneTestSupport
 import Testing
 
 /// `scenec export swift`: prints or writes the Swift, and never writes over its scene.
 @Suite struct ExportCommandTests {
   @Test func printsTheSwiftAndWritesItWhereAsked() throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "scenec-export-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let folder = try makeScratchFolder("scenec-export")
     defer { try? FileManager.default.removeItem(at: folder) }
     let scene = RunCommandTests.root.appendingPathComponent("Scenes/bottom-sheet.yaml").path
     let printed = try ScenecProcess.run(["export", "swift", scene])
@@ -20,9 +19,7 @@ import Testing
   }
 
   @Test func neverWritesOverItsScene() throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "scenec-export-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let folder = try makeScratchFolder("scenec-export")
     defer { try? FileManager.default.removeItem(at: folder) }
     let scene = folder.appendingPathComponent("wave.yaml")
     try FileManager.default.copyItem(
@@ -35,9 +32,7 @@ import Testing
   }
 
   @Test func aSceneWithErrorsIsReportedAndNothingIsPrinted() throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "scenec-export-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let folder = try makeScratchFolder("scenec-export")
     defer { try? FileManager.default.removeItem(at: folder) }
     let scene = folder.appendingPathComponent("bad.yaml").path
     try "springs:\n  s: { dampingRatio: 0.5 }\n".write(
@@ -56,9 +51,7 @@ import Testing
     #expect(printed.status == 0)
     let object = try JSONSerialization.jsonObject(with: Data(printed.stdout.utf8))
     #expect((object as? [String: Any])?["title"] as? String == "A scenec scene (YAML)")
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "scenec-schema-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let folder = try makeScratchFolder("scenec-schema")
     defer { try? FileManager.default.removeItem(at: folder) }
     let file = folder.appendingPathComponent("scene.schema.json").path
     #expect(try ScenecProcess.run(["schema", "-o", file]).status == 0)
@@ -69,9 +62,7 @@ import Testing
 /// `scenec run -o x.png` and `-o x.gif`: the raster formats from the command line.
 @Suite struct RasterCommandTests {
   @Test func writesAPNGAtItsScaleAndAGIF() throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "scenec-raster-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let folder = try makeScratchFolder("scenec-raster")
     defer { try? FileManager.default.removeItem(at: folder) }
     let scene = RunCommandTests.root.appendingPathComponent("Scenes/toggle.yaml").path
     let png = folder.appendingPathComponent("toggle.png").path

@@ -1,4 +1,5 @@
 import Foundation
+import SceneTestSupport
 import Testing
 
 /// `scenec run --input NAME=VALUE`: a scene's input starts at another value, checked as
@@ -19,9 +20,7 @@ import Testing
     """
 
   @Test func anInputGivenOnTheCommandLineStartsAtThatValue() throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "scenec-input-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let folder = try makeScratchFolder("scenec-input")
     defer { try? FileManager.default.removeItem(at: folder) }
     let file = folder.appendingPathComponent("dot.yaml").path
     try Self.scene.write(toFile: file, atomically: true, encoding: .utf8)

@@ -116,7 +116,7 @@ let package = Package(
     /// picture of each frame by librsvg over Cairo.
     .target(
       name: "SceneRaster",
-      dependencies: ["CRaster", "SceneOutputs", "SceneRuntime", "SceneGraph"]),
+      dependencies: ["CRaster", "SceneOutputs", "SceneRuntime", "SceneGraph", "SceneVocabulary"]),
 
     /// Files written whole or not at all: a temporary file beside the target renamed over
     /// it, removed if the process is interrupted.

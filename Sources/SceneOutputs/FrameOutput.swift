@@ -21,16 +21,20 @@ public struct FrameOutput: Sendable {
   /// `true` when the format draws one frame (the last it is given: the CLI gives only the
   /// frame chosen with `--frame` or `--at` when there is one).
   public let isStill: Bool
+  /// `true` for a format whose bytes are not text (a PNG, a GIF, a video): not for a
+  /// terminal.
+  public let isBinary: Bool
   private let makeWriter: @Sendable (OutputContext) -> any FrameWriter
 
   public init(
     name: String, fileExtensions: [String], summary: String, isStill: Bool = false,
-    writer: @escaping @Sendable (OutputContext) -> any FrameWriter
+    isBinary: Bool = false, writer: @escaping @Sendable (OutputContext) -> any FrameWriter
   ) {
     self.name = name
     self.fileExtensions = fileExtensions
     self.summary = summary
     self.isStill = isStill
+    self.isBinary = isBinary
     self.makeWriter = writer
   }
 

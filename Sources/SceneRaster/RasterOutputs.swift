@@ -1,10 +1,10 @@
 import SceneOutputs
 import SceneRuntime
 
-/// The raster formats: `png` (one frame) and `gif` (every frame, animated), registered as
-/// every other format is; only `scenec` links them.
+/// The raster formats: `png` (one frame), `gif` (every frame, animated), and `mp4` and
+/// `webm` through ffmpeg, registered as every other format is; only `scenec` links them.
 public enum RasterOutputs {
-  public static let all: [FrameOutput] = [.png, .gif]
+  public static let all: [FrameOutput] = [.png, .gif, .mp4, .webm]
 }
 
 extension FrameOutput {
@@ -12,13 +12,14 @@ extension FrameOutput {
   public static let png = FrameOutput(
     name: "png", fileExtensions: ["png"],
     summary: "one frame as a PNG image, anti-aliased, at --scale pixels per point",
-    isStill: true
+    isStill: true, isBinary: true
   ) { context in PNGWriter(context: context) }
 
   /// Every frame as an animated GIF (looping), streamed frame by frame.
   public static let gif = FrameOutput(
     name: "gif", fileExtensions: ["gif"],
-    summary: "every frame as a looping animated GIF (at most 50 frames a second)"
+    summary: "every frame as a looping animated GIF (at most 50 frames a second)",
+    isBinary: true
   ) { context in GIFWriter(context: context) }
 }
 

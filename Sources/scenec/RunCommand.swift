@@ -137,6 +137,78 @@ struct RunCommand: ParsableCommand {
 
   static func seconds(_ text: String) -> Double? { TimeText.seconds(text) }
 
+  /// The parts of a numbered file name (`frames/%04d.png`) around its number, and the
+  /// number's width; `nil` for a name without one.
+  static func sequencePattern(_ path: String) -> (head: String, width: Int, tail: String)? {
+    guard let percent = path.firstIndex(of: "%") else { return nil }
+    var index = path.index(after: percent)
+    var digits = ""
+    while index < path.endIndex, path[index].isASCII, path[index].isNumber {
+      digits.append(path[index])
+      index = path.index(after: index)
+    }
+    guard index < path.endIndex, path[index] == "d" else { return nil }
+    let tail = String(path[path.index(after: index)...])
+    guard !tail.contains("%"), digits.count <= 2, Int(digits) ?? 0 <= 12 else { return nil }
+    return (String(path[..<percent]), Int(digits) ?? 0, tail)
+  }
+
+  /// Frame `index`'s file name in a numbered sequence.
+  static func sequenceName(_ pattern: (head: String, width: Int, tail: String), _ index: Int)
+    -> String
+  {
+    let number = String(index)
+    let padding = String(repeating: "0", count: max(0, pattern.width - number.count))
+    return pattern.head + padding + number + pattern.tail
+  }
+
+  /// Writes each frame (or only `wanted`) as its own PNG, named by its number: each file
+  /// whole or not at all, never over an input.
+  func writeSequence(
+    runner: inout SceneRunner, context: OutputContext,
+    pattern: (head: String, width: Int, tail: String), wanted: Int?, inputs: [String],
+    renderer: DiagnosticRenderer
+  ) throws {
+    let folder = PathName.deletingLastComponent(pattern.head + "0")
+    do {
+      if !folder.isEmpty { try OutputFile.createFolders(atPath: folder) }
+    } catch {
+      printError("error: \(error.description)")
+      throw Sysexits.cannotCreate
+    }
+    var written = 0
+    do {
+      while let frame = try runner.nextFrame() {
+        if let wanted, frame.index != wanted { continue }
+        var writer = FrameOutput.png.writer(for: context)
+        var bytes = TextBytes(capacity: 1 << 16)
+        writer.frame(frame, into: &bytes)
+        writer.end(into: &bytes)
+        if let failure = writer.failure {
+          printError("error: \(TerminalText.escaped(failure))")
+          throw Sysexits.software
+        }
+        var file = try OutputFile(
+          path: Self.sequenceName(pattern, frame.index), policy: WritePolicy(inputs: inputs))
+        try file.write(bytes.bytes)
+        try file.commit()
+        written += 1
+        if wanted != nil { break }
+      }
+    } catch let error as RuntimeError {
+      printError(renderer.render(error.diagnostic), terminator: "")
+      throw Sysexits.dataError
+    } catch let error as OutputFile.WriteError {
+      printError("error: \(error.description)")
+      throw Sysexits.cannotCreate
+    }
+    if !quiet {
+      printError(
+        "wrote \(written) PNG frame\(written == 1 ? "" : "s") to \(TerminalText.escaped(pattern.head))…"
+      )
+    }
+  }
+
   /// Every format `run` writes: the built-in text formats and the raster ones.
   static let formats = OutputRegistry.builtIn + RasterOutputs.all
 
@@ -176,6 +248,16 @@ struct RunCommand: ParsableCommand {
       format.flatMap { OutputRegistry.named($0, in: Self.formats) }
       ?? output.flatMap { OutputRegistry.forFile($0, in: Self.formats) }
       ?? .jsonl
+    if (format.name == "mp4" || format.name == "webm") && VideoEncoder.ffmpeg() == nil {
+      printError("error: \(VideoEncoder.missing(format.name))")
+      throw Sysexits.unavailable
+    }
+    if format.isBinary && output == nil && isatty(1) != 0 {
+      printError(
+        "error: \(format.name) is binary and standard output is a terminal; give -o FILE, or redirect standard output to a file"
+      )
+      throw Sysexits.usage
+    }
     let started = ContinuousClock.now
     var runner: SceneRunner
     do {
@@ -199,6 +281,17 @@ struct RunCommand: ParsableCommand {
         "error: the scene has frames 0 to \(runner.lastFrame)\(limit); frame \(wanted) does not exist"
       )
       throw Sysexits.usage
+    }
+    if let output, let pattern = Self.sequencePattern(output) {
+      guard format.name == "png" else {
+        printError(
+          "error: a numbered file name (\(TerminalText.escaped(output))) is for PNG frames: end it in .png"
+        )
+        throw Sysexits.usage
+      }
+      return try writeSequence(
+        runner: &runner, context: context, pattern: pattern, wanted: wanted,
+        inputs: loaded.inputs, renderer: renderer)
     }
     var sink: OutputFile
     do {

@@ -84,3 +84,75 @@ import Testing
     #expect(run.stderr.contains("--scale must be between 0.1 and 8"))
   }
 }
+
+/// PNG frame sequences and videos through ffmpeg.
+@Suite struct SequenceAndVideoTests {
+  static let toggle = RunCommandTests.root.appendingPathComponent("Scenes/toggle.yaml").path
+
+  @Test func aNumberedNameWritesEveryFrameAsItsOwnPNG() throws {
+    let folder = try makeScratchFolder("scenec-sequence")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let pattern = folder.appendingPathComponent("frames/f%04d.png").path
+    let run = try ScenecProcess.run(["run", Self.toggle, "-o", pattern])
+    #expect(run.status == 0, "\(run.stderr)")
+    let frames = try ScenecProcess.run(["run", Self.toggle]).stdout.split(separator: "\n").count
+    let names = try FileManager.default.contentsOfDirectory(
+      atPath: folder.appendingPathComponent("frames").path
+    ).sorted()
+    #expect(names.count == frames)
+    #expect(
+      names.first == "f0000.png" && names.last == "f\(String(format: "%04d", frames - 1)).png")
+    let first = try Data(contentsOf: folder.appendingPathComponent("frames/f0000.png"))
+    #expect(first.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+    #expect(run.stderr == "wrote \(frames) PNG frames to \(folder.path)/frames/f…\n")
+    // One frame, by time: its own number.
+    let one = try ScenecProcess.run(["run", Self.toggle, "-o", pattern, "--at", "0.5s", "-q"])
+    #expect(one.status == 0)
+    let bad = try ScenecProcess.run([
+      "run", Self.toggle, "-o", folder.appendingPathComponent("f%d.gif").path,
+    ])
+    #expect(bad.status == 64)
+    #expect(bad.stderr.contains("is for PNG frames: end it in .png"))
+  }
+
+  static let ffmpeg = ["/usr/bin/ffmpeg", "/usr/local/bin/ffmpeg"].first {
+    FileManager.default.isExecutableFile(atPath: $0)
+  }
+
+  @Test(
+    .enabled(
+      if: ffmpeg != nil,
+      "ffmpeg is not installed: the video test cannot run here (Debian: apt-get install ffmpeg)"),
+    arguments: [("mp4", "h264"), ("webm", "vp9")])
+  func aVideoHasEveryFrame(format: String, codec: String) throws {
+    let folder = try makeScratchFolder("scenec-video")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let video = folder.appendingPathComponent("toggle.\(format)").path
+    let run = try ScenecProcess.run(["run", Self.toggle, "-o", video, "-q"])
+    #expect(run.status == 0, "\(run.stderr)")
+    let frames = try ScenecProcess.run(["run", Self.toggle]).stdout.split(separator: "\n").count
+    let probe = Process()
+    probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    probe.arguments = [
+      "ffprobe", "-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
+      "stream=codec_name,width,height,nb_read_frames", "-of", "csv=p=0", video,
+    ]
+    let out = Pipe()
+    probe.standardOutput = out
+    try probe.run()
+    let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    probe.waitUntilExit()
+    #expect(text.trimmingCharacters(in: .whitespacesAndNewlines) == "\(codec),200,120,\(frames)")
+  }
+
+  @Test func withoutFFmpegAVideoIsRefusedAndSaysWhatToDo() throws {
+    let run = try ScenecProcess.run(
+      ["run", Self.toggle, "-o", "/tmp/never.mp4"], environment: ["PATH": "/nonexistent"])
+    #expect(run.status == 69)
+    #expect(
+      run.stderr
+        == "error: writing mp4 needs ffmpeg on the PATH, and there is none; install it (Debian: apt-get install ffmpeg, Homebrew: brew install ffmpeg), or write a GIF (-o x.gif) or PNG frames (-o 'frames/%04d.png')\n"
+    )
+    #expect(!FileManager.default.fileExists(atPath: "/tmp/never.mp4"))
+  }
+}

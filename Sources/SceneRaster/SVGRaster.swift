@@ -71,6 +71,11 @@ public enum SVGRaster {
   public static func image(_ svg: [UInt8], scale: Double) throws(RasterError) -> RGBAImage {
     let surface = try surface(svg, scale: scale)
     defer { cairo_surface_destroy(surface) }
+    return try pixels(of: surface)
+  }
+
+  /// The pixels of an ARGB32 Cairo surface, not premultiplied.
+  static func pixels(of surface: OpaquePointer) throws(RasterError) -> RGBAImage {
     let width = Int(cairo_image_surface_get_width(surface))
     let height = Int(cairo_image_surface_get_height(surface))
     let stride = Int(cairo_image_surface_get_stride(surface))
@@ -106,6 +111,11 @@ public enum SVGRaster {
   public static func png(_ svg: [UInt8], scale: Double) throws(RasterError) -> [UInt8] {
     let surface = try surface(svg, scale: scale)
     defer { cairo_surface_destroy(surface) }
+    return try pngBytes(of: surface)
+  }
+
+  /// A Cairo surface as PNG bytes, by Cairo's own PNG writer.
+  static func pngBytes(of surface: OpaquePointer) throws(RasterError) -> [UInt8] {
     final class Bytes { var bytes: [UInt8] = [] }
     let sink = Bytes()
     let status = cairo_surface_write_to_png_stream(

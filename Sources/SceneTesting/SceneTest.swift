@@ -57,6 +57,13 @@ public struct SceneTest: Sendable {
       "__snapshots__/" + stem + ".jsonl", to: PathName.deletingLastComponent(scene))
   }
 
+  /// Where this scene's picture at its end lives (`scenec test --images`), beside its frames.
+  public var imagePath: String {
+    let stem = PathName.deletingPathExtension(PathName.lastComponent(scene))
+    return PathName.appending(
+      "__snapshots__/" + stem + ".png", to: PathName.deletingLastComponent(scene))
+  }
+
   /// Where this scene's look at rest lives (``SceneLook``), beside its frames.
   public var lookPath: String {
     let stem = PathName.deletingPathExtension(PathName.lastComponent(scene))
@@ -65,7 +72,7 @@ public struct SceneTest: Sendable {
   }
 
   /// The folder the scene is in, where its snapshots must stay.
-  var sceneFolder: String {
+  public var sceneFolder: String {
     let folder = PathName.deletingLastComponent(scene)
     return folder.isEmpty ? "." : folder
   }
@@ -83,6 +90,9 @@ public struct SceneTest: Sendable {
     public var stoppedAtLimit: [String]?
     /// What the scene looks like at rest (``SceneLook``).
     public var look = ""
+    /// The run's last frame, and the context to draw it in (for image snapshots).
+    public var lastFrame: Frame?
+    public var context: OutputContext?
   }
 
   /// The scene loaded through the one pipeline, or the rendered reason it cannot run.
@@ -119,9 +129,11 @@ public struct SceneTest: Sendable {
       var writer = FrameOutput.jsonl.writer(for: context)
       var bytes = TextBytes(capacity: 1 << 16)
       writer.begin(into: &bytes)
+      var last: Frame?
       while let frame = try runner.nextFrame() {
         writer.frame(frame, into: &bytes)
         checker.observe(frame, simulation: runner.simulation)
+        last = frame
       }
       writer.end(into: &bytes)
       let text = bytes.string
@@ -131,6 +143,8 @@ public struct SceneTest: Sendable {
         frames: text, failedExpectations: failures.isEmpty ? nil : renderer.render(failures),
         stoppedAtLimit: runner.stoppedAtLimit ? runner.simulation.movingHandleNames : nil)
       run.look = SceneLook.json(of: graph)
+      run.lastFrame = last
+      run.context = context
       return .success(run)
     } catch {
       return .failure(SceneTestError(text: renderer.render(error.diagnostic)))
@@ -181,6 +195,9 @@ public struct SceneTest: Sendable {
     /// A warning to show whatever the outcome: an until-rest run that stopped at its
     /// `maxDuration` instead of coming to rest.
     public var warning: String?
+    /// The run's last frame and its context, for a check of its picture.
+    public var lastFrame: Frame?
+    public var context: OutputContext?
 
     public init(outcome: Outcome, failedExpectations: String? = nil, warning: String? = nil) {
       self.outcome = outcome
@@ -207,9 +224,12 @@ public struct SceneTest: Sendable {
       return Report(
         outcome: .notRecorded, failedExpectations: run.failedExpectations, warning: warning)
     }
-    return Report(
+    var report = Report(
       outcome: compare(run.frames, look: run.look, record: record),
       failedExpectations: run.failedExpectations, warning: warning)
+    report.lastFrame = run.lastFrame
+    report.context = run.context
+    return report
   }
 
   func compare(_ actual: String, look: String, record: Bool) -> Outcome {
@@ -255,29 +275,44 @@ public struct SceneTest: Sendable {
   /// `actual` compared with the snapshot at `snapshotPath`, read only from inside the
   /// scene's folder.
   func compare(_ actual: String, with snapshotPath: String) -> Comparison {
-    guard InputFile.kind(atPath: snapshotPath) != nil else { return .missing }
-    // A snapshot is echoed in the diff: a link out of the scene's folder (to a key, say)
-    // or a FIFO is refused before it is read.
-    guard let real = FileIdentity.realPath(snapshotPath),
-      OutputFile.isInside(real, folder: sceneFolder)
-    else {
-      return .unreadable(
-        "error: the snapshot '\(TerminalText.escaped(snapshotPath))' leads outside the scene's folder; snapshots are read and written only beside their scene\n"
-      )
-    }
-    guard InputFile.kind(atPath: real) == .regularFile,
-      let bytes = try? InputFile.read(path: real, upTo: Self.maximumSnapshotBytes + 1),
-      bytes.count <= Self.maximumSnapshotBytes
-    else {
-      return .unreadable(
-        "error: the snapshot '\(TerminalText.escaped(snapshotPath))' is not a regular file of at most \(Self.maximumSnapshotBytes >> 20) MiB\n"
-      )
+    let bytes: [UInt8]
+    switch snapshotBytes(at: snapshotPath) {
+    case .success(nil): return .missing
+    case .success(let read?): bytes = read
+    case .failure(let error): return .unreadable(error.text)
     }
     let expected = String(decoding: bytes, as: UTF8.self)
     if let diff = SnapshotDiff.compare(expected: expected, actual: actual) {
       return .different(diff)
     }
     return .same
+  }
+
+  /// The bytes of the snapshot at `snapshotPath`, `nil` when there is none, or why it
+  /// may not be read: one that leads outside the scene's folder (a link to a key, say)
+  /// or is not a regular file is refused before it is read.
+  public func snapshotBytes(at snapshotPath: String) -> Result<[UInt8]?, SceneTestError> {
+    guard InputFile.kind(atPath: snapshotPath) != nil else { return .success(nil) }
+    guard let real = FileIdentity.realPath(snapshotPath),
+      OutputFile.isInside(real, folder: sceneFolder)
+    else {
+      return .failure(
+        SceneTestError(
+          text:
+            "error: the snapshot '\(TerminalText.escaped(snapshotPath))' leads outside the scene's folder; snapshots are read and written only beside their scene\n"
+        ))
+    }
+    guard InputFile.kind(atPath: real) == .regularFile,
+      let bytes = try? InputFile.read(path: real, upTo: Self.maximumSnapshotBytes + 1),
+      bytes.count <= Self.maximumSnapshotBytes
+    else {
+      return .failure(
+        SceneTestError(
+          text:
+            "error: the snapshot '\(TerminalText.escaped(snapshotPath))' is not a regular file of at most \(Self.maximumSnapshotBytes >> 20) MiB\n"
+        ))
+    }
+    return .success(bytes)
   }
 
   /// Every scene file under `paths` (files as given, directories searched), sorted,

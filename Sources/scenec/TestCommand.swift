@@ -4,12 +4,20 @@ import SceneCommandLine
 import SceneDiagnostics
 import SceneFiles
 import SceneGraph
+import SceneOutputs
+import SceneRaster
 import SceneTesting
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
+#endif
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// `scenec test`: scene-level snapshot tests.
@@ -48,11 +56,23 @@ struct TestCommand: ParsableCommand {
   @Option(help: "How many scenes to run at once (default: all cores).")
   var jobs: Int?
 
+  @Flag(
+    help:
+      "Also compare each scene's picture at its end with __snapshots__/NAME.png (with --record, write it)."
+  )
+  var images = false
+
+  @Option(help: "With --images, the largest difference of a colour channel (0…255) still the same.")
+  var tolerance: Int = ImageSnapshot.defaultTolerance
+
   func validate() throws {
     if let fps, !FrameClock.fpsRange.contains(fps) {
       throw ValidationError("--fps must be \(FrameClock.fpsRangeDescription)")
     }
     if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+    if !(0...255).contains(tolerance) {
+      throw ValidationError("--tolerance must be between 0 and 255")
+    }
   }
 
   func run() throws {
@@ -87,6 +107,14 @@ struct TestCommand: ParsableCommand {
       }
       if let failedExpectations, outcome != .notRecorded {
         try StandardOutput.write(failedExpectations, terminator: "")
+      }
+      if images, outcome == .passed || outcome == .recorded,
+        let problem = checkImage(scene, report: report, record: outcome == .recorded)
+      {
+        failed += 1
+        try StandardOutput.write("FAIL \(shown)")
+        try StandardOutput.write("  " + problem)
+        continue
       }
       switch outcome {
       case .passed:
@@ -136,6 +164,69 @@ struct TestCommand: ParsableCommand {
     try StandardOutput.write("\(passed) passed, \(failed) failed")
     if invalid > 0 { throw Sysexits.dataError }
     if failed > 0 { throw ExitCode(1) }
+  }
+
+  /// With `--images`: the scene's picture at its end against `__snapshots__/NAME.png`.
+  ///
+  /// Recorded there with `--record`. What is wrong, or `nil`; a difference writes a
+  /// picture of where, `__snapshots__/NAME.diff.png`.
+  func checkImage(_ scene: String, report: SceneTest.Report, record: Bool) -> String? {
+    let problem = imageProblem(scene, report: report, record: record)
+    // The picture of an old difference goes once the pictures agree again.
+    let test = SceneTest(scene: scene)
+    let diffPath = PathName.deletingPathExtension(test.imagePath) + ".diff.png"
+    if problem == nil, let real = FileIdentity.realPath(diffPath),
+      OutputFile.isInside(real, folder: test.sceneFolder),
+      InputFile.kind(atPath: real) == .regularFile
+    {
+      unlink(real)
+    }
+    return problem
+  }
+
+  /// ``checkImage(_:report:record:)`` without the clearing of an old difference.
+  func imageProblem(_ scene: String, report: SceneTest.Report, record: Bool) -> String? {
+    let test = SceneTest(scene: scene)
+    guard let frame = report.lastFrame, let context = report.context else {
+      return "the scene has no frame to draw"
+    }
+    let png: [UInt8]
+    do {
+      png = try SVGRaster.png(
+        FrameOutput.svg.bytes(of: [frame], context: context), scale: 1)
+    } catch {
+      return "its picture could not be drawn: \(error.description)"
+    }
+    let policy = WritePolicy(folder: test.sceneFolder)
+    if record {
+      do {
+        try AtomicFile.write(png, to: test.imagePath, policy: policy)
+      } catch {
+        return "cannot record its picture: \(error.description)"
+      }
+      return nil
+    }
+    let expected: [UInt8]
+    switch test.snapshotBytes(at: test.imagePath) {
+    case .success(let bytes?): expected = bytes
+    case .success(nil):
+      return
+        "no image snapshot at \(TerminalText.escaped(test.imagePath)); record it with: scenec test \(TerminalText.escaped(scene)) --images --record"
+    case .failure(let error):
+      return String(error.text.drop { $0 == "\n" }.reversed().drop { $0 == "\n" }.reversed())
+    }
+    let difference: ImageSnapshot.Difference?
+    do {
+      difference = try ImageSnapshot.compare(expected: expected, actual: png, tolerance: tolerance)
+    } catch {
+      return "its image snapshot cannot be read: \(error.description)"
+    }
+    guard let difference else { return nil }
+    let diffPath = PathName.deletingPathExtension(test.imagePath) + ".diff.png"
+    let written = (try? AtomicFile.write(difference.diffPNG, to: diffPath, policy: policy)) != nil
+    return
+      "the picture at its end differs: \(difference.differing) of \(difference.pixels) pixels by more than \(tolerance) (at most \(difference.largest))"
+      + (written ? "; where, in magenta: \(TerminalText.escaped(diffPath))" : "")
   }
 
   /// Runs every test, in parallel on all cores; the results come back in the given order.

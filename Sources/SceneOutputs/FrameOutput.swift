@@ -78,10 +78,13 @@ public protocol FrameWriter {
   /// Why the output could not be made (a raster format whose library failed), if it could
   /// not: the caller then throws the output away rather than keep a broken file.
   var failure: String? { get }
+  /// What the output leaves out (Lottie's text), for the caller to say on standard error.
+  var notes: [String] { get }
 }
 
 extension FrameWriter {
   public var failure: String? { nil }
+  public var notes: [String] { [] }
   public mutating func begin(into sink: inout TextBytes) {}
   public mutating func end(into sink: inout TextBytes) {}
   public mutating func end(

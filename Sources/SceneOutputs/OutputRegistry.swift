@@ -2,7 +2,7 @@
 /// third party would use.
 public enum OutputRegistry {
   /// The built-in formats, in the order `--help` lists them.
-  public static let builtIn: [FrameOutput] = [.jsonl, .svg, .animatedSVG, .html, .csv]
+  public static let builtIn: [FrameOutput] = [.jsonl, .svg, .animatedSVG, .html, .csv, .lottie]
 
   /// The format called `name`, if any.
   public static func named(_ name: String, in outputs: [FrameOutput] = builtIn) -> FrameOutput? {

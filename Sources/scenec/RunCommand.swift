@@ -357,6 +357,7 @@ struct RunCommand: ParsableCommand {
         )
       }
       try writer.end(into: &bytes, flush: { try drain(&$0, force: false) })
+      for note in writer.notes { printError("note: \(TerminalText.escaped(note))") }
       if let failure = writer.failure {
         sink.abandon()
         printError("error: \(TerminalText.escaped(failure))")

@@ -150,6 +150,53 @@ import Testing
 }
 
 extension BrowserTests {
+  /// Two pictures (data URLs' contents: a type such as `image/png` and the bytes) drawn by
+  /// Chromium at `width` × `height` and compared pixel by pixel: the mean largest channel
+  /// difference, how many pixels differ by more than 48, and how many were compared.
+  static func compareImages(
+    _ first: (type: String, bytes: Data), _ second: (type: String, bytes: Data), width: Int,
+    height: Int
+  ) async throws -> [String: Double] {
+    let page = """
+      <!DOCTYPE html><html><body style="margin:0"><script>
+      function load(src) {
+        return new Promise(function (done) { var i = new Image(); i.onload = function () { done(i); }; i.src = src; });
+      }
+      var w = \(width), h = \(height);
+      Promise.all([load("data:\(first.type);base64,\(first.bytes.base64EncodedString())"),
+                   load("data:\(second.type);base64,\(second.bytes.base64EncodedString())")])
+        .then(function (images) {
+          function pixels(image) {
+            var c = document.createElement("canvas"); c.width = w; c.height = h;
+            var x = c.getContext("2d"); x.drawImage(image, 0, 0, w, h);
+            return x.getImageData(0, 0, w, h).data;
+          }
+          var a = pixels(images[0]), b = pixels(images[1]), sum = 0, differing = 0;
+          for (var i = 0; i < a.length; i += 4) {
+            var d = Math.max(Math.abs(a[i] - b[i]), Math.abs(a[i + 1] - b[i + 1]),
+              Math.abs(a[i + 2] - b[i + 2]), Math.abs(a[i + 3] - b[i + 3]));
+            sum += d;
+            if (d > 48) differing++;
+          }
+          window.result = JSON.stringify({ mean: sum / (w * h), differing: differing, pixels: w * h,
+            width: images[0].naturalWidth, height: images[0].naturalHeight });
+        });
+      </script></body></html>
+      """
+    let folder = try makeScratchFolder("scenec-compare")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("compare.html")
+    try page.write(to: file, atomically: true, encoding: .utf8)
+    let collected = Collected()
+    try await withPage(file) { tools, session in
+      #expect(try await tools.waitFor("window.result !== undefined", in: session))
+      let text = try #require(try await tools.evaluate("window.result", in: session) as? String)
+      await collected.add(
+        try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Double]))
+    }
+    return try #require(await collected.results.first)
+  }
+
   /// Opens the page `file` in a Chromium of its own and hands `body` the tools and the page.
   static func withPage(
     _ file: URL, _ body: @escaping @Sendable (DevTools, String) async throws -> Void

@@ -51,41 +51,9 @@ import Testing
     #expect(process.terminationStatus == 0, "python's lottie could not read or draw it")
     let theirs = try Data(contentsOf: drawn)
     let ours = Data(FrameOutput.svg.bytes(of: [frames[k]], context: context))
-    let page = """
-      <!DOCTYPE html><html><body style="margin:0"><script>
-      function load(src) {
-        return new Promise(function (done) { var i = new Image(); i.onload = function () { done(i); }; i.src = src; });
-      }
-      var w = \(Int(graph.width)), h = \(Int(graph.height));
-      Promise.all([load("data:image/svg+xml;base64,\(theirs.base64EncodedString())"),
-                   load("data:image/svg+xml;base64,\(ours.base64EncodedString())")])
-        .then(function (images) {
-          function pixels(image) {
-            var c = document.createElement("canvas"); c.width = w; c.height = h;
-            var x = c.getContext("2d"); x.drawImage(image, 0, 0, w, h);
-            return x.getImageData(0, 0, w, h).data;
-          }
-          var a = pixels(images[0]), b = pixels(images[1]), sum = 0, differing = 0;
-          for (var i = 0; i < a.length; i += 4) {
-            var d = Math.max(Math.abs(a[i] - b[i]), Math.abs(a[i + 1] - b[i + 1]),
-              Math.abs(a[i + 2] - b[i + 2]), Math.abs(a[i + 3] - b[i + 3]));
-            sum += d;
-            if (d > 48) differing++;
-          }
-          window.result = JSON.stringify({ mean: sum / (w * h), differing: differing, pixels: w * h });
-        });
-      </script></body></html>
-      """
-    let file = folder.appendingPathComponent("compare.html")
-    try page.write(to: file, atomically: true, encoding: .utf8)
-    let collected = Collected()
-    try await BrowserTests.withPage(file) { tools, session in
-      #expect(try await tools.waitFor("window.result !== undefined", in: session))
-      let text = try #require(try await tools.evaluate("window.result", in: session) as? String)
-      await collected.add(
-        try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Double]))
-    }
-    let result = try #require(await collected.results.first)
+    let result = try await BrowserTests.compareImages(
+      ("image/svg+xml", theirs), ("image/svg+xml", ours), width: Int(graph.width),
+      height: Int(graph.height))
     if ProcessInfo.processInfo.environment["SCENEC_RASTER_REPORT"] != nil { print(scene, result) }
     #expect(try #require(result["mean"]) < 0.5, "\(scene): \(result)")
     #expect(

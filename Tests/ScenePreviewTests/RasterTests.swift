@@ -43,44 +43,10 @@ import Testing
     let svg = FrameOutput.svg.bytes(of: [frame], context: context)
     let png = FrameOutput.png.bytes(of: [frame], context: context)
     #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]))
-    let page = """
-      <!DOCTYPE html><html><body style="margin:0"><script>
-      function load(src) {
-        return new Promise(function (done) { var i = new Image(); i.onload = function () { done(i); }; i.src = src; });
-      }
-      Promise.all([load("data:image/png;base64,\(Data(png).base64EncodedString())"),
-                   load("data:image/svg+xml;base64,\(Data(svg).base64EncodedString())")])
-        .then(function (images) {
-          var w = images[0].naturalWidth, h = images[0].naturalHeight;
-          function pixels(image) {
-            var c = document.createElement("canvas"); c.width = w; c.height = h;
-            var x = c.getContext("2d"); x.drawImage(image, 0, 0, w, h);
-            return x.getImageData(0, 0, w, h).data;
-          }
-          var a = pixels(images[0]), b = pixels(images[1]), sum = 0, differing = 0;
-          for (var i = 0; i < a.length; i += 4) {
-            var d = Math.max(Math.abs(a[i] - b[i]), Math.abs(a[i + 1] - b[i + 1]),
-              Math.abs(a[i + 2] - b[i + 2]), Math.abs(a[i + 3] - b[i + 3]));
-            sum += d;
-            if (d > 48) differing++;
-          }
-          window.result = JSON.stringify({ mean: sum / (w * h), differing: differing, pixels: w * h,
-            width: w, height: h });
-        });
-      </script></body></html>
-      """
-    let folder = try makeScratchFolder("scenec-raster")
-    defer { try? FileManager.default.removeItem(at: folder) }
-    let file = folder.appendingPathComponent("compare.html")
-    try page.write(to: file, atomically: true, encoding: .utf8)
-    let collected = Collected()
-    try await BrowserTests.withPage(file) { tools, session in
-      #expect(try await tools.waitFor("window.result !== undefined", in: session))
-      let text = try #require(try await tools.evaluate("window.result", in: session) as? String)
-      await collected.add(
-        try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Double]))
-    }
-    let result = try #require(await collected.results.first)
+    let result = try await BrowserTests.compareImages(
+      ("image/png", Data(png)), ("image/svg+xml", Data(svg)),
+      width: Int((context.graph.width).rounded(.up)),
+      height: Int((context.graph.height).rounded(.up)))
     // For Benchmarks/README.md's figures: `SCENEC_RASTER_REPORT=1 swift test --filter RasterTests`.
     if ProcessInfo.processInfo.environment["SCENEC_RASTER_REPORT"] != nil { print(scene, result) }
     #expect(result["width"] == context.graph.width)

@@ -4,7 +4,7 @@ import SceneRuntime
 /// The raster formats: `png` (one frame), `gif` (every frame, animated), and `mp4` and
 /// `webm` through ffmpeg, registered as every other format is; only `scenec` links them.
 public enum RasterOutputs {
-  public static let all: [FrameOutput] = [.png, .gif, .mp4, .webm]
+  public static let all: [FrameOutput] = [.png, .gif, .apng, .webp, .mp4, .webm]
 }
 
 extension FrameOutput {

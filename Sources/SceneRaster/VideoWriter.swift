@@ -29,7 +29,19 @@ public enum VideoEncoder {
       "-movflags", "+faststart", "-f", "mp4",
     ],
     "webm": ["-c:v", "libvpx-vp9", "-pix_fmt", "yuv420p", "-b:v", "0", "-crf", "30", "-f", "webm"],
+    // Animated images that keep transparency, looping for ever.
+    "apng": ["-c:v", "apng", "-pix_fmt", "rgba", "-plays", "0", "-f", "apng"],
+    "webp": [
+      "-c:v", "libwebp_anim", "-pix_fmt", "yuva420p", "-lossless", "0", "-quality", "90",
+      "-loop", "0", "-f", "webp",
+    ],
   ]
+
+  /// Whether `format` is written through ffmpeg.
+  public static func needsFFmpeg(_ format: String) -> Bool { arguments[format] != nil }
+
+  /// The formats that keep transparency (the videos are drawn over the background).
+  static let keepsTransparency: Set<String> = ["apng", "webp"]
 
   /// `ffmpeg` on the PATH, or `nil`.
   public static func ffmpeg(path: String? = ProcessInfo.processInfo.environment["PATH"]) -> String?
@@ -52,6 +64,16 @@ extension FrameOutput {
     name: "mp4", fileExtensions: ["mp4"],
     summary: "every frame as an H.264 video, through ffmpeg on the PATH", isBinary: true
   ) { context in VideoWriter(context: context, format: "mp4") }
+
+  public static let apng = FrameOutput(
+    name: "apng", fileExtensions: ["apng"],
+    summary: "every frame as a looping animated PNG, through ffmpeg on the PATH", isBinary: true
+  ) { context in VideoWriter(context: context, format: "apng") }
+
+  public static let webp = FrameOutput(
+    name: "webp", fileExtensions: ["webp"],
+    summary: "every frame as a looping animated WebP, through ffmpeg on the PATH", isBinary: true
+  ) { context in VideoWriter(context: context, format: "webp") }
 
   public static let webm = FrameOutput(
     name: "webm", fileExtensions: ["webm"],
@@ -77,10 +99,14 @@ struct VideoWriter: FrameWriter {
     guard failure == nil else { return }
     do throws(RasterError) {
       var image = try SVGRaster.image(svg(of: frame, context: context), scale: context.scale)
-      // H.264's 4:2:0 wants even sides: one more row or column of the background.
-      let width = image.width + image.width % 2
-      let height = image.height + image.height % 2
-      image = Self.opaque(image, width: width, height: height, background: context)
+      var width = image.width
+      var height = image.height
+      if !VideoEncoder.keepsTransparency.contains(format) {
+        // H.264's 4:2:0 wants even sides: one more row or column of the background.
+        width += width % 2
+        height += height % 2
+        image = Self.opaque(image, width: width, height: height, background: context)
+      }
       if encoder == nil {
         encoder = try FFmpegProcess(
           format: format, width: width, height: height, fps: context.fps)

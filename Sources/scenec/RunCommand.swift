@@ -248,7 +248,7 @@ struct RunCommand: ParsableCommand {
       format.flatMap { OutputRegistry.named($0, in: Self.formats) }
       ?? output.flatMap { OutputRegistry.forFile($0, in: Self.formats) }
       ?? .jsonl
-    if (format.name == "mp4" || format.name == "webm") && VideoEncoder.ffmpeg() == nil {
+    if VideoEncoder.needsFFmpeg(format.name) && VideoEncoder.ffmpeg() == nil {
       printError("error: \(VideoEncoder.missing(format.name))")
       throw Sysexits.unavailable
     }

@@ -156,3 +156,57 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: "/tmp/never.mp4"))
   }
 }
+
+/// Animated PNG and WebP through ffmpeg: looping, transparent where the scene is.
+@Suite struct AnimatedImageTests {
+  static let toggle = RunCommandTests.root.appendingPathComponent("Scenes/toggle.yaml").path
+
+  @Test(
+    .enabled(
+      if: SequenceAndVideoTests.ffmpeg != nil,
+      "ffmpeg is not installed: the animated image test cannot run here (Debian: apt-get install ffmpeg)"
+    ))
+  func anAPNGHasEveryFrameAndAWebPTheRunsLength() throws {
+    let folder = try makeScratchFolder("scenec-animated")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let frames = try ScenecProcess.run(["run", Self.toggle]).stdout.split(separator: "\n").count
+    let apng = folder.appendingPathComponent("toggle.apng").path
+    #expect(try ScenecProcess.run(["run", Self.toggle, "-o", apng, "-q"]).status == 0)
+    let probe = Process()
+    probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    probe.arguments = [
+      "ffprobe", "-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
+      "stream=codec_name,pix_fmt,nb_read_frames", "-of", "csv=p=0", apng,
+    ]
+    let out = Pipe()
+    probe.standardOutput = out
+    try probe.run()
+    let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    probe.waitUntilExit()
+    #expect(text.trimmingCharacters(in: .whitespacesAndNewlines) == "apng,rgba,\(frames)")
+    // WebP: its frames (ANMF chunks, identical neighbours merged) last as long as the run.
+    let webp = folder.appendingPathComponent("toggle.webp").path
+    #expect(try ScenecProcess.run(["run", Self.toggle, "-o", webp, "-q"]).status == 0)
+    let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: webp)))
+    #expect(Array(bytes[0..<4]) == Array("RIFF".utf8) && Array(bytes[8..<12]) == Array("WEBP".utf8))
+    func little(_ at: Int, _ count: Int) -> Int {
+      (0..<count).reduce(0) { $0 | Int(bytes[at + $1]) << (8 * $1) }
+    }
+    var at = 12
+    var milliseconds = 0
+    var chunks = 0
+    while at + 8 <= bytes.count {
+      let tag = String(decoding: bytes[at..<at + 4], as: UTF8.self)
+      let size = little(at + 4, 4)
+      if tag == "ANMF" {
+        chunks += 1
+        milliseconds += little(at + 8 + 12, 3)
+      }
+      at += 8 + size + (size & 1)
+    }
+    #expect(chunks > 1)
+    let length = Double(frames) / 60 * 1000
+    #expect(
+      abs(Double(milliseconds) - length) <= 1000.0 / 60 + 1, "\(milliseconds) ms of \(length)")
+  }
+}

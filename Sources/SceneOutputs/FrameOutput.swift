@@ -104,6 +104,9 @@ public struct OutputContext: Sendable {
   public let fps: Double
   /// Pixels per point, for raster formats (`--scale`, default 1).
   public var scale = 1.0
+  /// What the `graph` format plots (`--plot c.y`): `HANDLE.x`, `HANDLE.y` or
+  /// `HANDLE.angle`; every moving handle's `x` and `y` when empty.
+  public var plots: [String] = []
 
   /// Text that is the same in every frame (the handles' quoted names, in the order JSON
   /// lines writes them), made once here rather than once per frame.

@@ -2,7 +2,9 @@
 /// third party would use.
 public enum OutputRegistry {
   /// The built-in formats, in the order `--help` lists them.
-  public static let builtIn: [FrameOutput] = [.jsonl, .svg, .animatedSVG, .html, .csv, .lottie]
+  public static let builtIn: [FrameOutput] = [
+    .jsonl, .svg, .animatedSVG, .html, .csv, .lottie, .graph,
+  ]
 
   /// The format called `name`, if any.
   public static func named(_ name: String, in outputs: [FrameOutput] = builtIn) -> FrameOutput? {

@@ -79,6 +79,13 @@ struct RunCommand: ParsableCommand {
   var scale: Double = 1
 
   @Option(
+    name: .customLong("plot"),
+    help: ArgumentHelp(
+      "A value to chart over time, HANDLE.VALUE with VALUE one of x, y, angle, speed, rotation, scale, opacity (repeatable; implies --format graph; by default the graph charts the 8 values that move furthest).",
+      valueName: "handle.value"))
+  var plots: [String] = []
+
+  @Option(
     name: .customLong("input"),
     help: ArgumentHelp(
       "Start an input at a value instead of its default, NAME=VALUE (repeatable).",
@@ -120,7 +127,10 @@ struct RunCommand: ParsableCommand {
         "unknown format '\(format)'; expected \(Self.formats.map(\.name).joined(separator: ", "))"
       )
     }
-    if format == nil, let output, Self.hasExtension(output),
+    if !plots.isEmpty, let format, format != "graph" {
+      throw ValidationError("--plot draws a chart: it goes with --format graph, not \(format)")
+    }
+    if format == nil, plots.isEmpty, let output, Self.hasExtension(output),
       OutputRegistry.forFile(output, in: Self.formats) == nil
     {
       throw ValidationError(
@@ -246,6 +256,7 @@ struct RunCommand: ParsableCommand {
     }
     let format =
       format.flatMap { OutputRegistry.named($0, in: Self.formats) }
+      ?? (plots.isEmpty ? nil : .graph)
       ?? output.flatMap { OutputRegistry.forFile($0, in: Self.formats) }
       ?? .jsonl
     if VideoEncoder.needsFFmpeg(format.name) && VideoEncoder.ffmpeg() == nil {
@@ -270,6 +281,7 @@ struct RunCommand: ParsableCommand {
     }
     var context = OutputContext(graph: graph, precision: precision, fps: runner.fps)
     context.scale = scale
+    context.plots = plots
     let clock = FrameClock(fps: runner.fps)
     let wanted: Int? = frame ?? at.flatMap(Self.seconds).flatMap(clock.frame(nearest:))
     if let wanted, wanted > runner.lastFrame {
@@ -308,6 +320,12 @@ struct RunCommand: ParsableCommand {
     var lastTime = 0.0
     do {
       var writer = format.writer(for: context)
+      if let failure = writer.failure {
+        // Refused before a frame is run: what was asked for cannot be written.
+        sink.abandon()
+        printError("error: \(TerminalText.escaped(failure))")
+        throw Sysexits.usage
+      }
       var bytes = TextBytes(capacity: 1 << 17)
       // Drains what the writer appended to the output, in large pieces.
       func drain(_ bytes: inout TextBytes, force: Bool) throws(OutputFile.WriteError) {

@@ -34,6 +34,39 @@ public struct PreviewSession: Sendable {
   /// Why the last recording stopped by itself, to tell the page once.
   public private(set) var recordingNotice: String?
 
+  /// What live input did in one frame: the downs, lifts and inputs played before it, and
+  /// where the fingers moved at its time.
+  struct FrameInput: Sendable {
+    var pending: [PointerEvent] = []
+    var moves: [PointerEvent] = []
+  }
+  /// The live input of each frame since the last restart (frames without any are left
+  /// out): with the scene's own gesture, all a run needs to be made again, exactly.
+  private var tape: [Int: FrameInput] = [:]
+  /// The last frame of this take: the timeline reaches it. Frames up to it replay from
+  /// the tape when the session was sent back in time (``seek(to:)``).
+  public private(set) var furthestFrame = -1
+  /// The live fingers down in the engine, as the frames made so far have moved them.
+  private var engineFingers: [Int: Point] = [:]
+  /// Whether the scene's own gesture has played since the take began.
+  private var scriptFromStart = false
+
+  /// The run as it was before some frames, to go back in time without starting over.
+  struct Checkpoint: Sendable {
+    var frame: Int
+    var simulation: Simulation
+    var script: GesturePlayer?
+    var engineFingers: [Int: Point]
+  }
+  private var checkpoints: [Checkpoint] = []
+  /// Frames between checkpoints, at first; when there would be more than
+  /// ``maximumCheckpoints``, every other one goes, so memory stays bounded on long takes.
+  static let checkpointInterval = 60
+  static let maximumCheckpoints = 64
+  /// The longest take run again when the scene is tuned (10 minutes at 60 fps): a longer
+  /// one restarts instead.
+  public static let maximumRerunFrames = 36_000
+
   /// Live pointers while the scene's own gesture plays are offset by this, so the two
   /// never share an id.
   public static let scriptPointerOffset = 100
@@ -66,6 +99,8 @@ public struct PreviewSession: Sendable {
   public mutating func pointer(
     _ phase: PreviewMessage.Phase, id rawID: Int, at point: Point, afterLastFrame elapsed: Double
   ) {
+    if isReplaying && phase == .down { takeOver() }
+    guard !isReplaying else { return }
     let id = rawID + (script == nil ? 0 : Self.scriptPointerOffset)
     let next = clock.time(ofFrame: nextFrame)
     var at = min(time + max(0, elapsed) * speed, next)
@@ -110,6 +145,7 @@ public struct PreviewSession: Sendable {
     guard let index = graph.inputs.firstIndex(where: { $0.name == name }) else {
       return "the scene has no input '\(name)'"
     }
+    if isReplaying { takeOver() }
     let input = graph.inputs[index]
     let phase: PointerEvent.Phase
     if input.kind == .trigger {
@@ -149,7 +185,7 @@ public struct PreviewSession: Sendable {
 
   // MARK: - Controls
 
-  /// Back to the start: a new run of the same plan, no fingers, no script.
+  /// Back to the start: a new run of the same plan, no fingers, no script, a new take.
   public mutating func restart() throws(RuntimeError) {
     simulation = try Simulation(plan: simulation.plan)
     nextFrame = 0
@@ -157,6 +193,7 @@ public struct PreviewSession: Sendable {
     fingers = [:]
     script = nil
     if recording != nil { recording = [] }
+    newTake()
   }
 
   /// Restarts with a new graph (the scene was edited and reloaded).
@@ -170,6 +207,15 @@ public struct PreviewSession: Sendable {
     fingers = [:]
     script = nil
     recording = nil
+    newTake()
+  }
+
+  private mutating func newTake() {
+    tape = [:]
+    furthestFrame = -1
+    engineFingers = [:]
+    checkpoints = []
+    scriptFromStart = false
   }
 
   /// Restarts and plays the scene's own gesture script.
@@ -177,7 +223,112 @@ public struct PreviewSession: Sendable {
     try restart()
     recording = nil
     script = GesturePlayer(tracks: graph.gesture)
+    scriptFromStart = true
   }
+
+  // MARK: - The timeline
+
+  /// Whether the next frame replays the take (after ``seek(to:)``) rather than live input.
+  public var isReplaying: Bool { nextFrame <= furthestFrame }
+
+  /// Goes back (or forward) to frame `index` of this take, and returns it: made again from
+  /// the nearest checkpoint before it, with the same input at the same times, so it is the
+  /// frame the take made (and the frame `scenec test` would make of a recording of it).
+  ///
+  /// The session pauses there; resumed, it plays the rest of the take, until the user
+  /// presses or sets an input, which takes over from that frame (``takeOver()``).
+  public mutating func seek(to index: Int) throws(RuntimeError) -> Frame? {
+    guard furthestFrame >= 0 else { return nil }
+    let target = min(max(index, 0), furthestFrame)
+    stopRecording()
+    isPaused = true
+    if target < nextFrame {
+      guard let start = checkpoints.last(where: { $0.frame <= target }) else { return nil }
+      simulation = start.simulation
+      script = start.script
+      engineFingers = start.engineFingers
+      nextFrame = start.frame
+      pending = []
+      fingers = [:]
+    }
+    var frame: Frame?
+    while nextFrame <= target { frame = try self.frame() }
+    return frame
+  }
+
+  /// Plays this take again from its first frame: "replay my last gesture".
+  public mutating func replayTake() throws(RuntimeError) -> Frame? {
+    let first = try seek(to: 0)
+    isPaused = false
+    return first
+  }
+
+  /// Live input after going back in time: the rest of the take is dropped, the fingers
+  /// the take still held are lifted where they are, and the session is live again.
+  private mutating func takeOver() {
+    tape = tape.filter { $0.key < nextFrame }
+    checkpoints.removeAll { $0.frame > nextFrame }
+    furthestFrame = nextFrame - 1
+    liftReplayedFingers()
+  }
+
+  /// Lifts, just after the last frame, the fingers a replayed take left down: no real
+  /// finger holds them.
+  private mutating func liftReplayedFingers() {
+    fingers = [:]
+    for (id, point) in engineFingers.sorted(by: { $0.key < $1.key }) {
+      let at = nextFrame == 0 ? 0 : Self.microsecondAfter(max(time, pending.last?.time ?? time))
+      pending.append(
+        PointerEvent(time: at, pointer: id, phase: .up(velocity: nil), position: point))
+    }
+  }
+
+  /// Makes this take again with a tuned scene (of the same structure: only numbers
+  /// changed), up to where it is: the same input at the same times, and the scene's own
+  /// gesture again if it was playing. Returns the frames made, for the page's graphs.
+  ///
+  /// A take longer than ``maximumRerunFrames`` restarts instead, and returns none.
+  public mutating func rerun(with newGraph: SceneGraph) throws(RuntimeError) -> [Frame] {
+    let made = nextFrame
+    guard made <= Self.maximumRerunFrames else {
+      try reload(newGraph)
+      return []
+    }
+    let fresh = try Simulation(graph: newGraph)
+    let kept = (recording: recording, pending: pending, furthest: furthestFrame)
+    graph = newGraph
+    simulation = fresh
+    script = scriptFromStart ? GesturePlayer(tracks: newGraph.gesture) : nil
+    recording = nil
+    pending = []
+    engineFingers = [:]
+    checkpoints = []
+    nextFrame = 0
+    var frames: [Frame] = []
+    frames.reserveCapacity(made)
+    while nextFrame < made {
+      let input = tape[nextFrame] ?? FrameInput()
+      frames.append(try step(pending: input.pending, recordedMoves: input.moves))
+    }
+    furthestFrame = kept.furthest
+    recording = kept.recording
+    pending = kept.pending
+    return frames
+  }
+
+  private mutating func checkpoint() {
+    guard checkpoints.last.map({ $0.frame < nextFrame }) ?? true else { return }
+    checkpoints.append(
+      Checkpoint(
+        frame: nextFrame, simulation: simulation, script: script, engineFingers: engineFingers))
+    if checkpoints.count > Self.maximumCheckpoints {
+      // Every other one goes (the first stays): twice the interval, half the memory.
+      checkpoints = checkpoints.enumerated().filter { $0.offset % 2 == 0 }.map(\.element)
+    }
+  }
+
+  /// How many checkpoints the take holds (for tests: memory stays bounded).
+  var checkpointCount: Int { checkpoints.count }
 
   /// Restarts and records the live pointers from the first frame.
   public mutating func startRecording() throws(RuntimeError) {
@@ -231,6 +382,25 @@ public struct PreviewSession: Sendable {
   /// The next frame: plays the input received since the last, then steps to the frame's
   /// time, as ``SceneRunner`` does for a script.
   public mutating func frame() throws(RuntimeError) -> Frame {
+    if isReplaying {
+      let input = tape[nextFrame] ?? FrameInput()
+      let frame = try step(pending: input.pending, recordedMoves: input.moves)
+      if !isReplaying { liftReplayedFingers() }
+      return frame
+    }
+    let live = pending
+    pending = []
+    return try step(pending: live, recordedMoves: nil)
+  }
+
+  /// Plays `live` (downs, lifts, inputs) with the scene's own gesture, then the fingers'
+  /// moves (`recordedMoves`, or the live fingers' when `nil`), and steps to the next
+  /// frame's time.
+  private mutating func step(pending live: [PointerEvent], recordedMoves: [PointerEvent]?)
+    throws(RuntimeError) -> Frame
+  {
+    let pending = live
+    if nextFrame % Self.checkpointInterval == 0 { checkpoint() }
     let t = clock.time(ofFrame: nextFrame)
     var events: [PointerEvent] = []
     if var player = script {
@@ -244,11 +414,17 @@ public struct PreviewSession: Sendable {
         + pending.enumerated().map { ($0.element, 1, $0.offset) })
         .sorted { ($0.0.time, $0.1, $0.2) < ($1.0.time, $1.1, $1.2) }
         .map { $0.0 }
-      pending = []
     }
     for event in events {
       apply(event)
       record(event)
+    }
+    for event in pending {
+      switch event.phase {
+      case .down: engineFingers[event.pointer] = event.position
+      case .up: engineFingers.removeValue(forKey: event.pointer)
+      case .move, .input, .fire: break
+      }
     }
     // Every live finger that is down moves at the frame's time, as a replay plays it;
     // except one pressed at that very time (the first frame's), which is already there.
@@ -259,14 +435,22 @@ public struct PreviewSession: Sendable {
         if case .fire = event.phase { return false }
         return event.time >= t
       }.map(\.pointer))
-    for id in fingers.keys.sorted() where !pressedNow.contains(id) {
-      guard let point = fingers[id] else { continue }
-      let move = PointerEvent(time: t, pointer: id, phase: .move, position: point)
+    let moves =
+      recordedMoves
+      ?? fingers.keys.sorted().filter { !pressedNow.contains($0) }.compactMap { id in
+        fingers[id].map { PointerEvent(time: t, pointer: id, phase: .move, position: $0) }
+      }
+    for move in moves {
       apply(move)
       record(move)
+      engineFingers[move.pointer] = move.position
+    }
+    if recordedMoves == nil && !(pending.isEmpty && moves.isEmpty) {
+      tape[nextFrame] = FrameInput(pending: pending, moves: moves)
     }
     let frame = nextFrame == 0 ? try simulation.currentFrame() : try simulation.step(to: t)
     nextFrame += 1
+    furthestFrame = max(furthestFrame, nextFrame - 1)
     if let samples = recording,
       t >= maximumRecordingSeconds || samples.count >= Self.maximumRecordingSamples
     {

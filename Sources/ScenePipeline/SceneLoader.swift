@@ -51,6 +51,9 @@ public enum SceneLoader {
     public var partialSpec: SceneSpec?
     /// The names whose definitions failed: references to them are not reported again.
     public var failedNames: Set<String> = []
+    /// The document tree the scene was decoded from, with every value's place (for tools
+    /// that edit the file's text in place, such as the preview's tuning).
+    public var document: DocumentNode?
 
     public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
   }
@@ -168,6 +171,7 @@ public enum SceneLoader {
     var result = Result(
       file: file, spec: failed ? nil : decoded.spec, diagnostics: sorted(diagnostics),
       header: header(of: file.text))
+    result.document = document
     // Errors the decoder found leave the rest of the scene decoded: resolved too, its name
     // errors are reported in the same run (a syntax error of the DSL's or YAML's reader
     // leaves no tree, and nothing to resolve).

@@ -40,6 +40,8 @@ public enum ScenePipeline {
     /// The syntax tree the graph was resolved from (for tools that write the scene back,
     /// such as the preview's copy that replays a recording), when the file parsed.
     public var spec: SceneSpec?
+    /// The scene's document tree, when the file parsed (see ``SceneLoader/Result/document``).
+    public var document: DocumentNode?
     /// The scene file and the traces read, for rendering diagnostics with their lines.
     public var files: [SourceFile]
     /// Every problem found, in the order the stages found them.
@@ -84,6 +86,7 @@ public enum ScenePipeline {
       return loaded
     }
     loaded.spec = spec
+    loaded.document = read.document
     // Traces are read first, for the resolver to bind, and checked even when the scene has
     // other errors: `check` reports them all.
     let traces = TraceLoader.load(

@@ -69,12 +69,61 @@ public actor PreviewConnection<C: Clock> where C.Duration == Duration {
       context = OutputContext(graph: graph, fps: graph.fps)
       await send(Self.sceneMessage(graph: graph, context: context))
       await send(Self.diagnostics(warnings))
+      await sendTunables()
       await sendState()
       schedule(from: clock.now)
     case .problems(let text):
       await send(Self.diagnostics(text))
+    case .tuned(let graph):
+      guard session != nil else { return }
+      do {
+        let frames = try session?.rerun(with: graph) ?? []
+        context = OutputContext(graph: graph, fps: graph.fps)
+        await send(Self.sceneMessage(graph: graph, context: context))
+        if let context { await send(Self.history(frames, context: context)) }
+      } catch {
+        await send(Self.diagnostics(DiagnosticText.render(error)))
+      }
+      await sendTunables()
+      await sendState()
     }
   }
+
+  /// The scene's tunable numbers, for the page's sliders.
+  func sendTunables() async {
+    let numbers = await hub.tunables
+    let unsaved = await hub.hasUnsavedTuning
+    let changes = await hub.tunedChanges
+    await send(
+      Self.object([
+        "type": "tunables", "unsaved": unsaved, "changes": changes,
+        "numbers": numbers.map { number -> [String: any Sendable] in
+          [
+            "path": number.path, "value": number.value, "min": number.minimum,
+            "max": number.maximum, "step": number.step, "unit": number.unit, "text": number.text,
+            "line": number.line,
+          ]
+        },
+      ]))
+  }
+
+  /// The frames of a take made again, for the page's graph: the latest of them, at most
+  /// ``historyBytes`` of their text.
+  static func history(_ frames: [Frame], context: OutputContext) -> String {
+    var entries: [String] = []
+    var total = 0
+    for frame in frames.reversed() {
+      var entry = TextBytes(capacity: 256)
+      SceneJSON.appendFrame(frame, context: context, to: &entry)
+      total += entry.count
+      if total > historyBytes { break }
+      entries.append(entry.string)
+    }
+    return "{\"type\":\"history\",\"frames\":[" + entries.reversed().joined(separator: ",") + "]}"
+  }
+
+  /// The most frame text a history message holds.
+  static var historyBytes: Int { 4 << 20 }
 
   // MARK: - Messages from the page
 
@@ -135,6 +184,26 @@ public actor PreviewConnection<C: Clock> where C.Duration == Duration {
       await sendState()
     case .save(let trace, let scene, let confirm):
       await save(traceName: trace, sceneName: scene, confirm: confirm)
+    case .tune(let index, let value):
+      if let problem = await hub.tune(index, to: value) {
+        await send(Self.error(problem))
+        await sendTunables()
+      }
+    case .saveTuning:
+      do {
+        let summary = try await hub.saveTuning()
+        await send(Self.object(["type": "tuning-saved", "message": summary]))
+      } catch {
+        await send(Self.error(error.message))
+      }
+      await sendTunables()
+    case .seek(let index):
+      do {
+        if let frame = try session?.seek(to: index) { await send(frameMessage(frame)) }
+      } catch {
+        await send(Self.diagnostics(DiagnosticText.render(error)))
+      }
+      await sendState()
     case .input(let name, let value):
       let elapsed = max(0, seconds(lastDue.duration(to: now)))
       if let problem = session?.setInput(named: name, to: value, afterLastFrame: elapsed) {
@@ -220,6 +289,8 @@ public actor PreviewConnection<C: Clock> where C.Duration == Duration {
       case .script: try session?.playScript()
       case .record: try session?.startRecording()
       case .stopRecording: session?.stopRecording()
+      case .replay:
+        if let first = try session?.replayTake() { await send(frameMessage(first)) }
       }
     } catch {
       await send(Self.diagnostics(DiagnosticText.render(error)))
@@ -271,13 +342,7 @@ public actor PreviewConnection<C: Clock> where C.Duration == Duration {
     do {
       let frame = try current.frame()
       session = current
-      var entry = TextBytes(capacity: 256)
-      entry.append(Self.framePrefix)
-      entry.append("\"frame\":")
-      SceneJSON.appendFrame(frame, context: context, to: &entry)
-      entry.append("}")
-      framesSent += 1
-      await send(entry.string)
+      await send(frameMessage(frame))
       if let notice = session?.takeRecordingNotice() {
         await send(Self.object(["type": "notice", "message": notice]))
         await sendState()
@@ -289,6 +354,18 @@ public actor PreviewConnection<C: Clock> where C.Duration == Duration {
     }
   }
 
+  /// A frame's message (counted as sent).
+  func frameMessage(_ frame: Frame) -> String {
+    guard let context else { return Self.object(["type": "frame"]) }
+    var entry = TextBytes(capacity: 256)
+    entry.append(Self.framePrefix)
+    entry.append("\"frame\":")
+    SceneJSON.appendFrame(frame, context: context, to: &entry)
+    entry.append("}")
+    framesSent += 1
+    return entry.string
+  }
+
   func sendState() async {
     guard let session else { return }
     let names = PreviewHub.saveNames(sceneFile: hub.sceneFile)
@@ -298,6 +375,8 @@ public actor PreviewConnection<C: Clock> where C.Duration == Duration {
         "recording": session.isRecording, "playingScript": session.isPlayingScript,
         "canSave": session.recordedTrace != nil, "inputs": session.inputValues,
         "traceName": names.trace, "sceneName": names.scene,
+        "frame": session.nextFrame - 1, "furthest": session.furthestFrame,
+        "replaying": session.isReplaying,
       ]))
   }
 

@@ -1,6 +1,7 @@
 import Foundation
 import SceneDiagnostics
 import SceneFiles
+import SceneGeometry
 import SceneGraph
 import SceneOutputs
 import ScenePipeline
@@ -16,6 +17,9 @@ public actor PreviewHub {
     case scene(SceneGraph, warnings: String)
     /// The file has errors: the last good scene keeps running; these are the errors.
     case problems(String)
+    /// A number was tuned: the same scene with new values, which each page's take is run
+    /// again with.
+    case tuned(SceneGraph)
   }
 
   public let sceneFile: String
@@ -25,6 +29,14 @@ public actor PreviewHub {
   private(set) var graph: SceneGraph?
   private var spec: SceneSpec?
   private var sourceText = ""
+  /// The file's text as last read from disk: a save writes only over that, and `sourceText`
+  /// differs from it by the values tuned since.
+  private var diskText = ""
+  /// The numbers the pages may tune, in `sourceText`, and as they were on disk.
+  private(set) var tunables: [TunableNumber] = []
+  private var diskTunables: [TunableNumber] = []
+  /// Whether the file began with a byte-order mark (kept when a tuning is saved).
+  private var byteOrderMark = false
   /// The scene file and the traces it reads: what a save may never replace.
   private var inputs: [String] = []
   /// The rendered errors of the latest load, empty when it was clean.
@@ -61,6 +73,13 @@ public actor PreviewHub {
       self.graph = graph
       spec = loaded.spec
       sourceText = loaded.files.first?.text ?? ""
+      diskText = sourceText
+      byteOrderMark = (try? InputFile.read(path: sceneFile, upTo: 3)) == [0xEF, 0xBB, 0xBF]
+      tunables =
+        loaded.document.flatMap { document in
+          loaded.files.first.map { TunableNumbers.find(in: document, file: $0) }
+        } ?? []
+      diskTunables = tunables
       inputs = loaded.inputs
       problems = ""
       warnings = loaded.diagnostics.isEmpty ? "" : loaded.rendered()
@@ -155,6 +174,100 @@ public actor PreviewHub {
             : problems + "(the last good scene keeps running)")
       }
     }
+  }
+
+  // MARK: - Tuning
+
+  /// Whether values were tuned that the file does not hold yet.
+  var hasUnsavedTuning: Bool { sourceText != diskText }
+
+  /// Sets tunable number `index` to `value` in the scene's text (not yet in its file), and
+  /// runs every page's take again with the result. Returns why not, changing nothing,
+  /// when the value is out of its range or makes the scene invalid.
+  func tune(_ index: Int, to value: Double) -> String? {
+    guard tunables.indices.contains(index), let syntax = SceneLoader.Syntax(fileName: sceneFile)
+    else { return "there is no tunable number \(index)" }
+    let number = tunables[index]
+    guard value.isFinite, value >= number.minimum, value <= number.maximum else {
+      return
+        "\(number.path) must be between \(number.minimum.shortestDescription) and \(number.maximum.shortestDescription)"
+    }
+    guard let (text, _) = TunableNumbers.edit(sourceText, setting: number, to: value) else {
+      return "\(number.path) is no longer where it was read: reload the page"
+    }
+    let read = SceneLoader.load(SourceFile(name: sceneFile, text: text), syntax: syntax)
+    let loaded = ScenePipeline.resolve(read, sceneFile: sceneFile, options: options)
+    guard let graph = loaded.graph, let document = loaded.document, let file = loaded.files.first,
+      let old = self.graph, Self.sameStructure(old, graph)
+    else {
+      let first =
+        loaded.diagnostics.first { $0.severity == .error }?.message
+        ?? "it changes the scene's parts"
+      return
+        "\(number.path) cannot be \(TunableNumbers.text(of: value, step: number.step)): \(first)"
+    }
+    let found = TunableNumbers.find(in: document, file: file)
+    guard found.count == tunables.count else {
+      return
+        "\(number.path) cannot be \(TunableNumbers.text(of: value, step: number.step)): the scene's numbers would change"
+    }
+    self.graph = graph
+    spec = loaded.spec
+    sourceText = text
+    tunables = found
+    broadcast(.tuned(graph))
+    return nil
+  }
+
+  /// Whether a take of `old` can be run again with `new`: the same handles, inputs, machines
+  /// and gesture tracks, so every index the take holds means the same thing.
+  static func sameStructure(_ old: SceneGraph, _ new: SceneGraph) -> Bool {
+    old.handles.map(\.name) == new.handles.map(\.name) && old.inputs.count == new.inputs.count
+      && old.machines.count == new.machines.count && old.gesture.count == new.gesture.count
+      && old.fps == new.fps
+  }
+
+  /// Each number tuned since the file was read, as `path old → new`.
+  var tunedChanges: [String] {
+    zip(diskTunables, tunables).compactMap { old, new in
+      old.text == new.text ? nil : "\(new.path) \(old.text) → \(new.text)"
+    }
+  }
+
+  /// Writes the tuned values into the scene file, each as an edit of its own number's text.
+  ///
+  /// Only over the text last read: a file changed on disk since is never overwritten (the
+  /// watcher reloads it instead). The hub then takes the written text as read, so the
+  /// watcher sees nothing new.
+  func saveTuning() throws(SaveError) -> String {
+    guard hasUnsavedTuning else {
+      throw SaveError(message: "nothing to save: the file already holds these values")
+    }
+    let expected = (byteOrderMark ? [0xEF, 0xBB, 0xBF] : []) + Array(diskText.utf8)
+    let onDisk = try? InputFile.read(path: sceneFile, upTo: expected.count + 1)
+    guard onDisk == expected else {
+      throw SaveError(
+        message:
+          "\(PathName.lastComponent(sceneFile)) changed on disk since it was read: it was not overwritten; it will be read again"
+      )
+    }
+    let changes = tunedChanges
+    let folder = PathName.deletingLastComponent(sceneFile)
+    do {
+      try AtomicFile.write(
+        (byteOrderMark ? [0xEF, 0xBB, 0xBF] : []) + Array(sourceText.utf8), to: sceneFile,
+        removeOnInterrupt: true,
+        policy: WritePolicy(
+          inputs: inputs.filter { $0 != sceneFile }, folder: folder.isEmpty ? "." : folder,
+          regularFileOnly: true))
+    } catch {
+      throw SaveError(
+        message: "cannot save \(PathName.lastComponent(sceneFile)): \(error.description)")
+    }
+    diskText = sourceText
+    diskTunables = tunables
+    watch(Array(watched.keys) + Array(missing))
+    return "saved \(changes.joined(separator: ", ")) to \(PathName.lastComponent(sceneFile))"
   }
 
   // MARK: - Saving recordings

@@ -18,13 +18,19 @@ public enum PreviewMessage: Equatable, Sendable {
   case save(trace: String, scene: String?, confirm: String?)
   /// Set an input of the scene (by name) to a value; a trigger is fired, whatever the value.
   case input(name: String, value: Double)
+  /// Set the scene's tunable number `index` (of the list the page was sent) to `value`.
+  case tune(index: Int, value: Double)
+  /// Write the tuned numbers into the scene file.
+  case saveTuning
+  /// Go back (or forward) to a frame of the current take, and pause there.
+  case seek(frame: Int)
 
   public enum Phase: String, Equatable, Sendable {
     case down, move, up, cancel
   }
 
   public enum Control: String, Equatable, Sendable, CaseIterable {
-    case pause, resume, toggle, step, restart, script, record
+    case pause, resume, toggle, step, restart, script, record, replay
     case stopRecording = "stop-recording"
   }
 
@@ -54,6 +60,8 @@ public enum PreviewMessage: Equatable, Sendable {
     var scene: String?
     var confirm: String?
     var name: String?
+    var index: Double?
+    var frame: Double?
   }
 
   /// The message in `text`, or why it was refused.
@@ -101,10 +109,25 @@ public enum PreviewMessage: Equatable, Sendable {
         throw Refusal(description: "an input message needs a 'name' (at most 256 bytes)")
       }
       return .input(name: name, value: try number(fields.value, "value", in: -1e15...1e15))
+    case "tune":
+      let index = try number(fields.index, "index", in: 0...9999)
+      guard index == index.rounded() else {
+        throw Refusal(description: "'index' must be a whole number")
+      }
+      return .tune(index: Int(index), value: try number(fields.value, "value", in: -1e15...1e15))
+    case "save-tuning":
+      return .saveTuning
+    case "seek":
+      let frame = try number(fields.frame, "frame", in: 0...1e9)
+      guard frame == frame.rounded() else {
+        throw Refusal(description: "'frame' must be a whole number")
+      }
+      return .seek(frame: Int(frame))
     default:
       throw Refusal(
         description:
-          "unknown message type '\(type.prefix(40))' (pointer, control, speed, save or input)")
+          "unknown message type '\(type.prefix(40))' (pointer, control, speed, save, input, tune, save-tuning or seek)"
+      )
     }
   }
 

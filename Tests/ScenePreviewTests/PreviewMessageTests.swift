@@ -18,6 +18,13 @@ import Testing
     #expect(
       try PreviewMessage.parse(#"{"type":"input","name":"loading","value":1}"#)
         == .input(name: "loading", value: 1))
+    #expect(
+      try PreviewMessage.parse(#"{"type":"tune","index":3,"value":0.25}"#)
+        == .tune(index: 3, value: 0.25))
+    #expect(try PreviewMessage.parse(#"{"type":"save-tuning"}"#) == .saveTuning)
+    #expect(try PreviewMessage.parse(#"{"type":"seek","frame":40}"#) == .seek(frame: 40))
+    #expect(
+      try PreviewMessage.parse(#"{"type":"control","action":"replay"}"#) == .control(.replay))
   }
 
   @Test(arguments: [
@@ -25,7 +32,10 @@ import Testing
     ("[1,2]", "a message must be a JSON object"),
     ("{}", "a message needs a 'type'"),
     (#"{"type":7}"#, "'type' has the wrong type"),
-    (#"{"type":"hello"}"#, "unknown message type 'hello' (pointer, control, speed, save or input)"),
+    (
+      #"{"type":"hello"}"#,
+      "unknown message type 'hello' (pointer, control, speed, save, input, tune, save-tuning or seek)"
+    ),
     (
       #"{"type":"pointer","phase":"hover","id":0,"x":0,"y":0}"#,
       "a pointer message needs a 'phase' of down, move, up or cancel"
@@ -41,7 +51,7 @@ import Testing
     ),
     (
       #"{"type":"control","action":"explode"}"#,
-      "a control message needs an 'action': one of pause, resume, toggle, step, restart, script, record, stop-recording"
+      "a control message needs an 'action': one of pause, resume, toggle, step, restart, script, record, replay, stop-recording"
     ),
     (#"{"type":"speed","value":5}"#, "'value' must be between 0.1 and 2"),
     (#"{"type":"save"}"#, "a save message needs a 'trace' file name"),
@@ -51,6 +61,13 @@ import Testing
       #"{"type":"input","name":"a","value":1e300}"#,
       "'value' must be between -1000000000000000 and 1000000000000000"
     ),
+    (#"{"type":"tune","value":1}"#, "a message needs 'index'"),
+    (#"{"type":"tune","index":0.5,"value":1}"#, "'index' must be a whole number"),
+    (#"{"type":"tune","index":-1,"value":1}"#, "'index' must be between 0 and 9999"),
+    (#"{"type":"tune","index":0,"value":"x"}"#, "'value' has the wrong type"),
+    (#"{"type":"seek"}"#, "a message needs 'frame'"),
+    (#"{"type":"seek","frame":2.5}"#, "'frame' must be a whole number"),
+    (#"{"type":"seek","frame":-3}"#, "'frame' must be between 0 and 1000000000"),
   ])
   func badMessagesAreRefusedWordForWord(text: String, reason: String) {
     #expect(throws: PreviewMessage.Refusal(description: reason)) { try PreviewMessage.parse(text) }

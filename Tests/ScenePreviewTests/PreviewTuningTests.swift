@@ -1,0 +1,141 @@
+import Foundation
+import SceneGraph
+import ScenePipeline
+import SceneRuntime
+import SceneSyntax
+import Testing
+
+@testable import ScenePreview
+
+/// Tuning in the preview: a slider's value runs the page's take again at once, and saving
+/// writes only that number's text into the scene file, in either syntax; a file changed
+/// on disk is never overwritten.
+@Suite struct PreviewTuningTests {
+  typealias Clock = PreviewConnectionTests.StillClock
+
+  static func connection(_ scene: String) async throws -> (
+    hub: PreviewHub, connection: PreviewConnection<Clock>, outbox: PreviewConnectionTests.Outbox,
+    updates: AsyncStream<PreviewHub.Update>.Iterator, file: String
+  ) {
+    let folder = try PreviewSessionTests.folder(with: scene)
+    let file = folder + "/" + scene
+    let hub = PreviewHub(sceneFile: file)
+    #expect(await hub.load() == "")
+    let outbox = PreviewConnectionTests.Outbox()
+    let connection = PreviewConnection(hub: hub, clock: Clock()) { await outbox.add($0) }
+    let (_, updates) = try #require(await hub.subscribe())
+    var iterator = updates.makeAsyncIterator()
+    await connection.receive(try #require(await iterator.next()))
+    return (hub, connection, outbox, iterator, file)
+  }
+
+  static func json(_ text: String) -> [String: Any]? {
+    try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
+  }
+
+  static func last(_ type: String, in outbox: PreviewConnectionTests.Outbox) async -> [String: Any]?
+  {
+    await outbox.texts.compactMap(json).last { $0["type"] as? String == type }
+  }
+
+  @Test(arguments: ["wave.yaml", "wave.scene"])
+  func aTunedDampingRunsTheTakeAgainAndSavesOnlyThatNumber(scene: String) async throws {
+    var (hub, connection, outbox, updates, file) = try await Self.connection(scene)
+    let original = try Data(contentsOf: URL(fileURLWithPath: file))
+    let tunables = try #require(await Self.last("tunables", in: outbox))
+    let numbers = try #require(tunables["numbers"] as? [[String: Any]])
+    let index = try #require(
+      numbers.firstIndex { $0["path"] as? String == "springs.wave.dampingRatio" })
+    #expect(numbers[index]["value"] as? Double == 0.57)
+    #expect(tunables["unsaved"] as? Bool == false)
+
+    // The scene's gesture, played for 100 frames.
+    await connection.receive(
+      text: #"{"type":"control","action":"script"}"#, at: Clock.Instant(offset: .zero))
+    for k in 0..<100 { await connection.tick(at: Clock.Instant(offset: .milliseconds(17 * k))) }
+    let before = await outbox.texts.filter(PreviewConnection<Clock>.isFrame).compactMap(Self.json)
+
+    await connection.receive(
+      text: #"{"type":"tune","index":\#(index),"value":0.2}"#,
+      at: Clock.Instant(offset: .seconds(2)))
+    guard case .tuned(let graph) = try #require(await updates.next()) else {
+      Issue.record("no tuned scene")
+      return
+    }
+    await connection.receive(.tuned(graph))
+    // The history is the scripted run of the tuned scene, frame for frame.
+    let history = try #require(await Self.last("history", in: outbox))
+    let frames = try #require(history["frames"] as? [[String: Any]])
+    #expect(frames.count == 100)
+    let tuned = try SceneRunner.frames(of: graph)
+    let c = try #require(graph.handles.firstIndex { $0.name == "c" })
+    for k in [0, 45, 70, 99] {
+      let handles = try #require(frames[k]["h"] as? [[Any]])
+      #expect(abs((handles[c][1] as? Double ?? .nan) - tuned[k].handles[c].y) < 1e-3, "frame \(k)")
+    }
+    // A lighter damping bounces further once the finger lifts.
+    let oldY = ((before[80]["frame"] as? [String: Any])?["h"] as? [[Any]])?[c][1] as? Double
+    let newY = (frames[80]["h"] as? [[Any]])?[c][1] as? Double
+    #expect(oldY != nil && newY != nil && oldY != newY)
+    let after = try #require(await Self.last("tunables", in: outbox))
+    #expect(after["unsaved"] as? Bool == true)
+    #expect(after["changes"] as? [String] == ["springs.wave.dampingRatio 0.57 → 0.2"])
+    // Not in the file yet.
+    #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == original)
+
+    await connection.receive(
+      text: #"{"type":"save-tuning"}"#, at: Clock.Instant(offset: .seconds(3)))
+    let saved = try #require(await Self.last("tuning-saved", in: outbox))
+    #expect(saved["message"] as? String == "saved springs.wave.dampingRatio 0.57 → 0.2 to \(scene)")
+    let written = try String(contentsOfFile: file, encoding: .utf8)
+    let expected = String(decoding: original, as: UTF8.self).replacingOccurrences(
+      of: scene.hasSuffix(".yaml") ? "dampingRatio: 0.57" : "dampingRatio=0.57",
+      with: scene.hasSuffix(".yaml") ? "dampingRatio: 0.2" : "dampingRatio=0.2")
+    #expect(written == expected)
+    #expect(written != String(decoding: original, as: UTF8.self))
+    // The watcher sees the scene it already runs: no reload.
+    #expect(await hub.reloadIfChanged() == false)
+    #expect(await Self.last("tunables", in: outbox)?["unsaved"] as? Bool == false)
+  }
+
+  @Test func aFileChangedOnDiskIsNeverOverwritten() async throws {
+    var (hub, connection, outbox, updates, file) = try await Self.connection("wave.yaml")
+    await connection.receive(
+      text: #"{"type":"tune","index":0,"value":60}"#, at: Clock.Instant(offset: .zero))
+    _ = await updates.next()
+    let edited = try String(contentsOfFile: file, encoding: .utf8) + "# edited elsewhere\n"
+    try edited.write(toFile: file, atomically: true, encoding: .utf8)
+    await connection.receive(
+      text: #"{"type":"save-tuning"}"#, at: Clock.Instant(offset: .seconds(1)))
+    let refused = try #require(await Self.last("error", in: outbox))
+    #expect(
+      refused["message"] as? String
+        == "wave.yaml changed on disk since it was read: it was not overwritten; it will be read again"
+    )
+    #expect(try String(contentsOfFile: file, encoding: .utf8) == edited)
+    #expect(await hub.reloadIfChanged() == true)
+  }
+
+  @Test func aValueOutOfRangeOrAnUnknownNumberChangesNothing() async throws {
+    let (hub, connection, outbox, _, file) = try await Self.connection("wave.yaml")
+    let original = try String(contentsOfFile: file, encoding: .utf8)
+    let numbers = await hub.tunables
+    let ratio = try #require(numbers.firstIndex { $0.path == "springs.wave.dampingRatio" })
+    await connection.receive(
+      text: #"{"type":"tune","index":\#(ratio),"value":7}"#, at: Clock.Instant(offset: .zero))
+    #expect(
+      await Self.last("error", in: outbox)?["message"] as? String
+        == "springs.wave.dampingRatio must be between 0.05 and 2")
+    await connection.receive(
+      text: #"{"type":"tune","index":999,"value":1}"#, at: Clock.Instant(offset: .zero))
+    #expect(
+      await Self.last("error", in: outbox)?["message"] as? String
+        == "there is no tunable number 999")
+    await connection.receive(text: #"{"type":"save-tuning"}"#, at: Clock.Instant(offset: .zero))
+    #expect(
+      await Self.last("error", in: outbox)?["message"] as? String
+        == "nothing to save: the file already holds these values")
+    #expect(await hub.hasUnsavedTuning == false)
+    #expect(try String(contentsOfFile: file, encoding: .utf8) == original)
+  }
+}

@@ -181,8 +181,9 @@ public actor PreviewHub {
   /// Whether values were tuned that the file does not hold yet.
   var hasUnsavedTuning: Bool { sourceText != diskText }
 
-  /// Sets tunable number `index` to `value` in the scene's text (not yet in its file), and
-  /// runs every page's take again with the result. Returns why not, changing nothing,
+  /// Sets tunable number `index` to `value` in the scene's text, not yet in its file.
+  ///
+  /// Every page's take runs again with the result. Returns why not, changing nothing,
   /// when the value is out of its range or makes the scene invalid.
   func tune(_ index: Int, to value: Double) -> String? {
     guard tunables.indices.contains(index), let syntax = SceneLoader.Syntax(fileName: sceneFile)

@@ -22,7 +22,19 @@ enum PreviewPage {
     :root { color-scheme: light dark; }
     [hidden] { display: none !important; }
     body { margin: 0; font: 13px/1.4 system-ui, -apple-system, "Segoe UI", sans-serif; background: #f4f4f6; color: #222; }
-    main { max-width: max-content; margin: 0 auto; padding: 12px; }
+    main { max-width: 1200px; margin: 0 auto; padding: 12px; }
+    .workbench { display: flex; flex-wrap: wrap; gap: 16px; align-items: flex-start; }
+    .stage { flex: 1 1 360px; min-width: 0; }
+    .panel { flex: 1 1 340px; min-width: 0; max-width: 560px; }
+    .timeline { display: flex; align-items: center; gap: 8px; margin: 6px 0; }
+    .timeline input[type=range] { flex: 1; }
+    .tunable { display: grid; grid-template-columns: 1fr 5.5em; column-gap: 6px; align-items: center; margin: 4px 0; }
+    .tunable span { grid-column: 1 / 3; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; font-size: 12px; color: #555; }
+    .tunable input[type=number] { width: 5em; }
+    #graph { width: 100%; height: 200px; background: #fff; border: 1px solid #ccc; cursor: default; touch-action: auto; }
+    .message { min-height: 1.4em; }
+    details { margin: 6px 0; }
+    summary { font-weight: 600; cursor: pointer; }
     h1 { font-size: 15px; font-weight: 600; margin: 0 0 8px; }
     canvas { display: block; max-width: 100%; height: auto; background: #fff; border: 1px solid #ccc; touch-action: none; cursor: grab; }
     canvas:active { cursor: grabbing; }
@@ -43,7 +55,14 @@ enum PreviewPage {
     <main>
     <h1 id="title">scenec preview</h1>
     <pre id="problems" hidden></pre>
+    <div class="workbench">
+    <div class="stage">
     <canvas id="stage" width="400" height="300" aria-label="scene"></canvas>
+    <div class="timeline">
+    <button id="replay" type="button" title="Play this take again from its first frame">⟲ Replay</button>
+    <input id="timeline" type="range" min="0" max="0" value="0" step="1" aria-label="timeline of this take">
+    <span id="timelabel" class="hint">frame 0 of 0</span>
+    </div>
     <div class="controls">
     <button id="script" type="button" title="Restart and play the scene's own gesture">▶ Gesture</button>
     <button id="pause" type="button">❚❚ Pause</button>
@@ -70,13 +89,36 @@ enum PreviewPage {
     <label><input id="savescene" type="checkbox" checked> and a copy of the scene replaying it:</label>
     <input id="scenename" value="scene-recorded.yaml" size="22">
     <button id="save" type="button">Save</button>
-    <span id="saved" class="hint"></span>
+    <span id="saved" class="hint message"></span>
     </div>
-    <div class="readout"><span id="status">connecting…</span> · <span id="time">t = 0 s</span> <span id="frame">frame 0</span></div>
+    <div class="readout"><span id="status">connecting…</span> · <span id="rest">moving</span> · <span id="time">t = 0 s</span> <span id="frame">frame 0</span></div>
     <div class="events">events: <span id="events">none</span></div>
     <div class="events" id="stateline" hidden>states: <span id="states"></span></div>
     <details open><summary>event log</summary><ol id="log"></ol></details>
     <p class="hint">Drag with a mouse, a finger or a pen: the real engine runs on the server. Saving the scene file reloads it.</p>
+    </div>
+    <div class="panel">
+    <details id="tuning" open><summary>Tune</summary>
+    <div id="tunables"><span class="hint">no numbers to tune</span></div>
+    <div class="controls">
+    <button id="savetuning" type="button" disabled title="Write the tuned numbers into the scene file">Save to file</button>
+    <label><input id="autosave" type="checkbox"> save as I tune</label>
+    </div>
+    <div id="tunestatus" class="hint message"></div>
+    </details>
+    <details id="graphs" open><summary>Graph</summary>
+    <div class="controls">
+    <select id="graphhandle" aria-label="handle to graph"></select>
+    <label><input id="graph-x" type="checkbox"> x</label>
+    <label><input id="graph-y" type="checkbox" checked> y</label>
+    <label><input id="graph-speed" type="checkbox"> speed</label>
+    <label><input id="graph-angle" type="checkbox"> angle</label>
+    </div>
+    <canvas id="graph" width="560" height="200" aria-label="graph of the handle's values over time"></canvas>
+    <div class="hint">Dashed lines: the handle's events and state changes; the grey line is the frame shown. Click the graph to go to that time.</div>
+    </details>
+    </div>
+    </div>
     </main>
     <script>
 

@@ -43,8 +43,10 @@ public struct PreviewSession: Sendable {
   /// The live input of each frame since the last restart (frames without any are left
   /// out): with the scene's own gesture, all a run needs to be made again, exactly.
   private var tape: [Int: FrameInput] = [:]
-  /// The last frame of this take: the timeline reaches it. Frames up to it replay from
-  /// the tape when the session was sent back in time (``seek(to:)``).
+  /// The last frame of this take, where the timeline ends.
+  ///
+  /// Frames up to it replay from the tape when the session was sent back in time
+  /// (``seek(to:)``).
   public private(set) var furthestFrame = -1
   /// The live fingers down in the engine, as the frames made so far have moved them.
   private var engineFingers: [Int: Point] = [:]
@@ -283,9 +285,11 @@ public struct PreviewSession: Sendable {
     }
   }
 
-  /// Makes this take again with a tuned scene (of the same structure: only numbers
-  /// changed), up to where it is: the same input at the same times, and the scene's own
-  /// gesture again if it was playing. Returns the frames made, for the page's graphs.
+  /// Makes this take again with a tuned scene, up to where it is.
+  ///
+  /// The scene has the same structure (only numbers changed); the take gets the same input
+  /// at the same times, and the scene's own gesture again if it was playing. Returns the
+  /// frames made, for the page's graphs.
   ///
   /// A take longer than ``maximumRerunFrames`` restarts instead, and returns none.
   public mutating func rerun(with newGraph: SceneGraph) throws(RuntimeError) -> [Frame] {

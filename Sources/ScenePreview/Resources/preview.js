@@ -13,6 +13,11 @@
   var socket = null, scene = null, renderer = null, frames = [], drawn = null;
   var pending = false, recording = false, sceneVersion = 0, namesEdited = false;
   var pointerIds = {}, nextPointer = 0;
+  // Every frame of this take the page was sent, by frame index, for the graph and the
+  // timeline; a take made again (tuned) arrives whole in a `history` message.
+  var history = [], HISTORY_LIMIT = 36000, furthest = -1, shownFrame = -1, replaying = false;
+  var timeline = $("timeline"), scrubbing = false;
+  var tunables = [], tuneControls = [], tuneTimer = null, tuneQueued = null, saveTimer = null;
 
   // What tests and tools may read: the scene, the last frame received and the last drawn.
   window.scenecPreview = {
@@ -21,6 +26,11 @@
     get drawnFrame() { return drawn; },
     get sceneVersion() { return sceneVersion; },
     get connected() { return socket !== null && socket.readyState === 1; },
+    get tunables() { return tunables; },
+    get historyLength() { return history.length; },
+    // The values the graph draws for `name`'s `value` (x, y, speed, angle): [t, v, frame]
+    // for each frame the page has (a page that reads slowly misses some live frames).
+    graphSeries: function (name, value) { return series(handleIndex(name), value); },
     toScene: function (x, y) { return renderer ? renderer.toScene(x, y) : null; },
     toClient: function (x, y) { return renderer ? renderer.toClient(x, y) : null; }
   };
@@ -57,13 +67,18 @@
         renderer = SceneRenderer.create(canvas, scene);
         renderer.layout([]);
         makeInputControls(scene.inputs || []);
+        if (!message.keepHistory) history = [];
+        lastPick = -1;
+        fillGraphHandles();
+        fit();
         $("stateline").hidden = !(scene.machines && scene.machines.length);
         document.title = scene.name + " — scenec preview";
         $("title").textContent = scene.name;
         break;
       case "frame":
         // The first frame sizes the view, so points outside the scene's canvas show.
-        if (!frames.length && !drawn) renderer.layout([message.frame]);
+        if (!frames.length && !drawn) { renderer.layout([message.frame]); fit(); }
+        remember(message.frame);
         frames.push(message.frame);
         if (frames.length > KEEP) frames.splice(0, frames.length - KEEP);
         log(message.frame);
@@ -74,6 +89,17 @@
           // browsers), draw anyway, at a slower pace.
           setTimeout(function () { if (pending) draw(); }, 100);
         }
+        break;
+      case "history":
+        history = [];
+        message.frames.forEach(remember);
+        drawGraph();
+        break;
+      case "tunables":
+        showTunables(message);
+        break;
+      case "tuning-saved":
+        $("tunestatus").textContent = message.message;
         break;
       case "diagnostics":
         problems.textContent = message.text;
@@ -90,7 +116,16 @@
           $("tracename").value = message.traceName;
           $("scenename").value = message.sceneName;
         }
-        statusText.textContent = message.playingScript ? "playing the scene's gesture" : "live";
+        statusText.textContent = message.replaying ? "replaying this take"
+          : message.playingScript ? "playing the scene's gesture" : "live";
+        replaying = message.replaying;
+        if (message.furthest !== undefined) {
+          furthest = message.furthest;
+          // Live input after going back drops the rest of the take.
+          if (history.length > furthest + 1) history.length = furthest + 1;
+          timeline.max = String(Math.max(furthest, 0));
+          showTimeline(message.frame);
+        }
         break;
       case "saved":
         savedText.textContent = message.message || "saved " + message.files.join(" and ");
@@ -100,6 +135,7 @@
         if (window.confirm(message.message)) {
           save(message.token);
         } else {
+          // The user's choice, not a failure.
           savedText.textContent = "not saved: the existing files were kept";
         }
         break;
@@ -107,8 +143,7 @@
         savedText.textContent = message.message;
         break;
       case "error":
-        savedText.textContent = "";
-        statusText.textContent = "error: " + message.message;
+        savedText.textContent = "error: " + message.message;
         break;
     }
   }
@@ -129,7 +164,281 @@
       }).join(", ");
     }
     if (f["in"]) showInputs(f["in"]);
+    var atRest = f.h && f.h.every(function (h) { return !h || h[4] === "idle"; });
+    $("rest").textContent = atRest ? "at rest" : "moving";
+    furthest = Math.max(furthest, f.i);
+    timeline.max = String(furthest);
+    showTimeline(f.i);
+    drawGraph();
   }
+
+  // MARK: the timeline
+
+  function remember(f) {
+    if (f.i >= HISTORY_LIMIT) return;
+    history[f.i] = { t: f.t, h: f.h, e: f.e };
+  }
+
+  function showTimeline(index) {
+    if (index === undefined || index < 0) return;
+    shownFrame = index;
+    if (!scrubbing) timeline.value = String(index);
+    $("timelabel").textContent = "frame " + index + " of " + Math.max(furthest, 0);
+  }
+
+  timeline.addEventListener("input", function () {
+    scrubbing = true;
+    send({ type: "seek", frame: parseInt(timeline.value, 10) || 0 });
+  });
+  timeline.addEventListener("change", function () { scrubbing = false; });
+  $("replay").addEventListener("click", function () { control("replay"); });
+
+  // The canvas fills the width it is given, and no more of the window's height than
+  // leaves the controls in view; pointers map through its box, so scene coordinates stay exact.
+  function fit() {
+    if (!renderer || !canvas.width) return;
+    var box = canvas.parentNode.clientWidth || canvas.width;
+    var aspect = canvas.width / canvas.height;
+    var tall = Math.max(200, window.innerHeight - 220);
+    canvas.style.width = Math.max(120, Math.min(box, tall * aspect)) + "px";
+  }
+  window.addEventListener("resize", function () { fit(); drawGraph(); });
+
+  // MARK: tuning
+
+  function showTunables(message) {
+    var box = $("tunables");
+    var numbers = message.numbers || [];
+    var same = numbers.length === tunables.length && numbers.every(function (n, k) {
+      return n.path === tunables[k].path;
+    });
+    tunables = numbers;
+    if (!same) {
+      box.textContent = "";
+      tuneControls = [];
+      numbers.forEach(function (number, k) {
+        var row = document.createElement("label");
+        row.className = "tunable";
+        var name = document.createElement("span");
+        // `springs.wave.dampingRatio` reads as `wave dampingRatio`.
+        name.textContent = number.path.replace(/^(springs|let|constraints)\./, "").split(".").join(" · ")
+          + (number.unit ? " (" + number.unit + ")" : "");
+        name.title = number.path + " (line " + number.line + ")";
+        var slider = document.createElement("input");
+        slider.type = "range";
+        slider.id = "tune-" + k;
+        var field = document.createElement("input");
+        field.type = "number";
+        field.setAttribute("aria-label", number.path);
+        [slider, field].forEach(function (control) {
+          control.addEventListener("input", function () {
+            var value = parseFloat(control.value);
+            if (!isFinite(value)) return;
+            var n = tunables[k];
+            value = Math.min(Math.max(value, n.min), n.max);
+            (control === slider ? field : slider).value = String(value);
+            tune(k, value);
+          });
+        });
+        row.appendChild(name);
+        row.appendChild(slider);
+        row.appendChild(field);
+        box.appendChild(row);
+        tuneControls.push({ slider: slider, field: field });
+      });
+      if (!numbers.length) box.innerHTML = '<span class="hint">no numbers to tune</span>';
+    }
+    numbers.forEach(function (number, k) {
+      var c = tuneControls[k];
+      [c.slider, c.field].forEach(function (control) {
+        control.min = String(number.min);
+        control.max = String(number.max);
+        control.step = String(number.step);
+        // Not under the user's hand.
+        if (control !== document.activeElement && tuneQueued === null) control.value = String(number.value);
+      });
+    });
+    $("savetuning").disabled = !message.unsaved;
+    var status = $("tunestatus");
+    if (message.unsaved) {
+      status.textContent = "not saved: " + message.changes.join(", ");
+    } else if (status.textContent.indexOf("not saved") === 0) {
+      status.textContent = "";
+    }
+    if (message.unsaved && $("autosave").checked) {
+      clearTimeout(saveTimer);
+      saveTimer = setTimeout(function () { send({ type: "save-tuning" }); }, 400);
+    }
+  }
+
+  // At most one tune message every 50 ms while a slider moves; the last value always goes.
+  function tune(index, value) {
+    tuneQueued = { index: index, value: value };
+    if (tuneTimer !== null) return;
+    (function flush() {
+      if (tuneQueued === null) { tuneTimer = null; return; }
+      send({ type: "tune", index: tuneQueued.index, value: tuneQueued.value });
+      tuneQueued = null;
+      tuneTimer = setTimeout(flush, 50);
+    })();
+  }
+
+  $("savetuning").addEventListener("click", function () { send({ type: "save-tuning" }); });
+
+  // MARK: the graph
+
+  var graphCanvas = $("graph");
+  var GRAPH_COLORS = { x: "#0a84ff", y: "#ff375f", speed: "#30d158", angle: "#ff9f0a" };
+
+  function fillGraphHandles() {
+    var select = $("graphhandle");
+    var previous = select.value;
+    select.textContent = "";
+    scene.handles.forEach(function (h) {
+      var option = document.createElement("option");
+      option.value = h.name;
+      option.textContent = h.name;
+      select.appendChild(option);
+    });
+    if (scene.handles.some(function (h) { return h.name === previous; })) select.value = previous;
+  }
+
+  // Until the user picks a handle, the graph shows the one that has moved furthest.
+  var handlePicked = false, lastPick = -1;
+  $("graphhandle").addEventListener("change", function () { handlePicked = true; });
+  function autoPick() {
+    if (handlePicked || !scene || scene.handles.length > 256) return;
+    if (lastPick >= 0 && history.length - lastPick < 30) return;
+    lastPick = history.length;
+    var best = -1, bestRange = 0;
+    scene.handles.forEach(function (h, k) {
+      var range = 0;
+      ["x", "y"].forEach(function (v) {
+        var s = series(k, v), lo = Infinity, hi = -Infinity;
+        s.forEach(function (p) { lo = Math.min(lo, p[1]); hi = Math.max(hi, p[1]); });
+        if (s.length) range = Math.max(range, hi - lo);
+      });
+      if (range > bestRange + 1e-9) { best = k; bestRange = range; }
+    });
+    if (best >= 0) $("graphhandle").value = scene.handles[best].name;
+  }
+
+  function handleIndex(name) {
+    if (!scene) return -1;
+    for (var k = 0; k < scene.handles.length; k++) if (scene.handles[k].name === name) return k;
+    return -1;
+  }
+
+  // [t, value, frame] for each frame of the take the page has: x, y and angle as the
+  // frames give them, speed as the distance from the frame before over the time step.
+  function series(k, value) {
+    var out = [];
+    if (k < 0) return out;
+    var fps = scene.fps || 60, before = null;
+    for (var i = 0; i < history.length; i++) {
+      var f = history[i];
+      if (!f || !f.h || !f.h[k]) { before = null; continue; }
+      var h = f.h[k], v;
+      if (value === "x") v = h[0];
+      else if (value === "y") v = h[1];
+      else if (value === "angle") v = h[2];
+      else if (before) v = Math.hypot(h[0] - before[0], h[1] - before[1]) * fps;
+      else if (i === 0) v = 0;
+      else { before = h; continue; }  // After a missing frame: no speed to tell.
+      out.push([f.t, v, i]);
+      before = h;
+    }
+    return out;
+  }
+
+  function drawGraph() {
+    if (!scene || $("graphs").open === false) return;
+    autoPick();
+    var ratio = window.devicePixelRatio || 1;
+    var w = graphCanvas.clientWidth || 560, hgt = graphCanvas.clientHeight || 200;
+    if (graphCanvas.width !== Math.round(w * ratio)) graphCanvas.width = Math.round(w * ratio);
+    if (graphCanvas.height !== Math.round(hgt * ratio)) graphCanvas.height = Math.round(hgt * ratio);
+    var g = graphCanvas.getContext("2d");
+    g.setTransform(ratio, 0, 0, ratio, 0, 0);
+    g.clearRect(0, 0, w, hgt);
+    var k = handleIndex($("graphhandle").value);
+    var values = ["x", "y", "speed", "angle"].filter(function (v) { return $("graph-" + v).checked; });
+    var lines = values.map(function (v) { return { name: v, points: series(k, v) }; });
+    var t0 = Infinity, t1 = -Infinity, v0 = Infinity, v1 = -Infinity;
+    lines.forEach(function (line) {
+      line.points.forEach(function (p) {
+        t0 = Math.min(t0, p[0]); t1 = Math.max(t1, p[0]);
+        v0 = Math.min(v0, p[1]); v1 = Math.max(v1, p[1]);
+      });
+    });
+    if (!isFinite(t0)) return;
+    if (t1 - t0 < 1e-9) t1 = t0 + 1;
+    if (v1 - v0 < 1e-9) { v0 -= 1; v1 += 1; }
+    var pad = (v1 - v0) * 0.08; v0 -= pad; v1 += pad;
+    var left = 44, right = 8, top = 8, bottom = 18;
+    function X(t) { return left + (t - t0) / (t1 - t0) * (w - left - right); }
+    function Y(v) { return top + (v1 - v) / (v1 - v0) * (hgt - top - bottom); }
+    g.font = "10px system-ui, sans-serif";
+    g.fillStyle = "#666";
+    g.strokeStyle = "#e5e5ea";
+    g.lineWidth = 1;
+    [v0 + pad, (v0 + v1) / 2, v1 - pad].forEach(function (v) {
+      g.beginPath(); g.moveTo(left, Y(v)); g.lineTo(w - right, Y(v)); g.stroke();
+      g.fillText(v.toFixed(Math.abs(v) < 10 ? 2 : 0), 2, Y(v) + 3);
+    });
+    g.fillText(t0.toFixed(2) + " s", left, hgt - 4);
+    g.fillText(t1.toFixed(2) + " s", w - right - 40, hgt - 4);
+    // Events of this handle, and state changes, as dashed lines.
+    g.setLineDash([4, 3]);
+    g.strokeStyle = "#8e8e93";
+    var name = k >= 0 ? scene.handles[k].name : "";
+    history.forEach(function (f) {
+      if (!f || !f.e || !f.e.length) return;
+      var mine = f.e.filter(function (e) { return e[0] === "state" || e[1] === name; });
+      if (!mine.length) return;
+      var x = X(f.t);
+      g.beginPath(); g.moveTo(x, top); g.lineTo(x, hgt - bottom); g.stroke();
+      var label = mine.map(describe).join(", ");
+      // Labels near the right edge read leftwards, so they stay in the graph.
+      var leftwards = x > w * 0.6;
+      g.textAlign = leftwards ? "right" : "left";
+      g.fillText(label, leftwards ? x - 2 : x + 2, top + 9);
+      g.textAlign = "left";
+    });
+    g.setLineDash([]);
+    lines.forEach(function (line) {
+      g.strokeStyle = GRAPH_COLORS[line.name];
+      g.lineWidth = 1.5;
+      g.beginPath();
+      line.points.forEach(function (p, i) {
+        if (i === 0) g.moveTo(X(p[0]), Y(p[1])); else g.lineTo(X(p[0]), Y(p[1]));
+      });
+      g.stroke();
+    });
+    // The frame shown.
+    var shown = history[shownFrame];
+    if (shown) {
+      g.strokeStyle = "#3a3a3c";
+      g.beginPath(); g.moveTo(X(shown.t), top); g.lineTo(X(shown.t), hgt - bottom); g.stroke();
+    }
+    graphCanvas.scale = { t0: t0, t1: t1, left: left, right: right, width: w };
+  }
+
+  graphCanvas.addEventListener("click", function (event) {
+    var s = graphCanvas.scale;
+    if (!s) return;
+    var box = graphCanvas.getBoundingClientRect();
+    var t = s.t0 + (event.clientX - box.left - s.left) / (s.width - s.left - s.right) * (s.t1 - s.t0);
+    var best = -1;
+    history.forEach(function (f, i) {
+      if (f && (best < 0 || Math.abs(f.t - t) < Math.abs(history[best].t - t))) best = i;
+    });
+    if (best >= 0) send({ type: "seek", frame: best });
+  });
+  ["graphhandle", "graph-x", "graph-y", "graph-speed", "graph-angle"].forEach(function (id) {
+    $(id).addEventListener("change", drawGraph);
+  });
+  $("graphs").addEventListener("toggle", drawGraph);
 
   function describe(e) {
     if (e[0] === "state") return e[1] + ": " + e[3] + " → " + e[2];

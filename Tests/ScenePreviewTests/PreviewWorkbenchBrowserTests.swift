@@ -1,0 +1,119 @@
+import Foundation
+import SceneDiagnostics
+import ScenePipeline
+import SceneRuntime
+import Testing
+
+@testable import ScenePreview
+
+/// The preview as a workbench, in a real Chromium: a spring's slider changes the motion at
+/// once, Save writes only that number into the file (YAML and DSL), the graph draws the
+/// frames' values, and the timeline shows the frame `scenec run --at` gives.
+@Suite(.serialized) struct PreviewWorkbenchBrowserTests {
+  /// The frames `scenec run` makes of `text`, a wave scene in the syntax of `name`.
+  static func frames(of text: String, name: String) throws -> [Frame] {
+    let syntax = try #require(SceneLoader.Syntax(fileName: name))
+    let read = SceneLoader.load(
+      SourceFile(name: name, text: text), syntax: syntax)
+    let loaded = ScenePipeline.resolve(read, sceneFile: name)
+    return try SceneRunner.frames(of: try #require(loaded.graph))
+  }
+
+  /// Whether the page's graph of `c.y` begins with `frames`' `c.y`, to the frames'
+  /// precision (the page goes on making frames at rest after them).
+  static func graphCheck(_ frames: [Frame]) -> String {
+    let c = frames[0].handles.firstIndex { $0.name == "c" } ?? -1
+    let ys = frames.map { String($0.handles[c].y) }.joined(separator: ",")
+    return """
+      (function () {
+        var want = [\(ys)];
+        var got = scenecPreview.graphSeries('c', 'y');
+        // Every frame of the run the page has (a busy page may miss a live frame; the
+        // take made again after tuning is sent whole), and the last of them.
+        var seen = 0;
+        for (var k = 0; k < got.length; k++) {
+          var i = got[k][2];
+          if (i >= want.length) continue;
+          if (Math.abs(got[k][1] - want[i]) > 0.0011) return false;
+          seen += 1;
+        }
+        return seen >= want.length / 2 && got.some(function (p) { return p[2] === want.length - 1; });
+      })()
+      """
+  }
+
+  @Test(
+    .enabled(
+      if: BrowserTests.chromium != nil,
+      "chromium is not installed: the browser test cannot run here (Debian: apt-get install chromium)"
+    ),
+    arguments: ["wave.yaml", "wave.scene"])
+  func aSpringSliderRetunesTheWaveAndSaveWritesOnlyThatNumber(scene: String) async throws {
+    try await PreviewServerTests.withServer(scene: scene) { port, folder, _ in
+      let file = folder + "/" + scene
+      let original = try String(contentsOfFile: file, encoding: .utf8)
+      let browser = try Browser(executable: try #require(BrowserTests.chromium))
+      defer { browser.stop() }
+      let endpoint = try await browser.devToolsEndpoint()
+      try await DevTools.session(endpoint) { tools in
+        let page = try await tools.open("http://127.0.0.1:\(port)/")
+        #expect(
+          try await tools.waitFor(
+            "scenecPreview.connected && scenecPreview.tunables.length > 0", in: page))
+        let index =
+          try await tools.evaluate(
+            "scenecPreview.tunables.findIndex(function (n) { return n.path === 'springs.wave.dampingRatio'; })",
+            in: page) as? Int
+        let slider = "document.getElementById('tune-\(try #require(index))')"
+        #expect(try await tools.evaluate("\(slider).value", in: page) as? String == "0.57")
+
+        // The scene's gesture, to rest: the graph is the run's c.y, frame for frame.
+        _ = try await tools.evaluate("document.getElementById('script').click()", in: page)
+        let frames = try Self.frames(of: original, name: scene)
+        #expect(
+          try await tools.waitFor(
+            "document.getElementById('rest').textContent === 'at rest' && scenecPreview.historyLength >= \(frames.count)",
+            in: page))
+        #expect(try await tools.waitFor(Self.graphCheck(frames), in: page))
+
+        // The slider to 0.2: the take is made again at once, with the new bounce.
+        _ = try await tools.evaluate(
+          "\(slider).value = '0.2'; \(slider).dispatchEvent(new Event('input'))", in: page)
+        let tunedText = original.replacingOccurrences(
+          of: scene.hasSuffix(".yaml") ? "dampingRatio: 0.57" : "dampingRatio=0.57",
+          with: scene.hasSuffix(".yaml") ? "dampingRatio: 0.2" : "dampingRatio=0.2")
+        #expect(tunedText != original)
+        let tuned = try Self.frames(of: tunedText, name: scene)
+        #expect(try await tools.waitFor(Self.graphCheck(tuned), in: page))
+        #expect(
+          try await tools.waitFor(
+            "document.getElementById('tunestatus').textContent === 'not saved: springs.wave.dampingRatio 0.57 → 0.2'",
+            in: page))
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == original)
+
+        // Scrubbing to frame 40 shows the frame `scenec run --frame 40` gives.
+        _ = try await tools.evaluate(
+          "var t = document.getElementById('timeline'); t.value = '40'; t.dispatchEvent(new Event('input'))",
+          in: page)
+        #expect(try await tools.waitFor("scenecPreview.drawnFrame.i === 40", in: page))
+        let c = try #require(tuned[40].handles.firstIndex { $0.name == "c" })
+        let shown = try await tools.evaluate("scenecPreview.drawnFrame.h[\(c)][1]", in: page)
+        #expect(abs(((shown as? NSNumber)?.doubleValue ?? .nan) - tuned[40].handles[c].y) <= 0.0011)
+        if let path = ProcessInfo.processInfo.environment["SCENEC_PREVIEW_WORKBENCH_SCREENSHOT"],
+          scene.hasSuffix(".yaml")
+        {
+          try await tools.screenshot(of: page, to: path)
+        }
+
+        // Save: the file is the original with only that number's text changed.
+        _ = try await tools.evaluate("document.getElementById('savetuning').click()", in: page)
+        #expect(
+          try await tools.waitFor(
+            "document.getElementById('tunestatus').textContent === 'saved springs.wave.dampingRatio 0.57 → 0.2 to \(scene)'",
+            in: page))
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == tunedText)
+        #expect(try await tools.waitFor("document.getElementById('savetuning').disabled", in: page))
+      }
+    }
+  }
+}

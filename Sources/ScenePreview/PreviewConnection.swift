@@ -199,11 +199,14 @@ public actor PreviewConnection<C: Clock> where C.Duration == Duration {
       await sendTunables()
     case .seek(let index):
       do {
-        if let frame = try session?.seek(to: index) { await send(frameMessage(frame)) }
+        let frame = try session?.seek(to: index)
+        // The state first: a message after a frame would make the frame stale.
+        await sendState()
+        if let frame { await send(frameMessage(frame)) }
       } catch {
         await send(Self.diagnostics(DiagnosticText.render(error)))
+        await sendState()
       }
-      await sendState()
     case .input(let name, let value):
       let elapsed = max(0, seconds(lastDue.duration(to: now)))
       if let problem = session?.setInput(named: name, to: value, afterLastFrame: elapsed) {
@@ -277,6 +280,10 @@ public actor PreviewConnection<C: Clock> where C.Duration == Duration {
   }
 
   func apply(_ control: PreviewMessage.Control, at now: C.Instant) async {
+    // A frame a control makes goes after the state message: a message after a frame
+    // makes the frame stale in the page's outbox, and a paused page would never get it.
+    var frameAfterState: Frame?
+    var stepAfterState = false
     do {
       switch control {
       case .pause: session?.isPaused = true
@@ -284,19 +291,22 @@ public actor PreviewConnection<C: Clock> where C.Duration == Duration {
       case .toggle: session?.isPaused.toggle()
       case .step:
         session?.isPaused = true
-        await makeFrame()
+        stepAfterState = true
       case .restart: try session?.restart()
       case .script: try session?.playScript()
       case .record: try session?.startRecording()
       case .stopRecording: session?.stopRecording()
-      case .replay:
-        if let first = try session?.replayTake() { await send(frameMessage(first)) }
+      case .replay: frameAfterState = try session?.replayTake()
+      case .showGuides: showsGuides = true
+      case .hideGuides: showsGuides = false
       }
     } catch {
       await send(Self.diagnostics(DiagnosticText.render(error)))
     }
     schedule(from: now)
     await sendState()
+    if stepAfterState { await makeFrame() }
+    if let frameAfterState { await send(frameMessage(frameAfterState)) }
   }
 
   // MARK: - Frames
@@ -338,7 +348,7 @@ public actor PreviewConnection<C: Clock> where C.Duration == Duration {
   static var framePrefix: String { "{\"type\":\"frame\"," }
 
   func makeFrame() async {
-    guard var current = session, let context else { return }
+    guard var current = session, context != nil else { return }
     do {
       let frame = try current.frame()
       session = current
@@ -354,16 +364,97 @@ public actor PreviewConnection<C: Clock> where C.Duration == Duration {
     }
   }
 
-  /// A frame's message (counted as sent).
+  /// Whether the page asked for the scene's guides with each frame.
+  var showsGuides = false
+
+  /// A frame's message (counted as sent), with the guides when the page shows them.
   func frameMessage(_ frame: Frame) -> String {
     guard let context else { return Self.object(["type": "frame"]) }
     var entry = TextBytes(capacity: 256)
     entry.append(Self.framePrefix)
     entry.append("\"frame\":")
     SceneJSON.appendFrame(frame, context: context, to: &entry)
+    if showsGuides, let guides = session?.guides {
+      entry.append(",\"guides\":")
+      Self.appendGuides(guides, to: &entry)
+    }
     entry.append("}")
     framesSent += 1
     return entry.string
+  }
+
+  /// The guides as the page draws them: per handle `h` (its index), `hit` (its grab
+  /// radius), `rest`, `bounds` (`[minX, maxX, minY, maxY]`, `null` where open), `snap`
+  /// (`[name, x, y]`), `grid` (`[cellX, cellY, originX, originY]`), `detents` and `to` (where
+  /// a released handle is going).
+  static func appendGuides(_ guides: SceneGuides, to text: inout TextBytes) {
+    func number(_ value: Double) {
+      if value.isFinite { text.append(value, precision: 3) } else { text.append("null") }
+    }
+    func point(_ p: Vector) {
+      text.append("[")
+      number(p.x)
+      text.append(",")
+      number(p.y)
+      text.append("]")
+    }
+    func named(_ key: String, _ items: [(name: String, point: Vector)]) {
+      guard !items.isEmpty else { return }
+      text.append(",\"\(key)\":[")
+      for (k, item) in items.enumerated() {
+        text.append(k == 0 ? "[" : ",[")
+        text.appendQuoted(item.name)
+        text.append(",")
+        number(item.point.x)
+        text.append(",")
+        number(item.point.y)
+        text.append("]")
+      }
+      text.append("]")
+    }
+    text.append("[")
+    for (k, g) in guides.handles.enumerated() {
+      text.append(k == 0 ? "{\"h\":" : ",{\"h\":")
+      text.append(String(g.handle))
+      if let r = g.hitRadius {
+        text.append(",\"hit\":")
+        number(r)
+      }
+      if let rest = g.rest {
+        text.append(",\"rest\":")
+        point(rest)
+      }
+      if let b = g.bounds {
+        text.append(",\"bounds\":[")
+        number(b.minX)
+        text.append(",")
+        number(b.maxX)
+        text.append(",")
+        number(b.minY)
+        text.append(",")
+        number(b.maxY)
+        text.append("]")
+      }
+      named("snap", g.snapPoints)
+      if let grid = g.grid {
+        text.append(",\"grid\":[")
+        number(grid.cell.x)
+        text.append(",")
+        number(grid.cell.y)
+        text.append(",")
+        number(grid.origin.x)
+        text.append(",")
+        number(grid.origin.y)
+        text.append("]")
+      }
+      named("detents", g.detents)
+      if let to = g.destination {
+        text.append(",\"to\":")
+        point(to)
+      }
+      text.append("}")
+    }
+    text.append("]")
   }
 
   func sendState() async {

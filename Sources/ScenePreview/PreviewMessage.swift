@@ -32,6 +32,8 @@ public enum PreviewMessage: Equatable, Sendable {
   public enum Control: String, Equatable, Sendable, CaseIterable {
     case pause, resume, toggle, step, restart, script, record, replay
     case stopRecording = "stop-recording"
+    case showGuides = "show-guides"
+    case hideGuides = "hide-guides"
   }
 
   /// The largest message read, in bytes; the pointer messages are about 60.

@@ -82,6 +82,7 @@ enum PreviewPage {
     <label><input id="points" type="checkbox"> control points</label>
     <label><input id="vectors" type="checkbox"> velocity vectors</label>
     <label><input id="trail" type="checkbox"> pointer trail</label>
+    <label title="Hit radii, rests, bounds and the overdrag zone, snap targets and grids, path detents, and where a released handle is going"><input id="guides" type="checkbox"> guides</label>
     </div>
     <div class="controls" id="inputs" hidden aria-label="inputs"></div>
     <div class="controls" id="savebox" hidden>

@@ -163,6 +163,10 @@ public struct PreviewSession: Sendable {
     return nil
   }
 
+  /// The scene's guides as it stands now: hit radii, rests, bounds, snap targets, detents
+  /// and where released handles are going.
+  public var guides: SceneGuides { simulation.guides() }
+
   /// Each input's value now (0 for a trigger).
   public var inputValues: [Double] { simulation.inputValues }
 

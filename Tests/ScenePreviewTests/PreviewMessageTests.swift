@@ -51,7 +51,7 @@ import Testing
     ),
     (
       #"{"type":"control","action":"explode"}"#,
-      "a control message needs an 'action': one of pause, resume, toggle, step, restart, script, record, replay, stop-recording"
+      "a control message needs an 'action': one of pause, resume, toggle, step, restart, script, record, replay, stop-recording, show-guides, hide-guides"
     ),
     (#"{"type":"speed","value":5}"#, "'value' must be between 0.1 and 2"),
     (#"{"type":"save"}"#, "a save message needs a 'trace' file name"),

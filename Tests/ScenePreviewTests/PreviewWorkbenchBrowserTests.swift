@@ -99,6 +99,15 @@ import Testing
         let c = try #require(tuned[40].handles.firstIndex { $0.name == "c" })
         let shown = try await tools.evaluate("scenecPreview.drawnFrame.h[\(c)][1]", in: page)
         #expect(abs(((shown as? NSNumber)?.doubleValue ?? .nan) - tuned[40].handles[c].y) <= 0.0011)
+        // Guides: each of the wave's seven points has a rest, drawn as a cross.
+        _ = try await tools.evaluate("document.getElementById('guides').click()", in: page)
+        _ = try await tools.evaluate(
+          "var t = document.getElementById('timeline'); t.value = '41'; t.dispatchEvent(new Event('input'))",
+          in: page)
+        #expect(
+          try await tools.waitFor(
+            "scenecPreview.drawnFrame.i === 41 && scenecPreview.drawnFrame.guides.length === 7 && scenecPreview.drawnFrame.guides.every(function (g) { return g.rest; })",
+            in: page))
         if let path = ProcessInfo.processInfo.environment["SCENEC_PREVIEW_WORKBENCH_SCREENSHOT"],
           scene.hasSuffix(".yaml")
         {

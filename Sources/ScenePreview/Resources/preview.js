@@ -71,12 +71,16 @@
         lastPick = -1;
         fillGraphHandles();
         fit();
+        // A new connection starts without guides: ask again.
+        if (showGuides) control("show-guides");
         $("stateline").hidden = !(scene.machines && scene.machines.length);
         document.title = scene.name + " — scenec preview";
         $("title").textContent = scene.name;
         break;
       case "frame":
         // The first frame sizes the view, so points outside the scene's canvas show.
+        // The guides come beside the frame, when asked for.
+        if (message.guides) message.frame.guides = message.guides;
         if (!frames.length && !drawn) { renderer.layout([message.frame]); fit(); }
         remember(message.frame);
         frames.push(message.frame);
@@ -153,6 +157,7 @@
     if (!renderer || !frames.length) return;
     var index = frames.length - 1;
     renderer.draw(frames, index, options);
+    if (showGuides && frames[index].guides) drawGuides(frames[index]);
     drawn = frames[index];
     var f = frames[index];
     timeText.textContent = "t = " + f.t.toFixed(3) + " s";
@@ -170,6 +175,100 @@
     timeline.max = String(furthest);
     showTimeline(f.i);
     drawGraph();
+  }
+
+  // MARK: guides
+
+  var showGuides = false;
+  $("guides").addEventListener("change", function () {
+    showGuides = $("guides").checked;
+    control(showGuides ? "show-guides" : "hide-guides");
+  });
+
+  // The scene's guides over the frame just drawn, in scene coordinates: grab radii
+  // (dashed blue), rests (grey crosses), bounds (dashed orange, the overdrag zone beyond
+  // them shaded), snap targets (diamonds) and grids (dots), path detents (green), and
+  // where a released handle is going (purple).
+  function drawGuides(f) {
+    var ctx = canvas.getContext("2d");
+    var box = canvas.getBoundingClientRect();
+    if (!box.width) return;
+    var o = renderer.toClient(0, 0), u = renderer.toClient(1, 0);
+    var k = canvas.width / box.width, s = (u.x - o.x) * k;
+    var view = renderer.toScene(box.left, box.top), far = renderer.toScene(box.right, box.bottom);
+    ctx.save();
+    ctx.setTransform(s, 0, 0, s, (o.x - box.left) * k, (o.y - box.top) * k);
+    ctx.lineWidth = 1 / s;
+    ctx.font = (10 / s) + "px system-ui, sans-serif";
+    function open(v, fallback) { return v === null ? fallback : v; }
+    f.guides.forEach(function (g) {
+      var h = f.h[g.h];
+      if (!h) return;
+      if (g.bounds) {
+        var x0 = open(g.bounds[0], view.x - 1e4), x1 = open(g.bounds[1], far.x + 1e4);
+        var y0 = open(g.bounds[2], view.y - 1e4), y1 = open(g.bounds[3], far.y + 1e4);
+        ctx.fillStyle = "rgba(255, 149, 0, 0.08)";
+        ctx.beginPath();
+        ctx.rect(view.x - 1e4, view.y - 1e4, far.x - view.x + 2e4, far.y - view.y + 2e4);
+        ctx.rect(x0, y0, x1 - x0, y1 - y0);
+        ctx.fill("evenodd");
+        ctx.strokeStyle = "#ff9500";
+        ctx.setLineDash([6 / s, 4 / s]);
+        ctx.strokeRect(x0, y0, x1 - x0, y1 - y0);
+      }
+      if (g.hit) {
+        ctx.strokeStyle = "rgba(10, 132, 255, 0.8)";
+        ctx.setLineDash([3 / s, 3 / s]);
+        ctx.beginPath(); ctx.arc(h[0], h[1], g.hit, 0, 2 * Math.PI); ctx.stroke();
+      }
+      ctx.setLineDash([]);
+      if (g.rest) {
+        var r = 5 / s;
+        ctx.strokeStyle = "#8e8e93";
+        ctx.beginPath();
+        ctx.moveTo(g.rest[0] - r, g.rest[1] - r); ctx.lineTo(g.rest[0] + r, g.rest[1] + r);
+        ctx.moveTo(g.rest[0] + r, g.rest[1] - r); ctx.lineTo(g.rest[0] - r, g.rest[1] + r);
+        ctx.stroke();
+      }
+      function mark(items, color, diamond) {
+        (items || []).forEach(function (item) {
+          var d = 5 / s;
+          ctx.strokeStyle = ctx.fillStyle = color;
+          ctx.beginPath();
+          if (diamond) {
+            ctx.moveTo(item[1], item[2] - d); ctx.lineTo(item[1] + d, item[2]);
+            ctx.lineTo(item[1], item[2] + d); ctx.lineTo(item[1] - d, item[2]); ctx.closePath();
+          } else {
+            ctx.arc(item[1], item[2], d * 0.7, 0, 2 * Math.PI);
+          }
+          ctx.stroke();
+          ctx.fillText(item[0], item[1] + d + 2 / s, item[2] - d);
+        });
+      }
+      mark(g.snap, "#ff9500", true);
+      mark(g.detents, "#30d158", false);
+      if (g.grid && g.grid[0] > 0 && g.grid[1] > 0) {
+        var cx = g.grid[0], cy = g.grid[1];
+        var nx = Math.ceil((far.x - view.x) / cx), ny = Math.ceil((far.y - view.y) / cy);
+        if (nx * ny <= 4000) {
+          ctx.fillStyle = "rgba(255, 149, 0, 0.6)";
+          var ix0 = Math.floor((view.x - g.grid[2]) / cx), iy0 = Math.floor((view.y - g.grid[3]) / cy);
+          for (var i = ix0; i <= ix0 + nx + 1; i++) {
+            for (var j = iy0; j <= iy0 + ny + 1; j++) {
+              ctx.fillRect(g.grid[2] + i * cx - 1 / s, g.grid[3] + j * cy - 1 / s, 2 / s, 2 / s);
+            }
+          }
+        }
+      }
+      if (g.to) {
+        ctx.strokeStyle = "#bf5af2";
+        ctx.setLineDash([2 / s, 3 / s]);
+        ctx.beginPath(); ctx.moveTo(h[0], h[1]); ctx.lineTo(g.to[0], g.to[1]); ctx.stroke();
+        ctx.setLineDash([]);
+        ctx.beginPath(); ctx.arc(g.to[0], g.to[1], 6 / s, 0, 2 * Math.PI); ctx.stroke();
+      }
+    });
+    ctx.restore();
   }
 
   // MARK: the timeline

@@ -475,8 +475,13 @@ public actor PreviewConnection<C: Clock> where C.Duration == Duration {
 
   static func sceneMessage(graph: SceneGraph, context: OutputContext?) -> String {
     guard let context else { return object(["type": "scene"]) }
+    // Each handle's rest threshold (its spring's), for the band the page's graph draws.
+    let thresholds = graph.handles.map { handle in
+      handle.spring.map { graph.springs[$0].restThreshold }.map { "\($0)" } ?? "null"
+    }
     return "{\"type\":\"scene\",\"scene\":"
-      + SceneJSON.header(context: context, frameCount: 0) + "]}}"
+      + SceneJSON.header(context: context, frameCount: 0) + "]},\"restThresholds\":["
+      + thresholds.joined(separator: ",") + "]}"
   }
 
   static func diagnostics(_ text: String) -> String {

@@ -114,9 +114,11 @@ enum PreviewPage {
     <label><input id="graph-y" type="checkbox" checked> y</label>
     <label><input id="graph-speed" type="checkbox"> speed</label>
     <label><input id="graph-angle" type="checkbox"> angle</label>
+    <input id="graphexpr" size="22" placeholder="and an expression: c.y - 50" aria-label="expression to graph" spellcheck="false">
     </div>
+    <div id="graphproblem" class="hint message"></div>
     <canvas id="graph" width="560" height="200" aria-label="graph of the handle's values over time"></canvas>
-    <div class="hint">Dashed lines: the handle's events and state changes; the grey line is the frame shown. Click the graph to go to that time.</div>
+    <div class="hint">Dashed lines: the handle's events and state changes; the grey line is the frame shown; the green band, once the handle has settled, is its spring's rest threshold; the purple line is the expression (handles' x, y, angle and r, t, + − × ÷ ^ and abs, sqrt, min, max, hypot, sin, cos, atan2, round, floor, ceil). Click the graph to go to that time.</div>
     </details>
     </div>
     </div>

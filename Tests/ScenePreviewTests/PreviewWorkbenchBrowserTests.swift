@@ -75,6 +75,27 @@ import Testing
             "document.getElementById('rest').textContent === 'at rest' && scenecPreview.historyLength >= \(frames.count)",
             in: page))
         #expect(try await tools.waitFor(Self.graphCheck(frames), in: page))
+        // A typed expression is plotted from the same frames; a typo is said, not run.
+        let expression = try await tools.evaluate(
+          """
+          (function () {
+            var a = scenecPreview.expressionSeries('c.y - 50'), b = scenecPreview.graphSeries('c', 'y');
+            var same = a.length > 0 && a.length === b.length && a.every(function (p, i) {
+              return p[2] === b[i][2] && Math.abs(p[1] - (b[i][1] - 50)) < 1e-9;
+            });
+            return same ? 'same' : 'different';
+          })()
+          """, in: page)
+        #expect(expression as? String == "same")
+        let field = "document.getElementById('graphexpr')"
+        _ = try await tools.evaluate(
+          "\(field).value = 'cc.y + 1'; \(field).dispatchEvent(new Event('input'))", in: page)
+        #expect(
+          try await tools.waitFor(
+            "document.getElementById('graphproblem').textContent === \"cc.y + 1: unknown handle 'cc'\"",
+            in: page))
+        _ = try await tools.evaluate(
+          "\(field).value = ''; \(field).dispatchEvent(new Event('input'))", in: page)
 
         // The slider to 0.2: the take is made again at once, with the new bounce.
         _ = try await tools.evaluate(
@@ -122,6 +143,44 @@ import Testing
             in: page))
         #expect(try String(contentsOfFile: file, encoding: .utf8) == tunedText)
         #expect(try await tools.waitFor("document.getElementById('savetuning').disabled", in: page))
+      }
+    }
+  }
+}
+
+/// The guides in a real Chromium: a flung sheet's destination drawn as it goes, where it
+/// then stops.
+@Suite(.serialized) struct PreviewGuidesBrowserTests {
+  @Test(
+    .enabled(
+      if: BrowserTests.chromium != nil,
+      "chromium is not installed: the browser test cannot run here (Debian: apt-get install chromium)"
+    ))
+  func aFlungSheetShowsWhereItWillStop() async throws {
+    try await BrowserTests.withPreviewPage(scene: "bottom-sheet.yaml") { tools, page in
+      _ = try await tools.evaluate("document.getElementById('guides').click()", in: page)
+      _ = try await tools.evaluate("document.getElementById('script').click()", in: page)
+      // The fling up: a frame whose guides say where the grabber is going.
+      #expect(
+        try await tools.waitFor(
+          "scenecPreview.drawnFrame.guides && scenecPreview.drawnFrame.guides[0].to !== undefined",
+          in: page))
+      _ = try await tools.evaluate("document.getElementById('pause').click()", in: page)
+      #expect(
+        try await tools.waitFor(
+          "document.getElementById('pause').textContent.indexOf('Resume') >= 0", in: page))
+      let guide =
+        try await tools.evaluate(
+          "JSON.stringify(scenecPreview.drawnFrame.guides[0])", in: page) as? String
+      let object = try #require(
+        try JSONSerialization.jsonObject(with: Data((guide ?? "").utf8)) as? [String: Any])
+      #expect(object["hit"] as? Double == 44)
+      #expect((object["bounds"] as? [Any])?.count == 4)
+      #expect((object["snap"] as? [[Any]])?.map { $0[0] as? String } == ["large", "medium"])
+      let to = try #require(object["to"] as? [Double])
+      #expect(to == [187.5, 90])  // `large`, where the fling stops.
+      if let path = ProcessInfo.processInfo.environment["SCENEC_PREVIEW_GUIDES_SCREENSHOT"] {
+        try await tools.screenshot(of: page, to: path)
       }
     }
   }

@@ -15,6 +15,7 @@
   var pointerIds = {}, nextPointer = 0;
   // Every frame of this take the page was sent, by frame index, for the graph and the
   // timeline; a take made again (tuned) arrives whole in a `history` message.
+  var restThresholds = [];
   var history = [], HISTORY_LIMIT = 36000, furthest = -1, shownFrame = -1, replaying = false;
   var timeline = $("timeline"), scrubbing = false;
   var tunables = [], tuneControls = [], tuneTimer = null, tuneQueued = null, saveTimer = null;
@@ -31,6 +32,7 @@
     // The values the graph draws for `name`'s `value` (x, y, speed, angle): [t, v, frame]
     // for each frame the page has (a page that reads slowly misses some live frames).
     graphSeries: function (name, value) { return series(handleIndex(name), value); },
+    expressionSeries: function (text) { return expressionSeries(text); },
     toScene: function (x, y) { return renderer ? renderer.toScene(x, y) : null; },
     toClient: function (x, y) { return renderer ? renderer.toClient(x, y) : null; }
   };
@@ -60,6 +62,7 @@
     switch (message.type) {
       case "scene":
         scene = message.scene;
+        restThresholds = message.restThresholds || [];
         sceneVersion += 1;
         frames = [];
         drawn = null;
@@ -387,7 +390,7 @@
   // MARK: the graph
 
   var graphCanvas = $("graph");
-  var GRAPH_COLORS = { x: "#0a84ff", y: "#ff375f", speed: "#30d158", angle: "#ff9f0a" };
+  var GRAPH_COLORS = { x: "#0a84ff", y: "#ff375f", speed: "#30d158", angle: "#ff9f0a", expression: "#bf5af2" };
 
   function fillGraphHandles() {
     var select = $("graphhandle");
@@ -450,6 +453,96 @@
     return out;
   }
 
+  // An expression typed under the graph (`c.y - 50`, `hypot(c.x - l1.x, c.y - l1.y)`),
+  // over the frames' handle values: numbers, `NAME.x`, `.y`, `.angle`, `.r`, `t`,
+  // + - * / ^, parentheses and a few functions. Parsed here, by hand: the page runs no
+  // code it is given.
+  var FUNCTIONS = {
+    abs: Math.abs, sqrt: Math.sqrt, min: Math.min, max: Math.max, hypot: Math.hypot,
+    sin: Math.sin, cos: Math.cos, atan2: Math.atan2, round: Math.round, floor: Math.floor,
+    ceil: Math.ceil
+  };
+  var FIELDS = { x: 0, y: 1, angle: 2, r: 3 };
+
+  function compileExpression(text) {
+    var tokens = [], i = 0;
+    while (i < text.length) {
+      var c = text[i];
+      if (/\s/.test(c)) { i++; continue; }
+      var number = /^(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?/.exec(text.slice(i));
+      if (number) { tokens.push({ kind: "number", value: parseFloat(number[0]), at: i }); i += number[0].length; continue; }
+      var name = /^[A-Za-z_][A-Za-z0-9_]*/.exec(text.slice(i));
+      if (name) { tokens.push({ kind: "name", value: name[0], at: i }); i += name[0].length; continue; }
+      if ("+-*/^(),.".indexOf(c) >= 0) { tokens.push({ kind: c, at: i }); i++; continue; }
+      throw new Error("unexpected '" + c + "' at column " + (i + 1));
+    }
+    var k = 0;
+    function peek(kind) { return k < tokens.length && tokens[k].kind === kind; }
+    function expect(kind) {
+      if (!peek(kind)) throw new Error("expected '" + kind + "'" + (k < tokens.length ? " at column " + (tokens[k].at + 1) : " at the end"));
+      return tokens[k++];
+    }
+    function sum() {
+      var left = product();
+      while (peek("+") || peek("-")) {
+        var op = tokens[k++].kind, a = left, b = product();
+        left = op === "+" ? function (f) { return a(f) + b(f); } : function (f) { return a(f) - b(f); };
+      }
+      return left;
+    }
+    function product() {
+      var left = unary();
+      while (peek("*") || peek("/")) {
+        var op = tokens[k++].kind, a = left, b = unary();
+        left = op === "*" ? function (f) { return a(f) * b(f); } : function (f) { return a(f) / b(f); };
+      }
+      return left;
+    }
+    function unary() {
+      if (peek("-")) { k++; var a = unary(); return function (f) { return -a(f); }; }
+      var base = primary();
+      if (peek("^")) { k++; var e = unary(); return function (f) { return Math.pow(base(f), e(f)); }; }
+      return base;
+    }
+    function primary() {
+      if (peek("number")) { var v = tokens[k++].value; return function () { return v; }; }
+      if (peek("(")) { k++; var inner = sum(); expect(")"); return inner; }
+      var token = expect("name");
+      if (peek("(")) {
+        var fn = FUNCTIONS[token.value];
+        if (!fn) throw new Error("unknown function '" + token.value + "'");
+        k++;
+        var args = [];
+        if (!peek(")")) { args.push(sum()); while (peek(",")) { k++; args.push(sum()); } }
+        expect(")");
+        return function (f) { return fn.apply(null, args.map(function (a) { return a(f); })); };
+      }
+      if (token.value === "t" && !peek(".")) return function (f) { return f.t; };
+      var index = handleIndex(token.value);
+      if (index < 0) throw new Error("unknown handle '" + token.value + "'");
+      expect(".");
+      var field = expect("name").value;
+      if (!(field in FIELDS)) throw new Error("'" + field + "' is not x, y, angle or r");
+      var slot = FIELDS[field];
+      return function (f) { return f.h && f.h[index] ? f.h[index][slot] : NaN; };
+    }
+    var compiled = sum();
+    if (k < tokens.length) throw new Error("unexpected '" + (tokens[k].value || tokens[k].kind) + "' at column " + (tokens[k].at + 1));
+    return compiled;
+  }
+
+  // [t, value, frame] of the typed expression for each frame the page has; throws what
+  // is wrong with it.
+  function expressionSeries(text) {
+    var evaluate = compileExpression(text), out = [];
+    history.forEach(function (f, i) {
+      if (!f) return;
+      var v = evaluate(f);
+      if (isFinite(v)) out.push([f.t, v, i]);
+    });
+    return out;
+  }
+
   function drawGraph() {
     if (!scene || $("graphs").open === false) return;
     autoPick();
@@ -463,6 +556,15 @@
     var k = handleIndex($("graphhandle").value);
     var values = ["x", "y", "speed", "angle"].filter(function (v) { return $("graph-" + v).checked; });
     var lines = values.map(function (v) { return { name: v, points: series(k, v) }; });
+    var typed = $("graphexpr").value.trim();
+    $("graphproblem").textContent = "";
+    if (typed) {
+      try {
+        lines.push({ name: "expression", points: expressionSeries(typed) });
+      } catch (error) {
+        $("graphproblem").textContent = typed + ": " + error.message;
+      }
+    }
     var t0 = Infinity, t1 = -Infinity, v0 = Infinity, v1 = -Infinity;
     lines.forEach(function (line) {
       line.points.forEach(function (p) {
@@ -486,6 +588,19 @@
       g.fillText(v.toFixed(Math.abs(v) < 10 ? 2 : 0), 2, Y(v) + 3);
     });
     g.fillText(t0.toFixed(2) + " s", left, hgt - 4);
+    // The rest threshold around where the handle settled, once it has: its spring calls
+    // it at rest within that band.
+    var last = history[history.length - 1], threshold = restThresholds[k];
+    if (last && last.h && last.h[k] && last.h[k][4] === "idle" && threshold) {
+      g.fillStyle = "rgba(48, 209, 88, 0.18)";
+      lines.forEach(function (line) {
+        if (line.name !== "x" && line.name !== "y" || !line.points.length) return;
+        var settled = line.points[line.points.length - 1][1];
+        var yTop = Y(settled + threshold), yBottom = Y(settled - threshold);
+        g.fillRect(left, yTop, w - left - right, Math.max(1, yBottom - yTop));
+      });
+      g.fillStyle = "#666";
+    }
     g.fillText(t1.toFixed(2) + " s", w - right - 40, hgt - 4);
     // Events of this handle, and state changes, as dashed lines.
     g.setLineDash([4, 3]);
@@ -537,6 +652,7 @@
   ["graphhandle", "graph-x", "graph-y", "graph-speed", "graph-angle"].forEach(function (id) {
     $(id).addEventListener("change", drawGraph);
   });
+  $("graphexpr").addEventListener("input", drawGraph);
   $("graphs").addEventListener("toggle", drawGraph);
 
   function describe(e) {

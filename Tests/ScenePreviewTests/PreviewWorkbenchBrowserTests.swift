@@ -185,3 +185,48 @@ import Testing
     }
   }
 }
+
+/// The page on a phone's screen: the canvas fits its width, and a finger lands where it
+/// touches, in the scene's coordinates.
+@Suite(.serialized) struct PreviewPhoneBrowserTests {
+  @Test(
+    .enabled(
+      if: BrowserTests.chromium != nil,
+      "chromium is not installed: the browser test cannot run here (Debian: apt-get install chromium)"
+    ))
+  func onAPhoneTheCanvasFitsAndAFingerDragsTheBadge() async throws {
+    try await BrowserTests.withPreviewPage(scene: "elastic-drag.yaml") { tools, page in
+      _ = try await tools.command(
+        "Emulation.setDeviceMetricsOverride",
+        ["width": 390, "height": 844, "deviceScaleFactor": 3, "mobile": true], session: page)
+      _ = try await tools.command(
+        "Emulation.setTouchEmulationEnabled", ["enabled": true, "maxTouchPoints": 5],
+        session: page)
+      _ = try await tools.evaluate("window.dispatchEvent(new Event('resize'))", in: page)
+      // The scene is 375 wide: on a 390-point screen, less the page's margins, it shrinks.
+      #expect(
+        try await tools.waitFor(
+          "(function () { var b = document.getElementById('stage').getBoundingClientRect(); return b.width > 300 && b.right <= 390; })()",
+          in: page))
+      let start = try await tools.point("scenecPreview.toClient(120, 150)", in: page)
+      try await tools.touch("touchStart", [start], in: page)
+      #expect(
+        try await tools.waitFor(
+          "scenecPreview.drawnFrame.ptr.length === 1 && Math.abs(scenecPreview.drawnFrame.ptr[0][1] - 120) < 1 && Math.abs(scenecPreview.drawnFrame.ptr[0][2] - 150) < 1",
+          in: page))
+      let end = try await tools.point("scenecPreview.toClient(120, 250)", in: page)
+      for k in 1...10 {
+        let f = Double(k) / 10
+        try await tools.touch("touchMove", [(start.x, start.y + (end.y - start.y) * f)], in: page)
+      }
+      // The badge follows at 0.7 of the finger's 100 points, as the scene says.
+      #expect(
+        try await tools.waitFor(
+          "Math.abs(scenecPreview.drawnFrame.h[0][1] - 220) < 1.5", in: page))
+      try await tools.touch("touchEnd", [], in: page)
+      #expect(
+        try await tools.waitFor(
+          "document.getElementById('log').textContent.indexOf('release badge') >= 0", in: page))
+    }
+  }
+}

@@ -107,9 +107,11 @@ public actor PreviewConnection<C: Clock> where C.Duration == Duration {
       ]))
   }
 
-  /// The frames of a take made again, for the page's graph: the latest of them, at most
-  /// ``historyBytes`` of their text.
-  static func history(_ frames: [Frame], context: OutputContext) -> String {
+  /// The frames of a take made again, for the page's graph.
+  ///
+  /// The latest of them, at most ``historyBytes`` of their text. `merge` adds them to the
+  /// page's history (frames it missed) rather than replacing it.
+  static func history(_ frames: [Frame], context: OutputContext, merge: Bool = false) -> String {
     var entries: [String] = []
     var total = 0
     for frame in frames.reversed() {
@@ -119,7 +121,8 @@ public actor PreviewConnection<C: Clock> where C.Duration == Duration {
       if total > historyBytes { break }
       entries.append(entry.string)
     }
-    return "{\"type\":\"history\",\"frames\":[" + entries.reversed().joined(separator: ",") + "]}"
+    let kind = merge ? "{\"type\":\"history\",\"merge\":true" : "{\"type\":\"history\""
+    return kind + ",\"frames\":[" + entries.reversed().joined(separator: ",") + "]}"
   }
 
   /// The most frame text a history message holds.
@@ -185,10 +188,11 @@ public actor PreviewConnection<C: Clock> where C.Duration == Duration {
     case .save(let trace, let scene, let confirm):
       await save(traceName: trace, sceneName: scene, confirm: confirm)
     case .tune(let index, let value):
-      if let problem = await hub.tune(index, to: value) {
-        await send(Self.error(problem))
-        await sendTunables()
+      if let last = lastTune, last.duration(to: now) < Self.coalescing {
+        waitingTune = (index, value)
+        return
       }
+      await tune(index, to: value, at: now)
     case .saveTuning:
       do {
         let summary = try await hub.saveTuning()
@@ -198,15 +202,17 @@ public actor PreviewConnection<C: Clock> where C.Duration == Duration {
       }
       await sendTunables()
     case .seek(let index):
-      do {
-        let frame = try session?.seek(to: index)
-        // The state first: a message after a frame would make the frame stale.
-        await sendState()
-        if let frame { await send(frameMessage(frame)) }
-      } catch {
-        await send(Self.diagnostics(DiagnosticText.render(error)))
-        await sendState()
+      if let last = lastSeek, last.duration(to: now) < Self.coalescing {
+        waitingSeek = index
+        return
       }
+      await seek(to: index, at: now)
+    case .frames(let from, let to):
+      if let last = lastFramesRequest, last.duration(to: now) < Self.coalescing {
+        waitingFrames = (from, to)
+        return
+      }
+      await sendFrames(from: from, to: to, at: now)
     case .input(let name, let value):
       let elapsed = max(0, seconds(lastDue.duration(to: now)))
       if let problem = session?.setInput(named: name, to: value, afterLastFrame: elapsed) {
@@ -217,6 +223,74 @@ public actor PreviewConnection<C: Clock> where C.Duration == Duration {
       if session?.isPaused == false, now.duration(to: deadline) <= interval {
         await advance(at: now)
       }
+    }
+  }
+
+  // MARK: - Tuning and the timeline
+
+  /// Tunes and seeks come as fast as a slider moves, and each makes frames again: at most
+  /// one of each is done every `coalescing`; the latest that waited is done at a tick.
+  static var coalescing: Duration { .milliseconds(50) }
+  var lastTune: C.Instant?
+  var waitingTune: (index: Int, value: Double)?
+  var lastSeek: C.Instant?
+  var waitingSeek: Int?
+
+  func tune(_ index: Int, to value: Double, at now: C.Instant) async {
+    waitingTune = nil
+    if let problem = await hub.tune(index, to: value) {
+      // A refused number ran nothing, so it does not make the next one wait.
+      await send(Self.error(problem))
+      await sendTunables()
+      return
+    }
+    lastTune = now
+  }
+
+  func seek(to index: Int, at now: C.Instant) async {
+    lastSeek = now
+    waitingSeek = nil
+    do {
+      let frame = try session?.seek(to: index)
+      // The state first: a message after a frame would make the frame stale.
+      await sendState()
+      if let frame { await send(frameMessage(frame)) }
+    } catch {
+      await send(Self.diagnostics(DiagnosticText.render(error)))
+      await sendState()
+    }
+  }
+
+  var lastFramesRequest: C.Instant?
+  var waitingFrames: (from: Int, to: Int)?
+
+  /// Frames of the take the page missed, made again, merged into its history.
+  func sendFrames(from: Int, to: Int, at now: C.Instant) async {
+    lastFramesRequest = now
+    waitingFrames = nil
+    guard let session, let context else { return }
+    do {
+      let frames = try session.framesOfTake(from: from, to: to)
+      await send(Self.history(frames, context: context, merge: true))
+    } catch {
+      await send(Self.diagnostics(DiagnosticText.render(error)))
+    }
+  }
+
+  /// Does the tune, the seek and the frames request that waited, once their time has come.
+  func doWaiting(at now: C.Instant) async {
+    if let (index, value) = waitingTune,
+      lastTune.map({ $0.duration(to: now) >= Self.coalescing }) ?? true
+    {
+      await tune(index, to: value, at: now)
+    }
+    if let index = waitingSeek, lastSeek.map({ $0.duration(to: now) >= Self.coalescing }) ?? true {
+      await seek(to: index, at: now)
+    }
+    if let (from, to) = waitingFrames,
+      lastFramesRequest.map({ $0.duration(to: now) >= Self.coalescing }) ?? true
+    {
+      await sendFrames(from: from, to: to, at: now)
     }
   }
 
@@ -327,6 +401,9 @@ public actor PreviewConnection<C: Clock> where C.Duration == Duration {
   /// Makes the frame that is due by `now`, if one is; returns when the next is due.
   @discardableResult
   public func tick(at now: C.Instant) async -> C.Instant {
+    if waitingTune != nil || waitingSeek != nil || waitingFrames != nil {
+      await doWaiting(at: now)
+    }
     guard let session, !session.isPaused else { return now.advanced(by: interval) }
     guard now >= deadline else { return deadline }
     await advance(at: now)

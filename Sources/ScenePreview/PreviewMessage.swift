@@ -24,6 +24,9 @@ public enum PreviewMessage: Equatable, Sendable {
   case saveTuning
   /// Go back (or forward) to a frame of the current take, and pause there.
   case seek(frame: Int)
+  /// Send again frames `from...to` of the current take, which a page that read slowly
+  /// missed (the server sends only the newest frame to such a page).
+  case frames(from: Int, to: Int)
 
   public enum Phase: String, Equatable, Sendable {
     case down, move, up, cancel
@@ -64,6 +67,8 @@ public enum PreviewMessage: Equatable, Sendable {
     var name: String?
     var index: Double?
     var frame: Double?
+    var from: Double?
+    var to: Double?
   }
 
   /// The message in `text`, or why it was refused.
@@ -125,10 +130,18 @@ public enum PreviewMessage: Equatable, Sendable {
         throw Refusal(description: "'frame' must be a whole number")
       }
       return .seek(frame: Int(frame))
+    case "frames":
+      let from = try number(fields.from, "from", in: 0...1e9)
+      let to = try number(fields.to, "to", in: 0...1e9)
+      guard from == from.rounded(), to == to.rounded() else {
+        throw Refusal(description: "'from' and 'to' must be whole numbers")
+      }
+      guard from <= to else { throw Refusal(description: "'from' must not be after 'to'") }
+      return .frames(from: Int(from), to: Int(to))
     default:
       throw Refusal(
         description:
-          "unknown message type '\(type.prefix(40))' (pointer, control, speed, save, input, tune, save-tuning or seek)"
+          "unknown message type '\(type.prefix(40))' (pointer, control, speed, save, input, tune, save-tuning, seek or frames)"
       )
     }
   }

@@ -262,6 +262,24 @@ public struct PreviewSession: Sendable {
     return frame
   }
 
+  /// Frames `from...to` of this take (at most ``maximumFramesPerRequest``, none past the
+  /// furthest made), made again from checkpoints on a copy: the session does not move.
+  public func framesOfTake(from: Int, to: Int) throws(RuntimeError) -> [Frame] {
+    let first = max(from, 0)
+    let last = min(to, furthestFrame, first + Self.maximumFramesPerRequest - 1)
+    guard first <= last else { return [] }
+    var copy = self
+    copy.recording = nil
+    guard let frame = try copy.seek(to: first) else { return [] }
+    var frames = [frame]
+    frames.reserveCapacity(last - first + 1)
+    while copy.nextFrame <= last { frames.append(try copy.frame()) }
+    return frames
+  }
+
+  /// The most frames ``framesOfTake(from:to:)`` makes at once: a minute at 60 fps.
+  public static let maximumFramesPerRequest = 3600
+
   /// Plays this take again from its first frame: "replay my last gesture".
   public mutating func replayTake() throws(RuntimeError) -> Frame? {
     let first = try seek(to: 0)

@@ -24,6 +24,8 @@ import Testing
     #expect(try PreviewMessage.parse(#"{"type":"save-tuning"}"#) == .saveTuning)
     #expect(try PreviewMessage.parse(#"{"type":"seek","frame":40}"#) == .seek(frame: 40))
     #expect(
+      try PreviewMessage.parse(#"{"type":"frames","from":3,"to":9}"#) == .frames(from: 3, to: 9))
+    #expect(
       try PreviewMessage.parse(#"{"type":"control","action":"replay"}"#) == .control(.replay))
   }
 
@@ -34,7 +36,7 @@ import Testing
     (#"{"type":7}"#, "'type' has the wrong type"),
     (
       #"{"type":"hello"}"#,
-      "unknown message type 'hello' (pointer, control, speed, save, input, tune, save-tuning or seek)"
+      "unknown message type 'hello' (pointer, control, speed, save, input, tune, save-tuning, seek or frames)"
     ),
     (
       #"{"type":"pointer","phase":"hover","id":0,"x":0,"y":0}"#,
@@ -68,6 +70,9 @@ import Testing
     (#"{"type":"seek"}"#, "a message needs 'frame'"),
     (#"{"type":"seek","frame":2.5}"#, "'frame' must be a whole number"),
     (#"{"type":"seek","frame":-3}"#, "'frame' must be between 0 and 1000000000"),
+    (#"{"type":"frames","from":3}"#, "a message needs 'to'"),
+    (#"{"type":"frames","from":3,"to":1.5}"#, "'from' and 'to' must be whole numbers"),
+    (#"{"type":"frames","from":9,"to":3}"#, "'from' must not be after 'to'"),
   ])
   func badMessagesAreRefusedWordForWord(text: String, reason: String) {
     #expect(throws: PreviewMessage.Refusal(description: reason)) { try PreviewMessage.parse(text) }

@@ -33,6 +33,21 @@ import Testing
     #expect(!session.isReplaying)
   }
 
+  @Test func framesAPageMissedAreMadeAgainWithoutMovingTheSession() throws {
+    let graph = try Self.graph("elastic-drag.yaml")
+    var session = try PreviewSession(graph: graph)
+    let live = try PreviewSessionTests.playDrag(&session, frames: 70)
+    #expect(try session.framesOfTake(from: 5, to: 64) == Array(live[5...64]))
+    // Past the take's end: up to its last frame; wholly past it, none.
+    #expect(try session.framesOfTake(from: 60, to: 500) == Array(live[60...69]))
+    #expect(try session.framesOfTake(from: 70, to: 80).isEmpty)
+    // The session goes on live where it was, as a session never asked does.
+    var twin = try PreviewSession(graph: graph)
+    _ = try PreviewSessionTests.playDrag(&twin, frames: 70)
+    #expect(session.nextFrame == 70 && !session.isPaused && !session.isReplaying)
+    #expect(try session.frame() == (try twin.frame()))
+  }
+
   @Test func aLiveDragReplaysExactlyAndInputTakesOver() throws {
     let graph = try Self.graph("elastic-drag.yaml")
     var session = try PreviewSession(graph: graph)

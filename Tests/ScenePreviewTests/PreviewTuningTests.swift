@@ -98,6 +98,44 @@ import Testing
     #expect(await Self.last("tunables", in: outbox)?["unsaved"] as? Bool == false)
   }
 
+  @Test func framesAPageMissedComeAgainAsAHistoryToMerge() async throws {
+    let (_, connection, outbox, _, _) = try await Self.connection("wave.yaml")
+    await connection.receive(
+      text: #"{"type":"control","action":"script"}"#, at: Clock.Instant(offset: .zero))
+    for k in 0..<40 { await connection.tick(at: Clock.Instant(offset: .milliseconds(17 * k))) }
+    let sent = await outbox.texts.filter(PreviewConnection<Clock>.isFrame).compactMap(Self.json)
+      .compactMap { $0["frame"] as? [String: Any] }
+    await connection.receive(
+      text: #"{"type":"frames","from":10,"to":19}"#, at: Clock.Instant(offset: .seconds(1)))
+    let history = try #require(await Self.last("history", in: outbox))
+    #expect(history["merge"] as? Bool == true)
+    let frames = try #require(history["frames"] as? [[String: Any]])
+    #expect(frames.map { $0["i"] as? Int } == Array(10...19))
+    for frame in frames {
+      let index = try #require(frame["i"] as? Int)
+      let original = try #require(sent.first { $0["i"] as? Int == index })
+      #expect(NSDictionary(dictionary: frame) == NSDictionary(dictionary: original))
+    }
+  }
+
+  @Test func aFloodOfTunesRunsTheTakeAgainOncePerInterval() async throws {
+    let (hub, connection, _, _, _) = try await Self.connection("wave.yaml")
+    let numbers = await hub.tunables
+    let ratio = try #require(numbers.firstIndex { $0.path == "springs.wave.dampingRatio" })
+    // A slider dragged through 100 values in 10 ms: the first is done at once, the rest
+    // wait, and only the last of them is done, at the next tick 50 ms on.
+    for k in 0..<100 {
+      await connection.receive(
+        text: #"{"type":"tune","index":\#(ratio),"value":\#(0.2 + Double(k) / 1000)}"#,
+        at: Clock.Instant(offset: .microseconds(100 * k)))
+    }
+    #expect(await hub.tunables[ratio].text == "0.2")
+    await connection.tick(at: Clock.Instant(offset: .milliseconds(49)))
+    #expect(await hub.tunables[ratio].text == "0.2")
+    await connection.tick(at: Clock.Instant(offset: .milliseconds(60)))
+    #expect(await hub.tunables[ratio].text == "0.3")  // 0.299, to the slider's step.
+  }
+
   @Test func aFileChangedOnDiskIsNeverOverwritten() async throws {
     var (hub, connection, outbox, updates, file) = try await Self.connection("wave.yaml")
     await connection.receive(

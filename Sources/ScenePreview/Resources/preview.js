@@ -70,7 +70,7 @@
         renderer = SceneRenderer.create(canvas, scene);
         renderer.layout([]);
         makeInputControls(scene.inputs || []);
-        if (!message.keepHistory) history = [];
+        if (!message.keepHistory) { history = []; forgetGaps(); }
         lastPick = -1;
         fillGraphHandles();
         fit();
@@ -85,6 +85,7 @@
         // The guides come beside the frame, when asked for.
         if (message.guides) message.frame.guides = message.guides;
         if (!frames.length && !drawn) { renderer.layout([message.frame]); fit(); }
+        noteGap(message.frame.i);
         remember(message.frame);
         frames.push(message.frame);
         if (frames.length > KEEP) frames.splice(0, frames.length - KEEP);
@@ -98,8 +99,9 @@
         }
         break;
       case "history":
-        history = [];
+        if (!message.merge) { history = []; forgetGaps(); }
         message.frames.forEach(remember);
+        if (message.merge) askForGaps();
         drawGraph();
         break;
       case "tunables":
@@ -275,6 +277,35 @@
   }
 
   // MARK: the timeline
+
+  // A page that reads slowly misses live frames (the server keeps only the newest for
+  // it): the frames between are asked for again, a few hundred at a time, and merged.
+  var lastLive = -1, gaps = [], gapTimer = null, GAP_BATCH = 600;
+
+  function forgetGaps() { lastLive = -1; gaps = []; }
+
+  function noteGap(index) {
+    if (index > lastLive + 1 && index < HISTORY_LIMIT) {
+      gaps.push([lastLive + 1, index - 1]);
+      if (!gapTimer) gapTimer = setTimeout(askForGaps, 200);
+    }
+    lastLive = index;
+  }
+
+  function askForGaps() {
+    gapTimer = null;
+    // Frames a replay or a history brought meanwhile need not be asked for.
+    while (gaps.length) {
+      while (gaps[0][0] <= gaps[0][1] && history[gaps[0][0]]) gaps[0][0] += 1;
+      if (gaps[0][0] <= gaps[0][1]) break;
+      gaps.shift();
+    }
+    if (!gaps.length) return;
+    var gap = gaps[0], to = Math.min(gap[1], gap[0] + GAP_BATCH - 1);
+    send({ type: "frames", from: gap[0], to: to });
+    gap[0] = to + 1;
+    if (gap[0] > gap[1]) gaps.shift();
+  }
 
   function remember(f) {
     if (f.i >= HISTORY_LIMIT) return;

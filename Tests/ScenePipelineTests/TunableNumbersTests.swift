@@ -63,6 +63,40 @@ import Testing
     #expect(numbers.map(\.offset) == numbers.map(\.offset).sorted())
   }
 
+  /// The elastic badge's return written as a cubic-bezier, in YAML (quoted, for the commas
+  /// in a flow mapping) and in the DSL (made by the DSL emitter from the YAML).
+  static func bezierBadge(dsl: Bool) throws -> (SourceFile, SceneLoader.Syntax) {
+    let text = try String(
+      contentsOfFile: repositoryPath("Scenes/elastic-drag.yaml"), encoding: .utf8
+    ).replacingOccurrences(of: "ease: ease-out", with: #"ease: "cubic-bezier(0, 0, 0.58, 1)""#)
+    let yaml = SourceFile(name: "badge.yaml", text: text)
+    guard dsl else { return (yaml, .yaml) }
+    let document = try #require(SceneLoader.load(yaml, syntax: .yaml).document)
+    return (SourceFile(name: "badge.scene", text: DSLEmitter.emit(document)), .dsl)
+  }
+
+  @Test(arguments: [false, true])
+  func aCubicBeziersFourNumbersAreTunable(dsl: Bool) throws {
+    let (file, syntax) = try Self.bezierBadge(dsl: dsl)
+    let read = SceneLoader.load(file, syntax: syntax)
+    let numbers = TunableNumbers.find(in: try #require(read.document), file: file)
+    let path = "constraints.elastic badge.return.ease."
+    let easing = numbers.filter { $0.path.hasPrefix(path) }
+    #expect(easing.map(\.path) == ["x1", "y1", "x2", "y2"].map { path + $0 })
+    #expect(easing.map(\.value) == [0, 0, 0.58, 1])
+    #expect(easing.map(\.minimum) == [0, -1, 0, -1] && easing.map(\.maximum) == [1, 2, 1, 2])
+    // Each number's place is its own text, so y2 edits to a curve that overshoots.
+    let y2 = easing[3]
+    let (edited, _) = try #require(TunableNumbers.edit(file.text, setting: y2, to: 1.4))
+    let bezier = "cubic-bezier(0, 0, 0.58, 1)"
+    let tuned = "cubic-bezier(0, 0, 0.58, 1.4)"
+    #expect(file.text.contains(bezier))
+    #expect(edited == file.text.replacingOccurrences(of: bezier, with: tuned))
+    let reread = SceneLoader.load(SourceFile(name: file.name, text: edited), syntax: syntax)
+    #expect(reread.spec != nil)
+    #expect(reread.diagnostics.isEmpty)
+  }
+
   @Test func aFileChangedUnderTheNumberIsNotEdited() throws {
     let (text, numbers) = try Self.tunables("wave.yaml")
     let ratio = try #require(numbers.first { $0.path == "springs.wave.dampingRatio" })

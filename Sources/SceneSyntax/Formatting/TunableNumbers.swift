@@ -108,6 +108,8 @@ public enum TunableNumbers {
       switch field.value.value {
       case .mapping:
         collect(field.value, path: here, springs: field.key == "spring", into: &found, file)
+      case .scalar where field.key == "ease":
+        found += easing(field.value, path: here, file)
       case .scalar:
         let range: Range??
         if springs {
@@ -148,6 +150,52 @@ public enum TunableNumbers {
       path: path, value: value, minimum: min(bounds.minimum, value),
       maximum: max(bounds.maximum, value), step: bounds.step, unit: unit, offset: offset,
       text: number, line: start.line, column: start.column)
+  }
+
+  /// The four numbers of a `cubic-bezier(x1, y1, x2, y2)` easing, each with its place in
+  /// the scalar's text; a named easing (`ease-out`) has none, since tuning it would mean
+  /// writing more than a number.
+  static func easing(_ node: DocumentNode, path: String, _ file: SourceFile) -> [TunableNumber] {
+    guard case .scalar(let scalar) = node.value else { return [] }
+    let prefix = "cubic-bezier("
+    let text = Array(scalar.text.utf8)
+    guard scalar.text.hasPrefix(prefix), text.last == UInt8(ascii: ")") else { return [] }
+    // In a YAML flow mapping the commas need quotes; a verbatim scalar's place is its
+    // text's, inside them.
+    let start = node.source.location
+    guard scalar.isVerbatim,
+      let offset = utf8Offset(line: start.line, column: start.column, in: file),
+      file.text.utf8.dropFirst(offset).starts(with: text)
+    else { return [] }
+    // Each argument's text (spaces trimmed) and where it starts in the scalar.
+    var arguments: [(text: String, at: Int)] = []
+    var from = prefix.utf8.count
+    for i in from..<text.count where text[i] == UInt8(ascii: ",") || i == text.count - 1 {
+      var first = from
+      var last = i
+      while first < last, text[first] == UInt8(ascii: " ") { first += 1 }
+      while last > first, text[last - 1] == UInt8(ascii: " ") { last -= 1 }
+      arguments.append((String(decoding: text[first..<last], as: UTF8.self), first))
+      from = i + 1
+    }
+    guard arguments.count == 4 else { return [] }
+    let xRange = Range(minimum: 0, maximum: 1, step: 0.01)
+    let yRange = Range(minimum: -1, maximum: 2, step: 0.01)
+    var numbers: [TunableNumber] = []
+    for (k, argument) in arguments.enumerated() {
+      guard let value = Double(argument.text), value.isFinite,
+        split(argument.text) == (argument.text, "")
+      else { return [] }
+      let bounds = k % 2 == 0 ? xRange : yRange
+      // The column counts Unicode scalars; the easing's text is ASCII.
+      numbers.append(
+        TunableNumber(
+          path: path + "." + ["x1", "y1", "x2", "y2"][k], value: value,
+          minimum: min(bounds.minimum, value), maximum: max(bounds.maximum, value),
+          step: bounds.step, unit: "", offset: offset + argument.at, text: argument.text,
+          line: start.line, column: start.column + argument.at))
+    }
+    return numbers
   }
 
   /// A range for a number without a known one: from 0 to twice it (or 1), in about 200 steps.

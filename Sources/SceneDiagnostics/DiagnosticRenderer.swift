@@ -12,7 +12,10 @@ public struct DiagnosticRenderer: Sendable {
   private var files: [String: SourceFile]
 
   public init(files: [SourceFile] = []) {
-    self.files = Dictionary(files.map { ($0.name, $0) }, uniquingKeysWith: { _, last in last })
+    // A loop, not `Dictionary(_:uniquingKeysWith:)`: that one rethrows, which Embedded
+    // Swift (the WebAssembly build) cannot compile.
+    self.files = [:]
+    for file in files { self.files[file.name] = file }
   }
 
   /// Adds (or replaces) a file whose lines diagnostics may show.
@@ -51,7 +54,7 @@ public struct DiagnosticRenderer: Sendable {
     // A message quotes what the scene wrote (names, file names): escaped for the terminal.
     let message = TerminalText.escaped(message)
     guard let span else { return "\(severity.rawValue): \(message)\n" }
-    var text = "\(span.start): \(severity.rawValue): \(message)\n"
+    var text = "\(span.start.description): \(severity.rawValue): \(message)\n"
     if let snippet = files[span.start.file]?.snippet(for: span) { text += snippet + "\n" }
     return text
   }

@@ -1,6 +1,6 @@
 #if canImport(os)
 import os
-#else
+#elseif !hasFeature(Embedded)
 import Synchronization
 #endif
 
@@ -50,6 +50,9 @@ public struct SourceFileName: Hashable, Sendable, Comparable, CustomStringConver
       defer { os_unfair_lock_unlock(lock) }
       return body()
     }
+    #elseif hasFeature(Embedded)
+    // Embedded Swift on WebAssembly has one thread, and no `Mutex`.
+    private func locked<Result: Sendable>(_ body: () -> Result) -> Result { body() }
     #else
     private let lock = Mutex(())
 

@@ -10,6 +10,6 @@ public enum SourceOrder {
       case (_, nil): return false
       case (let x?, let y?): return x.start == y.start ? a.offset < b.offset : x.start < y.start
       }
-    }.map(\.element)
+    }.map { $0.element }
   }
 }

@@ -15,7 +15,7 @@ package enum DecimalNumber {
   /// `nil` for any other number. Path data and expressions are mostly such numbers, and
   /// this skips building a string for each one.
   package static func exactValue(_ text: ArraySlice<Unicode.Scalar>) -> Double? {
-    exactValue(text.lazy.map(\.value))
+    exactValue(text.lazy.map { $0.value })
   }
 
   /// The same for a number given as its UTF-8 bytes (which the scan has found ASCII).

@@ -202,7 +202,7 @@ extension MeasuredPath.InverseTable {
         let stretch = Self.quintic(
           t0: t0, t1: Double(j + 1) / Double(n), length: h, slopes: (slopes[j], slopes[j + 1]),
           curvatures: (curvatures[j], curvatures[j + 1]))
-        guard stretch.allSatisfy(\.isFinite) else { continue }
+        guard stretch.allSatisfy({ $0.isFinite }) else { continue }
         var accurate = true
         for u in [0.25, 0.5, 0.75] {
           let local = lengths[base + j] + u * h

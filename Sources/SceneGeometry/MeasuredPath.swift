@@ -169,7 +169,7 @@ public struct MeasuredPath: Sendable {
       ]
     }
     storage = Storage(
-      path: path, pieces: pieces, startLengths: pieces.map(\.startLength), inverseTable: nil)
+      path: path, pieces: pieces, startLengths: pieces.map { $0.startLength }, inverseTable: nil)
     self.length = total
     self.isClosed = path.subpaths.count == 1 && path.subpaths[0].isClosed
   }

@@ -222,11 +222,11 @@ extension ExpressionBatch {
   }
 
   /// `body` given an ``Evaluator`` for this batch's programs.
-  public func withEvaluator<R>(_ body: (Evaluator) throws -> R) rethrows -> R {
-    try code.withUnsafeBufferPointer { code in
-      try starts.withUnsafeBufferPointer { starts in
-        try shortcuts.withUnsafeBufferPointer { shortcuts in
-          try body(
+  public func withEvaluator<R>(_ body: (Evaluator) -> R) -> R {
+    code.withUnsafeBufferPointer { code in
+      starts.withUnsafeBufferPointer { starts in
+        shortcuts.withUnsafeBufferPointer { shortcuts in
+          body(
             Evaluator(
               code: code, starts: starts, shortcuts: shortcuts, requiredSlots: requiredSlots))
         }
@@ -265,7 +265,7 @@ struct SharedParts {
     var stack: [(start: Int, isFrameConstant: Bool)] = []
     for (index, expression) in expressions.enumerated() {
       let code = expression.code
-      guard code.contains(where: \.callsAFunction) else { continue }
+      guard code.contains(where: { $0.callsAFunction }) else { continue }
       let first = ranges.count
       Self.candidates(
         in: code, frameConstantSlots: frameConstantSlots, stack: &stack, into: &ranges)

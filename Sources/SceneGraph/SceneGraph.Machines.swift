@@ -175,7 +175,7 @@ extension SceneGraph {
   /// within its range for a number. A message saying what is wrong, or `nil` when set.
   public mutating func setDefault(ofInput name: String, to text: String) -> String? {
     guard let index = inputs.firstIndex(where: { $0.name == name }) else {
-      let names = inputs.map(\.name)
+      let names = inputs.map { $0.name }
       if names.isEmpty { return "the scene has no inputs; '\(name)' is not one" }
       let suggestion = Suggestion.didYouMean(name, among: names)
       return "unknown input '\(name)'"

@@ -176,7 +176,7 @@ public struct SceneGraph: Sendable {
     /// The properties of its look that change while the scene runs, in the order of its
     /// motions (a pinch's `scale` and `rotation` after them): what a frame reports for it.
     public var changingProperties: [AnimatedProperty] {
-      motions.map(\.property) + (isPinched ? [.rotation, .scale] : [])
+      motions.map { $0.property } + (isPinched ? [.rotation, .scale] : [])
     }
   }
 

@@ -18,7 +18,7 @@ extension SceneResolver {
   ) -> [SceneGraph.Expectation] {
     guard !spec.expectations.isEmpty else { return [] }
     let table = expectationSymbols(symbols, slots: slots)
-    let handleNames = spec.handles.map(\.name.value)
+    let handleNames = spec.handles.map { $0.name.value }
     let linkNames = constraints.compactMap { constraint -> String? in
       if case .gooey = constraint.kind { return constraint.reportedName }
       return nil
@@ -88,7 +88,7 @@ extension SceneResolver {
     if let index = machine.states.firstIndex(where: { $0.name.value == name }) {
       return Expression(.number(Double(index), nil), at: rhs.source)
     }
-    let names = machine.states.map(\.name.value)
+    let names = machine.states.map { $0.name.value }
     error(
       "unknown state '\(name)' of machine '\(machineName)'\(Suggestion.didYouMean(name, among: names))",
       at: rhs.source)
@@ -204,10 +204,10 @@ extension SceneResolver {
       switch constraint.kind {
       case .drag(let d):
         handle = d.handle.value
-        targets = d.snap.map(\.name.value) + (d.grid == nil ? [] : ["grid"])
+        targets = d.snap.map { $0.name.value } + (d.grid == nil ? [] : ["grid"])
       case .follow(let f):
         handle = f.handle.value
-        targets = f.snap.map(\.name.value)
+        targets = f.snap.map { $0.name.value }
       case .elastic, .gooey, .animate:
         continue
       }

@@ -108,8 +108,13 @@ extension SceneResolver {
   mutating func evaluationOrder(constraints: [SceneGraph.Constraint], splitting: Bool = true)
     -> [NodeID]
   {
-    let letIndex = Dictionary(
-      spec.lets.enumerated().map { ($1.name.value, $0) }, uniquingKeysWith: { a, _ in a })
+    // The first of each name (a loop: `Dictionary(_:uniquingKeysWith:)` rethrows, which
+    // the WebAssembly build's Embedded Swift cannot compile).
+    var firstLets: [String: Int] = [:]
+    for (index, name) in spec.lets.enumerated() where firstLets[name.name.value] == nil {
+      firstLets[name.name.value] = index
+    }
+    let letIndex = firstLets
     // Nodes are numbered densely (lets, then handles, then paths), so the search below
     // indexes arrays rather than hashing: on a 10,000-handle scene the dictionaries were
     // most of its cost.

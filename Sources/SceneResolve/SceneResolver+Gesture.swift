@@ -23,7 +23,7 @@ extension SceneResolver {
     }
     var replays: [String: SceneGraph.Replay] = [:]
     var tracks: [SceneGraph.GestureTrack] = []
-    let pointers = Set(spec.gesture.map(\.pointer.value))
+    let pointers = Set(spec.gesture.map { $0.pointer.value })
     for track in spec.gesture {
       var steps: [SceneGraph.GestureStep] = []
       var time: Int64 = 0
@@ -128,7 +128,7 @@ extension SceneResolver {
 
   /// The index of the input `name` names: a trigger for `fire`, any other for `set`.
   mutating func inputIndex(_ name: Located<String>, firing: Bool) -> Int? {
-    let names = spec.inputs.map(\.name.value)
+    let names = spec.inputs.map { $0.name.value }
     guard let index = names.firstIndex(of: name.value) else {
       error(
         "unknown input '\(name.value)'\(Suggestion.didYouMean(name.value, among: names))",

@@ -88,7 +88,7 @@ extension SceneResolver {
       let stateIndex = Self.index(machineSpec.states.count) {
         machineSpec.states[$0].name.value
       }
-      let names = machineSpec.states.map(\.name.value)
+      let names = machineSpec.states.map { $0.name.value }
       func state(_ name: Located<String>) -> Int? {
         if let index = stateIndex[name.value] { return index }
         error(
@@ -117,7 +117,7 @@ extension SceneResolver {
             easing: stateSpec.easing?.value ?? .linear)
         }
         var disabled: [Int] = []
-        let constraintNames = graph.constraints.map(\.reportedName)
+        let constraintNames = graph.constraints.map { $0.reportedName }
         for name in stateSpec.disabled {
           if let c = constraintNames.firstIndex(of: name.value), !name.value.isEmpty {
             disabled.append(c)
@@ -214,7 +214,7 @@ extension SceneResolver {
             trigger = .input(index)
           } else {
             triggerFailed = true
-            let candidates = spec.inputs.map(\.name.value) + ExpectationSpec.eventNames
+            let candidates = spec.inputs.map { $0.name.value } + ExpectationSpec.eventNames
             error(
               "unknown event or input '\(name.value)'\(Suggestion.didYouMean(name.value, among: candidates))",
               at: name.source)
@@ -359,7 +359,7 @@ extension SceneResolver {
     -> SceneGraph.Transition.Trigger?
   {
     guard let kind = SceneEventName(rawValue: pattern.name) else { return nil }
-    let handleNames = spec.handles.map(\.name.value)
+    let handleNames = spec.handles.map { $0.name.value }
     let linkNames = graph.constraints.compactMap { constraint -> String? in
       if case .gooey = constraint.kind { return constraint.reportedName }
       return nil
@@ -408,7 +408,7 @@ extension SceneResolver {
   /// the machine's index, if it names one.
   @discardableResult
   mutating func checkStateEvent(_ pattern: EventPattern) -> Int? {
-    let machines = spec.machines.map(\.name.value)
+    let machines = spec.machines.map { $0.name.value }
     guard let name = pattern.subject else {
       if let target = pattern.target,
         !spec.machines.contains(where: { $0.states.contains { $0.name.value == target } })
@@ -428,7 +428,7 @@ extension SceneResolver {
     if let target = pattern.target,
       !spec.machines[index].states.contains(where: { $0.name.value == target })
     {
-      let names = spec.machines[index].states.map(\.name.value)
+      let names = spec.machines[index].states.map { $0.name.value }
       error(
         "unknown state '\(target)' of machine '\(name)'\(Suggestion.didYouMean(target, among: names))",
         at: pattern.targetSource)

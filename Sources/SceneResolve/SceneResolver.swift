@@ -53,10 +53,10 @@ public struct SceneResolver: Sendable {
     var resolver = SceneResolver(spec: spec, traces: traces, parallel: parallel)
     let graph = resolver.resolveScene()
     // In file order, as the loader reports its own diagnostics.
-    let errors = SourceOrder.sorted(resolver.errors, by: \.span)
+    let errors = SourceOrder.sorted(resolver.errors, by: { $0.span })
     return Result(
       graph: errors.isEmpty ? graph : nil, errors: errors,
-      warnings: SourceOrder.sorted(resolver.warnings, by: \.span))
+      warnings: SourceOrder.sorted(resolver.warnings, by: { $0.span }))
   }
 
   mutating func error(_ message: String, at source: SourceRef?, notes: [Diagnostic.Note] = []) {
@@ -104,7 +104,7 @@ public struct SceneResolver: Sendable {
       resolvedConstraints.append(resolved)
       resolvedSpecs.append(c)
     }
-    var constraints = resolvedConstraints.map(\.0)
+    var constraints = resolvedConstraints.map { $0.0 }
     for handle in pinchedHandles { handles[handle].isPinched = true }
     var gooeyCount = 0
     for c in constraints.indices {
@@ -222,7 +222,7 @@ public struct SceneResolver: Sendable {
       background: header.background?.value, springs: springs, handles: handles, paths: paths,
       constraints: constraints,
       drawnPaths: SceneGraph.drawnPaths(
-        paths: paths, constraints: constraints, styles: resolvedConstraints.map(\.drawnStyle)),
+        paths: paths, constraints: constraints, styles: resolvedConstraints.map { $0.drawnStyle }),
       gesture: gesture, expectations: expectations, layout: layout,
       lets: lets.compactMap { $0 },
       evaluationOrder: order.map {

@@ -231,15 +231,16 @@ enum DragConstraint: ConstraintBehavior {
     }
     if p.paging, let start = nearest(points, to: grabbed) {
       var allowed = [start]
-      for (moves, along) in [(movesX, \Candidate.x), (movesY, \Candidate.y)] where moves {
-        guard let origin = start[keyPath: along] else { continue }
+      let axes: [(Bool, (Candidate) -> Double?)] = [(movesX, { $0.x }), (movesY, { $0.y })]
+      for (moves, along) in axes where moves {
+        guard let origin = along(start) else { continue }
         for side in [-1.0, 1.0] {
           // The nearest target beyond the start on this side along this axis.
           let beyond = points.filter { candidate in
-            candidate[keyPath: along].map { ($0 - origin) * side > 1e-9 } ?? false
+            along(candidate).map { ($0 - origin) * side > 1e-9 } ?? false
           }
           let next = beyond.min { a, b in
-            abs((a[keyPath: along] ?? 0) - origin) < abs((b[keyPath: along] ?? 0) - origin)
+            abs((along(a) ?? 0) - origin) < abs((along(b) ?? 0) - origin)
           }
           if let next { allowed.append(next) }
         }

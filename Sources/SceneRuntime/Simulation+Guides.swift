@@ -31,11 +31,12 @@ public struct SceneGuides: Sendable, Equatable {
       a.handle == b.handle && a.hitRadius == b.hitRadius && a.rest == b.rest
         && a.bounds.map { [$0.minX, $0.maxX, $0.minY, $0.maxY] }
           == b.bounds.map { [$0.minX, $0.maxX, $0.minY, $0.maxY] }
-        && a.snapPoints.map(\.name) == b.snapPoints.map(\.name)
-        && a.snapPoints.map(\.point) == b.snapPoints.map(\.point)
+        && a.snapPoints.map { $0.name } == b.snapPoints.map { $0.name }
+        && a.snapPoints.map { $0.point } == b.snapPoints.map { $0.point }
         && a.grid.map { [$0.cell, $0.origin] } == b.grid.map { [$0.cell, $0.origin] }
-        && a.detents.map(\.name) == b.detents.map(\.name)
-        && a.detents.map(\.point) == b.detents.map(\.point) && a.destination == b.destination
+        && a.detents.map { $0.name } == b.detents.map { $0.name }
+        && a.detents.map { $0.point } == b.detents.map { $0.point }
+        && a.destination == b.destination
     }
   }
 

@@ -29,13 +29,13 @@ struct MachineRuntime: Sendable {
 
   init(plan: SimulationPlan) {
     let graph = plan.graph
-    states = graph.machines.map(\.initial)
+    states = graph.machines.map { $0.initial }
     entered = Array(repeating: 0, count: graph.machines.count)
     eventCursors = Array(repeating: 0, count: graph.machines.count)
     changedInputs = Array(repeating: false, count: graph.inputs.count)
     motionTargets = Array(repeating: -1, count: plan.motions.count)
-    motionSprings = plan.motions.map(\.spring)
-    motionTweens = plan.motions.map(\.tween)
+    motionSprings = plan.motions.map { $0.spring }
+    motionTweens = plan.motions.map { $0.tween }
     motionCurves = plan.motionTweenCurves
     restOverrides = Array(repeating: nil, count: graph.handles.count)
     disabled = Array(repeating: false, count: graph.constraints.count)

@@ -579,7 +579,7 @@ public struct Simulation: Sendable {
     case .press(let point), .tap(let point): return [point]
     case .release(let velocity): return [velocity]
     case .wait, .replay, .fire: return []
-    case .setInputs(let changes): return changes.map(\.value)
+    case .setInputs(let changes): return changes.map({ $0.value })
     case .motion(let motion, _, let lift):
       let target: CompiledExpression
       switch motion {

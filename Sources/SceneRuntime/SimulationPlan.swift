@@ -197,8 +197,8 @@ public struct SimulationPlan: Sendable {
     var mover = [Int?](repeating: nil, count: graph.handles.count)
     for (i, constraint) in graph.constraints.enumerated() { mover[constraint.kind.movedHandle] = i }
     self.mover = mover
-    let kinds = graph.constraints.map(\.kind)
-    keywords = graph.constraints.map(\.kind.keyword)
+    let kinds = graph.constraints.map { $0.kind }
+    keywords = graph.constraints.map { $0.kind.keyword }
     var stateSlots: [Int] = []
     var follow: [SceneGraph.Follow] = []
     var elastic: [SceneGraph.Elastic] = []
@@ -249,7 +249,7 @@ public struct SimulationPlan: Sendable {
     initialGooeyStates = Array(repeating: GooeyConstraint.State(), count: gooey.count)
     initialAnimateStates = Array(repeating: AnimateConstraint.State(), count: animate.count)
     initialDragStates = Array(repeating: DragConstraint.State(), count: drag.count)
-    constraintNames = graph.constraints.map(\.reportedName)
+    constraintNames = graph.constraints.map { $0.reportedName }
     var pathIsMeasured = [Bool](repeating: false, count: graph.paths.count)
     for kind in kinds { if let path = kind.measuredPath { pathIsMeasured[path] = true } }
     self.pathIsMeasured = pathIsMeasured
@@ -268,7 +268,7 @@ public struct SimulationPlan: Sendable {
       return frame
     }
     // A initialPinch transform sets its handle's scale and turn.
-    for i in drag.filter({ $0.pinch != nil }).map(\.handle) {
+    for i in drag.filter({ $0.pinch != nil }).map({ $0.handle }) {
       initialPublishedHandles[i].animated |=
         1 << UInt32(SceneGraph.AnimatedProperty.scale.rawValue)
         | 1 << UInt32(SceneGraph.AnimatedProperty.rotation.rawValue)
@@ -350,7 +350,7 @@ public struct SimulationPlan: Sendable {
     motionTweenCurves = motions.map { $0.tween.map { TimingCurve($0.easing) } }
     var machineMotions = Array(repeating: [Int](), count: graph.machines.count)
     for (m, motion) in motions.enumerated() {
-      for k in Set(motion.stateTargets.map(\.machine)).sorted() { machineMotions[k].append(m) }
+      for k in Set(motion.stateTargets.map({ $0.machine })).sorted() { machineMotions[k].append(m) }
     }
     self.machineMotions = machineMotions
     hasMachines = !graph.machines.isEmpty
@@ -370,9 +370,9 @@ public struct SimulationPlan: Sendable {
     }
     initialHandles = graph.handles.map { HandleRuntime(radius: $0.radius) }
     initialTweens = Array(repeating: nil, count: graph.handles.count)
-    handleNames = graph.handles.map(\.name)
-    pathNames = graph.paths.map(\.name)
-    handleIsBound = graph.handles.map(\.isBound)
+    handleNames = graph.handles.map { $0.name }
+    pathNames = graph.paths.map { $0.name }
+    handleIsBound = graph.handles.map { $0.isBound }
     restLimitsSquared = springModels.map { $0.restThreshold * $0.restThreshold }
     let keywords = self.keywords
     springsInPlane = graph.handles.indices.map { i in
@@ -382,13 +382,13 @@ public struct SimulationPlan: Sendable {
       c.flatMap { keywords[$0] == .follow ? stateSlots[$0] : nil } ?? -1
     }
     boundHandles = graph.handles.indices.filter { graph.handles[$0].isBound }
-    handleFollowsTime = graph.handles.map(\.followsTime)
+    handleFollowsTime = graph.handles.map { $0.followsTime }
     handleIsCircle = graph.handles.map { $0.shape == .circle }
-    handleSprings = graph.handles.map(\.spring)
+    handleSprings = graph.handles.map { $0.spring }
     let pinched = drag.filter { $0.pinch != nil }
-    pinchHandles = pinched.map(\.handle)
-    pinchParameters = pinched.compactMap(\.pinch)
-    pinchSprings = pinched.map(\.snapSpring)
+    pinchHandles = pinched.map { $0.handle }
+    pinchParameters = pinched.compactMap { $0.pinch }
+    pinchSprings = pinched.map { $0.snapSpring }
     initialPinchStates = pinched.map { _ in PinchTransformState() }
     var pinchSlots = pinched.isEmpty ? [] : Array(repeating: -1, count: graph.handles.count)
     for (k, p) in pinched.enumerated() { pinchSlots[p.handle] = k }
@@ -400,7 +400,7 @@ public struct SimulationPlan: Sendable {
       draggable: graph.handles.indices.filter {
         graph.handles[$0].draggable && !graph.handles[$0].hitsShapes
       },
-      hitRadius: graph.handles.map(\.hitRadius), handleCount: graph.handles.count)
+      hitRadius: graph.handles.map { $0.hitRadius }, handleCount: graph.handles.count)
     hasBoundDraggable = graph.handles.contains { $0.draggable && $0.isBound }
     liveNodes = graph.evaluationOrder.filter {
       switch $0 {
@@ -431,7 +431,7 @@ public struct SimulationPlan: Sendable {
     }
     segments = SegmentProgram(
       starts: pathSegmentStarts, kinds: segmentKinds, points: segmentPointPrograms)
-    longestSegmentPath = max(graph.paths.map(\.segments.count).max() ?? 0, 1)
+    longestSegmentPath = max(graph.paths.map { $0.segments.count }.max() ?? 0, 1)
     // Parts that read only the built-in initialSlots (`sin(time * 6)`) are computed once per
     // frame for every program that has them, into initialSlots after the layout's.
     programs = ExpressionBatch(

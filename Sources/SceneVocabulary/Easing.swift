@@ -35,7 +35,7 @@ public enum Easing: Hashable, Sendable, CustomStringConvertible {
     case .easeOut: return "ease-out"
     case .easeInOut: return "ease-in-out"
     case .cubicBezier(let a, let b, let c, let d):
-      return "cubic-bezier(\([a, b, c, d].map(\.shortestDescription).joined(separator: ", ")))"
+      return "cubic-bezier(\([a, b, c, d].map { $0.shortestDescription }.joined(separator: ", ")))"
     }
   }
 }

@@ -20,7 +20,7 @@ extension Keyword {
   }
 
   /// Every spelling, in the order of the cases (for messages and suggestions).
-  public static var words: [String] { allCases.map(\.rawValue) }
+  public static var words: [String] { allCases.map { $0.rawValue } }
 }
 
 /// The spellings of a keyword set's cases, compared byte by byte.
@@ -101,7 +101,7 @@ public enum ConstraintKeyword: String, Keyword {
 
   /// Every keyword, as a message lists them: `follow, elastic, gooey, animate or drag`.
   public static let listed: String = {
-    let words = allCases.map(\.rawValue)
+    let words = allCases.map { $0.rawValue }
     return words.dropLast().joined(separator: ", ") + " or " + (words.last ?? "")
   }()
 }

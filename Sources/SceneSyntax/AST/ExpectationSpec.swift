@@ -33,13 +33,13 @@ public struct ExpectationSpec: Hashable, Sendable {
   public typealias Timing = EventTiming
 
   /// Every event an expectation may name.
-  public static let eventNames = SceneEventName.allCases.map(\.rawValue)
+  public static let eventNames = SceneEventName.allCases.map { $0.rawValue }
   /// Events whose subject is a handle.
-  public static let handleEventNames = SceneEventName.allCases.filter(\.isAboutHandle).map(
-    \.rawValue)
+  public static let handleEventNames = SceneEventName.allCases.filter { $0.isAboutHandle }.map(
+    { $0.rawValue })
   /// Events whose subject is a `gooey` constraint (by name, or `gooey1`, `gooey2`, …).
-  public static let constraintEventNames = SceneEventName.allCases.filter(\.isAboutLink)
-    .map(\.rawValue)
+  public static let constraintEventNames = SceneEventName.allCases.filter { $0.isAboutLink }
+    .map { $0.rawValue }
 
   public var kind: Kind
   public var source: SourceRef

@@ -522,7 +522,7 @@ private struct TraceParser {
   func phase(named name: String, _ place: Place) throws(TraceError) -> TraceFile.Sample.Phase {
     let lowered = name.lowercased()
     if let match = TraceFile.phaseNames.first(where: { $0.0 == lowered }) { return match.1 }
-    let suggestion = Suggestion.didYouMean(lowered, among: TraceFile.phaseNames.map(\.0))
+    let suggestion = Suggestion.didYouMean(lowered, among: TraceFile.phaseNames.map { $0.0 })
     throw error(
       "unknown phase '\(Self.shortened(name))'"
         + (suggestion.isEmpty ? "; expected down, move or up" : suggestion), place)

@@ -70,7 +70,7 @@ public enum DSLParser {
   /// The statements of the DSL, for suggestions.
   static let statementKeywords =
     ["scene", "input", "let", "spring", "handle", "path"]
-    + ConstraintKeyword.allCases.map(\.rawValue) + ["machine", "gesture", "expect"]
+    + ConstraintKeyword.allCases.map { $0.rawValue } + ["machine", "gesture", "expect"]
 
   /// The segment keywords of a `path` block and how many points each takes.
   static let segmentArity: [(keyword: String, points: Int)] = [
@@ -1001,7 +1001,7 @@ private struct DSLStatementParser {
   /// A segment line of a `path` block.
   private func segment(_ line: Line, _ tokens: [DSLToken]) throws(LineError) -> DocumentNode {
     let first = tokens[0]
-    let keywords = DSLParser.segmentArity.map(\.keyword)
+    let keywords = DSLParser.segmentArity.map { $0.keyword }
     guard DSLLexer.isIdentifier(line.scalars, first) else {
       throw line.error(
         "expected a segment (\(list(keywords))), found \(line.quoted(first))", first.start,

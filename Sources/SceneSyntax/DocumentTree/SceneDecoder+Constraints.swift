@@ -4,7 +4,7 @@ import SceneVocabulary
 // MARK: - Constraints
 
 extension SceneDecoder {
-  static let constraintKinds = ConstraintKeyword.allCases.map(\.rawValue)
+  static let constraintKinds = ConstraintKeyword.allCases.map { $0.rawValue }
   static let followKeys = [
     "name", "handle", "path", "orient", "ends", "spring", "rest", "hysteresis", "momentum", "snap",
   ]

@@ -304,7 +304,7 @@ extension SceneDecoder {
       sized.children = decodeNamed(children, what: "child", splitting: false) {
         $0.decodeLook($1, $2, parent: parentName)
       }
-      noteFailures(children, decoded: sized.children.map(\.name.value))
+      noteFailures(children, decoded: sized.children.map { $0.name.value })
     }
     if let text = f["text"] {
       sized.text = textSpec(text)

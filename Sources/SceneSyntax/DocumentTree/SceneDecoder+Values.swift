@@ -249,7 +249,7 @@ extension SceneDecoder {
       }
       if values.count == 4, let a = values[0], let b = values[1], let c = values[2],
         let d = values[3],
-        [a, b, c, d].allSatisfy(\.isFinite)
+        [a, b, c, d].allSatisfy { $0.isFinite }
       {
         guard (0...1).contains(a) && (0...1).contains(c) else {
           error("cubic-bezier x values must lie in 0...1, found \(a) and \(c)", at: node.source)
@@ -278,7 +278,7 @@ extension SceneDecoder {
   ) -> Located<T>? where T.RawValue == String {
     guard let s = scalar(node, what: "a value for \(what())") else { return nil }
     if let value = T(rawValue: s.text) { return Located(value, at: node.source) }
-    let names = T.allCases.map(\.rawValue)
+    let names = T.allCases.map { $0.rawValue }
     error(
       "unknown value '\(s.text)' for \(what())"
         + Self.suggestionOrList(s.text, among: names, list: Self.list(names)),
@@ -348,7 +348,7 @@ extension SceneDecoder {
               Diagnostic.Note(
                 "in a YAML { } or [ ] a comma ends the value; quote the point, \"(60, 200)\", or write it as a list, [60, 200]"
               ))
-          } else if !diagnostic.message.contains("'('"),
+          } else if !diagnostic.message.containsText("'('"),
             let open = Self.unclosedParenthesis(in: s.text)
           {
             // `c: sqrt(`: say which parenthesis is left open.

@@ -75,27 +75,27 @@ public struct SceneDecoder {
       case "scene": spec.header = decodeHeader(entry.value)
       case "let":
         spec.lets = decodeLets(entry.value)
-        noteFailures(entry.value, decoded: spec.lets.map(\.name.value))
+        noteFailures(entry.value, decoded: spec.lets.map { $0.name.value })
       case "springs":
         spec.springs = decodeNamed(entry.value, what: "spring") { $0.decodeSpring($1, $2) }
-        noteFailures(entry.value, decoded: spec.springs.map(\.name.value))
+        noteFailures(entry.value, decoded: spec.springs.map { $0.name.value })
       case "handles":
         spec.handles = decodeNamed(
           entry.value, what: "handle", splitting: hasManyWrittenPositions(entry.value)
         ) { $0.decodeHandle($1, $2) }
-        noteFailures(entry.value, decoded: spec.handles.map(\.name.value))
+        noteFailures(entry.value, decoded: spec.handles.map { $0.name.value })
       case "paths":
         spec.paths = decodeNamed(entry.value, what: "path", splitting: false) {
           $0.decodePath($1, $2)
         }
-        noteFailures(entry.value, decoded: spec.paths.map(\.name.value))
+        noteFailures(entry.value, decoded: spec.paths.map { $0.name.value })
       case "constraints": spec.constraints = decodeConstraints(entry.value)
       case "inputs":
         spec.inputs = decodeInputs(entry.value)
-        noteFailures(entry.value, decoded: spec.inputs.map(\.name.value))
+        noteFailures(entry.value, decoded: spec.inputs.map { $0.name.value })
       case "states":
         spec.machines = decodeMachines(entry.value)
-        noteFailures(entry.value, decoded: spec.machines.map(\.name.value))
+        noteFailures(entry.value, decoded: spec.machines.map { $0.name.value })
       case "gesture": spec.gesture = decodeGesture(entry.value)
       case "expect": spec.expectations = decodeExpectations(entry.value)
       case let key where key.hasPrefix("x-"):

@@ -209,7 +209,7 @@ public enum ExpressionParser {
   }
 
   /// The units in the order messages list them.
-  static let unitNames = Expression.Unit.allCases.map(\.rawValue)
+  static let unitNames = Expression.Unit.allCases.map { $0.rawValue }
 
   // MARK: - Tokens
 
@@ -705,8 +705,8 @@ public enum ExpressionParser {
       advance()
       depth -= 1
       return try node(
-        .call(name, arguments.map(\.expression)), nameToken.start, close.end,
-        height: 1 + (arguments.map(\.height).max() ?? 0))
+        .call(name, arguments.map { $0.expression }), nameToken.start, close.end,
+        height: 1 + (arguments.map { $0.height }.max() ?? 0))
     }
 
     /// `"(" expression [ "," expression ] ")"`: a point, or just the inner expression.

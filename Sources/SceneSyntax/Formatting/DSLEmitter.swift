@@ -38,7 +38,7 @@ public enum DSLEmitter {
   public static func emit(_ node: DocumentNode, header: String? = nil) -> String {
     var text = ""
     if let header {
-      for line in header.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
+      for line in header.split(omittingEmptySubsequences: false, whereSeparator: { $0.isNewline }) {
         text += line.hasPrefix("#") ? "\(line)\n" : line.isEmpty ? "#\n" : "# \(line)\n"
       }
       text += "\n"
@@ -180,7 +180,7 @@ public enum DSLEmitter {
       guard let first = entries.first, first.key == "value",
         case .scalar(let scalar) = first.value.value
       else { break }
-      let rest = attributeTokens(entries.dropFirst(), prefix: "").map(\.text)
+      let rest = attributeTokens(entries.dropFirst(), prefix: "").map { $0.text }
       return (["input", self.name(name), atom(scalar, .value)] + rest).joined(separator: " ")
     case .sequence:
       break
@@ -218,7 +218,7 @@ public enum DSLEmitter {
             lines.append("  " + comment("transition", transition))
             continue
           }
-          let rest = attributeTokens(fields.dropFirst(2), prefix: "").map(\.text)
+          let rest = attributeTokens(fields.dropFirst(2), prefix: "").map { $0.text }
           lines.append(
             commented(
               transition,
@@ -259,7 +259,7 @@ public enum DSLEmitter {
       lines = children.map { child in
         let line: String
         if case .mapping(let fields) = child.value.value, isChildName(child.key) {
-          line = ([child.key] + attributeTokens(fields[...], prefix: "").map(\.text))
+          line = ([child.key] + attributeTokens(fields[...], prefix: "").map { $0.text })
             .joined(separator: " ")
         } else {
           line = comment("child '\(child.key)'", child.value)
@@ -427,7 +427,7 @@ public enum DSLEmitter {
     if index < (slots ?? valueKeys.count), let first = attributes.first, first.isFlag {
       attributes[0] = (first.text + "=true", false)
     }
-    parts += attributes.map(\.text)
+    parts += attributes.map { $0.text }
     return parts.joined(separator: " ")
   }
 
@@ -466,7 +466,7 @@ public enum DSLEmitter {
 
   /// A `#` comment standing for something the DSL cannot express.
   private static func comment(_ what: String, _ node: DocumentNode) -> String {
-    let text = flowText(node).split(whereSeparator: \.isNewline).joined(separator: " ")
+    let text = flowText(node).split(whereSeparator: { $0.isNewline }).joined(separator: " ")
     return "# cannot write \(what) in the DSL: \(text)"
   }
 

@@ -49,11 +49,11 @@ public enum SceneEncoder {
           key, mapping(items.map { entry(name($0).value, commented(encode($0), name($0).source)) }))
       )
     }
-    section("inputs", spec.inputs, name: \.name) { encodeInput($0) }
-    section("let", spec.lets, name: \.name) { scalar($0.value.text) }
-    section("springs", spec.springs, name: \.name) { mapping(encodeSpring($0)) }
-    section("handles", spec.handles, name: \.name) { mapping(encodeHandle($0)) }
-    section("paths", spec.paths, name: \.name) { mapping(encodePath($0)) }
+    section("inputs", spec.inputs, name: { $0.name }, encode: { encodeInput($0) })
+    section("let", spec.lets, name: { $0.name }, encode: { scalar($0.value.text) })
+    section("springs", spec.springs, name: { $0.name }, encode: { mapping(encodeSpring($0)) })
+    section("handles", spec.handles, name: { $0.name }, encode: { mapping(encodeHandle($0)) })
+    section("paths", spec.paths, name: { $0.name }, encode: { mapping(encodePath($0)) })
     if !spec.constraints.isEmpty {
       top.append(
         entry(
@@ -63,7 +63,7 @@ public enum SceneEncoder {
               commented(mapping([entry($0.keyword, mapping(encodeConstraint($0)))]), $0.source)
             })))
     }
-    section("states", spec.machines, name: \.name) { mapping(encodeMachine($0)) }
+    section("states", spec.machines, name: { $0.name }, encode: { mapping(encodeMachine($0)) })
     func steps(_ track: GestureTrack) -> DocumentNode {
       sequence(track.steps.map { commented(encodeStep($0), $0.source) })
     }

@@ -235,7 +235,8 @@ private struct Builder {
   mutating func handle(child: Bool) -> SchemaValue {
     var types: [String: SchemaValue] = [
       "position": ref("point"),
-      "shape": enumeration(HandleShape.allCases.map(\.rawValue).filter { child || $0 != "text" }),
+      "shape": enumeration(
+        HandleShape.allCases.map { $0.rawValue }.filter { child || $0 != "text" }),
       "fill": ref("paint"), "stroke": ref("paint"),
     ]
     for key in ["r", "width", "height", "cornerRadius", "strokeWidth", "opacity", "rotation"]
@@ -246,8 +247,8 @@ private struct Builder {
     if child {
       types["text"] = type("string")
       types["fontSize"] = ref("number")
-      types["fontWeight"] = enumeration(FontWeight.allCases.map(\.rawValue))
-      types["align"] = enumeration(TextAlign.allCases.map(\.rawValue))
+      types["fontWeight"] = enumeration(FontWeight.allCases.map { $0.rawValue })
+      types["align"] = enumeration(TextAlign.allCases.map { $0.rawValue })
       return object("child", keys: SceneDecoder.childKeys, types)
     }
     types["draggable"] = type("boolean")
@@ -286,7 +287,7 @@ private struct Builder {
       "follow", keys: SceneDecoder.followKeys,
       [
         "name": ref("name"), "handle": ref("name"), "path": ref("name"),
-        "orient": type("boolean"), "ends": enumeration(PathEnds.allCases.map(\.rawValue)),
+        "orient": type("boolean"), "ends": enumeration(PathEnds.allCases.map { $0.rawValue }),
         "spring": ref("name"), "rest": ref("number"), "hysteresis": ref("number"),
         "momentum": ref("momentum"), "snap": named(ref("number")),
       ], required: ["handle", "path"])
@@ -302,18 +303,20 @@ private struct Builder {
         "name": ref("name"), "handle": ref("name"), "resistance": ref("resistance"),
         "return": anyOf([ref("name"), returnObject]),
       ], required: ["handle"])
+    var gooeyTypes: [String: SchemaValue] = [
+      "name": ref("name"), "anchor": ref("name"), "ball": ref("name"),
+      "viscosity": ref("number"), "maxDistance": ref("number"), "minRadius": ref("number"),
+      "spring": ref("name"), "style": enumeration(GooeyStyle.allCases.map { $0.rawValue }),
+    ]
+    // Not `merging(_:uniquingKeysWith:)`, which rethrows: Embedded Swift cannot compile it.
+    for (key, type) in style where gooeyTypes[key] == nil { gooeyTypes[key] = type }
     let gooey = object(
-      "gooey", keys: SceneDecoder.gooeyKeys,
-      [
-        "name": ref("name"), "anchor": ref("name"), "ball": ref("name"),
-        "viscosity": ref("number"), "maxDistance": ref("number"), "minRadius": ref("number"),
-        "spring": ref("name"), "style": enumeration(GooeyStyle.allCases.map(\.rawValue)),
-      ].merging(style) { a, _ in a }, required: ["anchor", "ball"])
+      "gooey", keys: SceneDecoder.gooeyKeys, gooeyTypes, required: ["anchor", "ball"])
     let animate = object(
       "animate", keys: SceneDecoder.animateKeys,
       [
         "name": ref("name"), "handle": ref("name"), "path": ref("name"),
-        "duration": ref("time"), "repeat": enumeration(RepeatMode.allCases.map(\.rawValue)),
+        "duration": ref("time"), "repeat": enumeration(RepeatMode.allCases.map { $0.rawValue }),
         "ease": ref("easing"), "orient": type("boolean"), "delay": ref("time"),
       ], required: ["handle", "path"])
     let bounds = object(
@@ -328,11 +331,11 @@ private struct Builder {
       "drag", keys: SceneDecoder.dragKeys,
       [
         "name": ref("name"), "handle": ref("name"),
-        "axis": enumeration(DragAxis.allCases.map(\.rawValue)), "lock": type("boolean"),
+        "axis": enumeration(DragAxis.allCases.map { $0.rawValue }), "lock": type("boolean"),
         "bounds": bounds, "overdrag": ref("resistance"), "momentum": ref("momentum"),
         "snap": named(ref("point")), "grid": ref("point"), "paging": type("boolean"),
         "spring": ref("name"), "bounce": ref("name"),
-        "transform": enumeration(DragTransform.allCases.map(\.rawValue)),
+        "transform": enumeration(DragTransform.allCases.map { $0.rawValue }),
         "rotate": type("boolean"), "zoom": zoom,
       ], required: ["handle"])
     let kinds: [ConstraintKeyword: SchemaValue] = [
@@ -343,7 +346,7 @@ private struct Builder {
 
   mutating func momentum() -> SchemaValue {
     anyOf([
-      enumeration(["none"] + DecelerationPreset.allCases.map(\.rawValue)),
+      enumeration(["none"] + DecelerationPreset.allCases.map { $0.rawValue }),
       object(
         "momentum", keys: SceneDecoder.momentumKeys,
         ["rate": ref("number"), "power": ref("number"), "timeConstant": ref("time")]),

@@ -8,7 +8,7 @@ extension String {
   /// `UnicodeScalarView` cost thousands of instructions for a short name, most of loading
   /// a DSL scene.
   init(scalars: ArraySlice<Unicode.Scalar>) {
-    if scalars.allSatisfy(\.isASCII) {
+    if scalars.allSatisfy({ $0.isASCII }) {
       self.init(unsafeUninitializedCapacity: scalars.count) { buffer in
         for (i, scalar) in zip(buffer.indices, scalars) {
           buffer[i] = UInt8(truncatingIfNeeded: scalar.value)

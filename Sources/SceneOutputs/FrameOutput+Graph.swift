@@ -50,7 +50,7 @@ struct GraphWriter: FrameWriter {
 
   init(context: OutputContext) {
     self.context = context
-    let names = context.graph.handles.map(\.name)
+    let names = context.graph.handles.map { $0.name }
     for plot in context.plots {
       let parts = plot.split(separator: ".", maxSplits: 1).map(String.init)
       guard parts.count == 2, let i = names.firstIndex(of: parts[0]),
@@ -105,8 +105,8 @@ struct GraphWriter: FrameWriter {
         marks.append((frame.time, pointer.isDown ? "press" : "lift", nil))
       }
     }
-    pressed = frame.pointers.map(\.isDown)
-    let plotted = Set(series.map(\.handle))
+    pressed = frame.pointers.map { $0.isDown }
+    let plotted = Set(series.map { $0.handle })
     for event in frame.events {
       if event.kind == .state {
         marks.append(
@@ -226,7 +226,7 @@ struct GraphWriter: FrameWriter {
       out +=
         "  <text x=\"\(n(leftwards ? at - 3 : at + 3))\" y=\"\(n(m.top + 12 + Double(k % 4) * 13))\"\(leftwards ? " text-anchor=\"end\"" : "") fill=\"#636366\" stroke=\"#ffffff\" stroke-width=\"3\" paint-order=\"stroke\" font-size=\"10\">\(escaped(mark.label))</text>\n"
     }
-    let names = context.graph.handles.map(\.name)
+    let names = context.graph.handles.map { $0.name }
     for (k, s) in shown.enumerated() {
       let color = Self.colors[k % Self.colors.count]
       let label = "\(names[series[s].handle]).\(series[s].value)"

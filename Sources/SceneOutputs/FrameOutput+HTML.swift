@@ -526,8 +526,26 @@ enum HTMLPlayer {
   /// escaped script state. Both are escapes inside JSON strings (the only place JSON text
   /// has a `<`), so the JSON parses to the same value.
   static func scriptSafe(_ json: String) -> String {
-    guard json.contains("<") else { return json }
-    return json.replacing("</", with: "<\\/").replacing("<!--", with: "<\\u0021--")
+    guard json.utf8.contains(UInt8(ascii: "<")) else { return json }
+    // Byte by byte (`String.replacing` needs string processing, which the WebAssembly
+    // build's Embedded Swift has not): `<` never starts a multi-byte character.
+    let bytes = Array(json.utf8)
+    var safe: [UInt8] = []
+    safe.reserveCapacity(bytes.count + 16)
+    var i = 0
+    while i < bytes.count {
+      if bytes[i] == UInt8(ascii: "<"), i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: "/") {
+        safe += Array("<\\/".utf8)
+        i += 2
+      } else if bytes[i] == UInt8(ascii: "<"), bytes[i...].starts(with: Array("<!--".utf8)) {
+        safe += Array("<\\u0021--".utf8)
+        i += 4
+      } else {
+        safe.append(bytes[i])
+        i += 1
+      }
+    }
+    return String(decoding: safe, as: UTF8.self)
   }
 
   // MARK: - Inline CSS and JavaScript

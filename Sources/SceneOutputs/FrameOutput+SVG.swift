@@ -324,7 +324,7 @@ enum SVGText {
     let timing = Timing(frames, fps: context.fps, precision: p)
 
     // Paths: one track per drawn path, by its index in the frames.
-    let pathTracks = tracks(of: frames, \.paths, name: \.name)
+    let pathTracks = tracks(of: frames, { $0.paths }, name: { $0.name })
     for track in pathTracks {
       let data: [String?] = track.items.map { item in
         guard let path = item, !path.isHidden, !path.path.isEmpty else { return nil }
@@ -359,7 +359,7 @@ enum SVGText {
           [
             timing.animate("opacity", opacities),
             timing.animate("stroke-width", paints.map { n($0.strokeWidth) }),
-          ] + colors("fill", \.fill) + colors("stroke", \.stroke)
+          ] + colors("fill", { $0.fill }) + colors("stroke", { $0.stroke })
         let visibility = data.map { $0 == nil ? "hidden" : "visible" }
         out +=
           "  <path\(ids.attribute(for: track.name)) d=\"\(d[0])\"" + paint.attributes(precision: p)
@@ -379,7 +379,7 @@ enum SVGText {
     }
 
     // Handles, in declaration order.
-    let handleTracks = tracks(of: frames, \.handles, name: \.name)
+    let handleTracks = tracks(of: frames, { $0.handles }, name: { $0.name })
     for track in handleTracks {
       // A group's children follow its own shape, whichever way the rest of the loop ends.
       defer {
@@ -420,10 +420,11 @@ enum SVGText {
         let alphas = colors.map { n(Double($0.alpha) / 255) }
         return [
           timing.animate(name, opaque),
-          colors.allSatisfy({ $0.alpha == 255 }) ? nil : timing.animate(name + "-opacity", alphas),
+          colors.allSatisfy { $0.alpha == 255 } ? nil : timing.animate(name + "-opacity", alphas),
         ]
       }
-      let colorAnimations = paints(.fill, \.fill) + paints(.stroke, \.stroke) + [strokeWidths]
+      let colorAnimations =
+        paints(.fill, { $0.fill }) + paints(.stroke, { $0.stroke }) + [strokeWidths]
       let visibility = shown.map { $0 == nil ? "hidden" : "visible" }
       let hiddenAttribute = visibility[0] == "hidden" ? " visibility=\"hidden\"" : ""
       let id = ids.attribute(for: track.name)
@@ -583,13 +584,13 @@ enum SVGText {
         let alphas = values.map { n(Double($0.alpha) / 255) }
         return [
           timing.animate(property.key, opaque),
-          values.allSatisfy({ $0.alpha == 255 })
+          values.allSatisfy { $0.alpha == 255 }
             ? nil : timing.animate(property.key + "-opacity", alphas),
         ]
       }
       var animations =
-        [timing.animate("opacity", childOpacities)] + colors(.fill, \.fill)
-        + colors(.stroke, \.stroke)
+        [timing.animate("opacity", childOpacities)] + colors(.fill, { $0.fill })
+        + colors(.stroke, { $0.stroke })
         + [timing.animate("stroke-width", looks.map { n($0.drawn(.strokeWidth, declared: child)) })]
       let indent = String(repeating: " ", count: 8 + 2 * transforms.count)
       switch child.shape {

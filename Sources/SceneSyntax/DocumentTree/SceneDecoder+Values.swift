@@ -249,7 +249,7 @@ extension SceneDecoder {
       }
       if values.count == 4, let a = values[0], let b = values[1], let c = values[2],
         let d = values[3],
-        [a, b, c, d].allSatisfy { $0.isFinite }
+        [a, b, c, d].allSatisfy({ $0.isFinite })
       {
         guard (0...1).contains(a) && (0...1).contains(c) else {
           error("cubic-bezier x values must lie in 0...1, found \(a) and \(c)", at: node.source)

@@ -16,6 +16,7 @@ let package = Package(
     .library(name: "SceneGraph", targets: ["SceneGraph"]),
     .library(name: "SceneResolve", targets: ["SceneResolve"]),
     .library(name: "SceneRuntime", targets: ["SceneRuntime"]),
+    .library(name: "SceneLoading", targets: ["SceneLoading"]),
     .library(name: "SceneOutputs", targets: ["SceneOutputs"]),
     .library(name: "ScenePipeline", targets: ["ScenePipeline"]),
     .library(name: "SceneTesting", targets: ["SceneTesting", "SceneTestingSnapshots"]),
@@ -98,12 +99,18 @@ let package = Package(
         "SceneGraph", "SceneGeometry", "SceneVocabulary", "SceneDiagnostics", realModule,
       ]),
 
+    /// The portable front door: scene text through a chosen front end, decoded and
+    /// resolved with the traces the caller hands in; no files, no Foundation, no C.
+    .target(
+      name: "SceneLoading",
+      dependencies: ["SceneSyntax", "SceneResolve", "SceneGraph", "SceneDiagnostics"]),
+
     /// The one entry point from a scene file to a runnable scene: reads the file and its
     /// traces, runs the front end and the resolver; used by every command and by library users.
     .target(
       name: "ScenePipeline",
       dependencies: [
-        "SceneSyntax", "SceneYAML", "SceneResolve", "SceneGraph", "SceneDiagnostics", "SceneFiles",
+        "SceneSyntax", "SceneYAML", "SceneLoading", "SceneGraph", "SceneDiagnostics", "SceneFiles",
       ]),
 
     /// Stage 4: frames to bytes — JSON lines, SVG, HTML, CSV — as registered values.
@@ -251,6 +258,12 @@ let package = Package(
         .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
       ],
       exclude: ["__Snapshots__"]),
+    .testTarget(
+      name: "SceneLoadingTests",
+      dependencies: [
+        "SceneLoading", "ScenePipeline", "SceneYAML", "SceneSyntax", "SceneRuntime",
+        "SceneDiagnostics", "SceneGeometry", "SceneTestSupport",
+      ]),
     .testTarget(
       name: "ScenePipelineTests",
       dependencies: [

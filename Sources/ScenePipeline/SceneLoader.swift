@@ -1,5 +1,7 @@
 import SceneDiagnostics
 import SceneFiles
+// Its result types are the portable front door's: whoever loads through the shell reads them.
+@_exported import SceneLoading
 import SceneSyntax
 import SceneYAML
 
@@ -36,27 +38,18 @@ public enum SceneLoader {
         return nil
       }
     }
+
+    /// The front end that reads this syntax; YAML's within `limits`.
+    public func frontEnd(limits: YAMLReader.Limits = YAMLReader.Limits()) -> SceneFrontEnd {
+      switch self {
+      case .yaml: .yaml(limits: limits)
+      case .dsl: .dsl
+      }
+    }
   }
 
-  public struct Result: Sendable {
-    /// The text read, for rendering diagnostics (nil if the file could not be read).
-    public var file: SourceFile?
-    /// The scene, when there were no errors.
-    public var spec: SceneSpec?
-    public var diagnostics: [Diagnostic]
-    /// The comment lines at the top of the file, which `fmt` keeps.
-    public var header: String?
-    /// What did decode, when there were errors but the rest can still be resolved (for
-    /// `check`, which reports name errors with the others); never to be run.
-    public var partialSpec: SceneSpec?
-    /// The names whose definitions failed: references to them are not reported again.
-    public var failedNames: Set<String> = []
-    /// The document tree the scene was decoded from, with every value's place (for tools
-    /// that edit the file's text in place, such as the preview's tuning).
-    public var document: DocumentNode?
-
-    public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
-  }
+  /// A scene read and decoded (see ``SceneLoading/Read``).
+  public typealias Result = SceneLoading.Read
 
   /// Why a file could not be read at all; the CLI maps this to "no input" (exit 66).
   public struct ReadError: Error, Sendable, CustomStringConvertible {
@@ -129,82 +122,18 @@ public enum SceneLoader {
     return load(file, syntax: syntax, limits: limits)
   }
 
-  /// Loads scene text already in memory.
+  /// Loads scene text already in memory, through the portable front door
+  /// (``SceneLoading/read(_:frontEnd:parallel:)``) with the syntax's front end.
   public static func load(
     _ file: SourceFile, syntax: Syntax, limits: YAMLReader.Limits = YAMLReader.Limits()
   )
     -> Result
   {
-    // A byte-order mark is not text: editors do not show it, so columns count from after
-    // it (and libyaml, told the encoding, would read it as content).
-    if file.text.unicodeScalars.first == "\u{FEFF}" {
-      return load(
-        SourceFile(name: file.name, text: String(file.text.unicodeScalars.dropFirst())),
-        syntax: syntax, limits: limits)
-    }
-    var diagnostics: [Diagnostic] = []
-    let document: DocumentNode?
-    switch syntax {
-    case .yaml:
-      do {
-        document = try YAMLReader.read(file, limits: limits)
-      } catch {
-        return Result(
-          file: file, spec: nil, diagnostics: [error.diagnostic], header: header(of: file.text))
-      }
-    case .dsl:
-      let parsed = DSLParser.parse(file, parallel: .allCores)
-      document = parsed.document
-      diagnostics = parsed.diagnostics
-    }
-    guard let document else {
-      if diagnostics.isEmpty {
-        diagnostics.append(
-          .error("the scene is empty", at: SourceSpan(file.location(line: 1, column: 1))))
-      }
-      return Result(file: file, spec: nil, diagnostics: diagnostics, header: header(of: file.text))
-    }
-    let decoded = SceneDecoder.decode(
-      document, keysAreUnique: syntax == .yaml, parallel: .allCores)
-    diagnostics += decoded.diagnostics
-    let failed = diagnostics.contains { $0.severity == .error }
-    var result = Result(
-      file: file, spec: failed ? nil : decoded.spec, diagnostics: sorted(diagnostics),
-      header: header(of: file.text))
-    result.document = document
-    // Errors the decoder found leave the rest of the scene decoded: resolved too, its name
-    // errors are reported in the same run (a syntax error of the DSL's or YAML's reader
-    // leaves no tree, and nothing to resolve).
-    if failed && !decoded.lostSection {
-      result.partialSpec = decoded.spec
-      result.failedNames = decoded.failedNames
-    }
-    return result
+    SceneLoading.read(file, frontEnd: syntax.frontEnd(limits: limits), parallel: .allCores)
   }
 
-  /// Diagnostics in file order (those without a place first), stable otherwise.
-  static func sorted(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
-    SourceOrder.sorted(diagnostics, by: \.span)
-  }
-
-  /// The comment lines at the very top of `text` (each starting with `#`), without a
-  /// trailing blank line; `nil` if the file does not start with a comment.
-  public static func header(of text: String) -> String? {
-    // Line by line, stopping at the first that is not a comment: splitting the whole
-    // text first would cost as much as reading the scene.
-    var lines: [Substring] = []
-    var rest = text[...]
-    while true {
-      let end = rest.firstIndex(of: "\n") ?? rest.endIndex
-      let line = rest[..<end]
-      let trimmed = line.hasSuffix("\r") ? line.dropLast() : line
-      guard trimmed.hasPrefix("#") else { break }
-      lines.append(trimmed)
-      guard end < rest.endIndex else { break }
-      rest = rest[rest.index(after: end)...]
-    }
-    return lines.isEmpty ? nil : lines.joined(separator: "\n")
-  }
+  /// The comment lines at the very top of `text` (see ``SceneLoading/header(of:)``).
+  public static func header(of text: String) -> String? { SceneLoading.header(of: text) }
 
   /// The offset and value of the first byte that does not belong to valid UTF-8, or of a
   /// NUL byte, which no scene may contain.

@@ -1,6 +1,5 @@
 import SceneDiagnostics
 import SceneGraph
-import SceneResolve
 import SceneSyntax
 
 #if canImport(FoundationEssentials)
@@ -70,7 +69,9 @@ public enum ScenePipeline {
     return resolve(read, sceneFile: path, options: options)
   }
 
-  /// Resolves a scene already read, reading its traces relative to `sceneFile`.
+  /// Resolves a scene already read, reading its traces relative to `sceneFile` (the
+  /// folder policy of ``TraceLoader``) and handing them to the portable front door
+  /// (``SceneLoading/resolve(_:traces:parallel:)``).
   public static func resolve(
     _ read: SceneLoader.Result, sceneFile: String, options: Options = Options()
   ) -> Loaded {
@@ -78,11 +79,7 @@ public enum ScenePipeline {
       graph: nil, files: read.file.map { [$0] } ?? [], diagnostics: read.diagnostics,
       inputs: [sceneFile])
     guard let spec = read.spec else {
-      if let partial = read.partialSpec {
-        loaded.diagnostics = SourceOrder.sorted(
-          loaded.diagnostics + partialErrors(partial, failedNames: read.failedNames),
-          by: \.span)
-      }
+      loaded.diagnostics = SceneLoading.resolve(read).diagnostics
       return loaded
     }
     loaded.spec = spec
@@ -91,23 +88,12 @@ public enum ScenePipeline {
     // other errors: `check` reports them all.
     let traces = TraceLoader.load(
       for: spec.gesture, sceneFile: sceneFile, folders: options.traceFolders)
-    let resolved = SceneResolver.resolve(spec, traces: traces.traces, parallel: .allCores)
-    loaded.diagnostics += resolved.errors.map(\.diagnostic) + resolved.warnings
+    let resolved = SceneLoading.resolve(
+      read, traces: traces.traces, missingTracesReported: true, parallel: .allCores)
+    loaded.diagnostics = resolved.diagnostics + traces.diagnostics
     loaded.files += traces.files
     loaded.inputs += traces.paths
-    loaded.diagnostics += traces.diagnostics
     if !loaded.hasErrors { loaded.graph = resolved.graph }
     return loaded
-  }
-
-  /// The resolver's errors in what decoded of a scene with errors, less those that only
-  /// repeat a failed definition (`unknown handle 'ball'` where `ball` did not decode).
-  static func partialErrors(_ spec: SceneSpec, failedNames: Set<String>) -> [Diagnostic] {
-    let resolved = SceneResolver.resolve(spec, traces: [:], parallel: .serial)
-    return resolved.errors.map(\.diagnostic).filter { diagnostic in
-      !failedNames.contains { diagnostic.message.contains("'\($0)'") }
-        // A replay's trace is read only once the scene has no other errors.
-        && !diagnostic.message.contains("trace")
-    }
   }
 }

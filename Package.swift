@@ -17,6 +17,7 @@ let package = Package(
     .library(name: "SceneResolve", targets: ["SceneResolve"]),
     .library(name: "SceneRuntime", targets: ["SceneRuntime"]),
     .library(name: "SceneLoading", targets: ["SceneLoading"]),
+    .library(name: "SceneEngine", targets: ["SceneEngine"]),
     .library(name: "SceneOutputs", targets: ["SceneOutputs"]),
     .library(name: "ScenePipeline", targets: ["ScenePipeline"]),
     .library(name: "SceneTesting", targets: ["SceneTesting", "SceneTestingSnapshots"]),
@@ -105,6 +106,12 @@ let package = Package(
       name: "SceneLoading",
       dependencies: ["SceneSyntax", "SceneResolve", "SceneGraph", "SceneDiagnostics"]),
 
+    /// The engine as an app or a page embeds it: a live session of a scene (pointers,
+    /// inputs, the scene's gesture, a take to scrub and replay); portable like the core.
+    .target(
+      name: "SceneEngine",
+      dependencies: ["SceneRuntime", "SceneGraph", "SceneGeometry", "SceneSyntax"]),
+
     /// The one entry point from a scene file to a runnable scene: reads the file and its
     /// traces, runs the front end and the resolver; used by every command and by library users.
     .target(
@@ -154,7 +161,7 @@ let package = Package(
     .target(
       name: "ScenePreview",
       dependencies: [
-        "ScenePipeline", "SceneRuntime", "SceneGraph", "SceneOutputs", "SceneSyntax",
+        "SceneEngine", "ScenePipeline", "SceneRuntime", "SceneGraph", "SceneOutputs", "SceneSyntax",
         "SceneFiles", "SceneDiagnostics", "SceneGeometry", "SceneTesting", "SceneVocabulary",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
@@ -259,6 +266,13 @@ let package = Package(
       ],
       exclude: ["__Snapshots__"]),
     .testTarget(
+      name: "SceneEngineTests",
+      dependencies: [
+        "SceneEngine", "ScenePipeline", "SceneOutputs", "SceneRuntime", "SceneSyntax", "SceneGraph",
+        "SceneDiagnostics",
+        "SceneTestSupport",
+      ]),
+    .testTarget(
       name: "SceneLoadingTests",
       dependencies: [
         "SceneLoading", "ScenePipeline", "SceneYAML", "SceneSyntax", "SceneRuntime",
@@ -287,7 +301,7 @@ let package = Package(
     .testTarget(
       name: "ScenePreviewTests",
       dependencies: [
-        "SceneRaster",
+        "SceneRaster", "SceneEngine",
         "ScenePreview", "ScenePipeline", "SceneRuntime", "SceneGraph", "SceneSyntax",
         "SceneOutputs", "SceneTesting", "SceneDiagnostics", "SceneGeometry", "SceneResolve",
         "SceneTestSupport",

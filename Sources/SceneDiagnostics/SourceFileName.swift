@@ -65,8 +65,8 @@ public struct SourceFileName: Hashable, Sendable, Comparable, CustomStringConver
       locked {
         if let number = numbers[name] { return number }
         // Four billion names would exhaust memory first; past them the last is shared
-        // rather than trapping.
-        guard names.count < Int(UInt32.max) else { return UInt32.max - 1 }
+        // rather than trapping. (Compared as 64-bit: `Int` has 32 bits in WebAssembly.)
+        guard UInt64(names.count) < UInt64(UInt32.max) else { return UInt32.max - 1 }
         let number = UInt32(names.count)
         names.append(name)
         numbers[name] = number

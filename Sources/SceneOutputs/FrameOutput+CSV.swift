@@ -1,6 +1,7 @@
 import SceneGraph
 import SceneRuntime
 
+#if !hasFeature(Embedded)
 extension FrameOutput {
   /// Handle trajectories for plotting: one row per handle per frame, streamed.
   ///
@@ -13,6 +14,7 @@ extension FrameOutput {
     summary: "per-frame handle trajectories (frame, time, handle, x, y, angle, state)",
     writer: { CSVWriter(context: $0) })
 }
+#endif
 
 /// Streams: a header, then each frame's rows as they come.
 ///

@@ -4,6 +4,7 @@ import SceneGraph
 import SceneRuntime
 import SceneVocabulary
 
+#if !hasFeature(Embedded)
 extension FrameOutput {
   /// A chart of handles' values over the run, as SVG: for pull requests and docs.
   ///
@@ -17,6 +18,7 @@ extension FrameOutput {
     summary: "a chart of handles' values over time, as SVG (--plot HANDLE.y, HANDLE.speed, …)"
   ) { context in GraphWriter(context: context) }
 }
+#endif
 
 /// Keeps each plotted value of every frame, and draws the chart at the end.
 struct GraphWriter: FrameWriter {

@@ -3,6 +3,7 @@ import SceneGraph
 import SceneRuntime
 import SceneVocabulary
 
+#if !hasFeature(Embedded)
 extension FrameOutput {
   /// A self-contained HTML player: one file with inline CSS and JavaScript, a canvas, and
   /// every frame embedded as JSON, so it opens offline and fetches nothing.
@@ -24,12 +25,15 @@ extension FrameOutput {
     summary: "a self-contained HTML player (canvas, no network)",
     writer: { HTMLPlayer.Writer(context: $0) })
 }
+#endif
 
 /// The scene renderer's JavaScript (`Resources/renderer.js`): it draws one frame of the
 /// scene JSON the HTML player embeds, and the HTML player and the live preview
 /// (`scenec preview`) share it.
 public enum SceneRendererScript {
+  #if !hasFeature(Embedded)
   public static let source = String(decoding: PackageResources.renderer_js, as: UTF8.self)
+  #endif
 }
 
 /// The scene as JSON, the way the HTML player embeds it and the live preview sends it.
@@ -50,6 +54,7 @@ public enum SceneJSON {
 /// The HTML player's text: the page, the scene JSON embedded in it, and the escaping that
 /// keeps that JSON inside its script block.
 enum HTMLPlayer {
+  #if !hasFeature(Embedded)
   /// Turns each frame into its JSON entry (without its handles) and its handles into
   /// numbers (``HandleFrameStream``) as it comes, and writes the page at the end.
   struct Writer: FrameWriter {
@@ -79,9 +84,9 @@ enum HTMLPlayer {
     }
 
     /// The page, with each frame's entry handed to `flush` and let go as it is written.
-    mutating func end(into sink: inout TextBytes, flush: (inout TextBytes) throws -> Void)
-      rethrows
-    {
+    mutating func end<Failure: Error>(
+      into sink: inout TextBytes, flush: (inout TextBytes) throws(Failure) -> Void
+    ) throws(Failure) {
       sink.append(HTMLPlayer.head(context: context, frameCount: entries.count))
       sink.append(HTMLPlayer.sceneHeader(context: context, frameCount: entries.count))
       for i in entries.indices {
@@ -100,7 +105,7 @@ enum HTMLPlayer {
         sink.appendQuoted(state.rawValue)
       }
       sink.append("],\n\"data\":\"")
-      try handleFrames.drainBase64 { text in
+      try handleFrames.drainBase64 { (text) throws(Failure) in
         sink.append(text)
         try flush(&sink)
       }
@@ -109,6 +114,7 @@ enum HTMLPlayer {
       sink.append("</script>\n</body>\n</html>\n")
     }
   }
+  #endif
 
   // MARK: - The page
 
@@ -573,6 +579,8 @@ enum HTMLPlayer {
   /// The player's JavaScript: the shared renderer, then the player from
   /// `Resources/player.js` (files of their own so that they can be read, linted and
   /// tested), embedded in the binary at build time.
+  #if !hasFeature(Embedded)
   static let script =
     SceneRendererScript.source + String(decoding: PackageResources.player_js, as: UTF8.self)
+  #endif
 }

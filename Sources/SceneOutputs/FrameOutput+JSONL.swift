@@ -3,6 +3,7 @@ import SceneGraph
 import SceneRuntime
 import SceneVocabulary
 
+#if !hasFeature(Embedded)
 extension FrameOutput {
   /// JSON lines, the frame contract: one object per frame with sorted keys and numbers at
   /// the context's precision, streamed as frames come.
@@ -15,6 +16,7 @@ extension FrameOutput {
     summary: "one JSON object per frame, sorted keys (the default, to stdout)",
     writer: { JSONLines.Writer(context: $0) })
 }
+#endif
 
 /// The frame contract's text.
 enum JSONLines {
@@ -574,5 +576,19 @@ enum PathText {
     var text = TextBytes(capacity: 64)
     text.append(path, precision: p)
     return text.string
+  }
+}
+
+/// The frame contract's text, one frame at a time, for a caller that makes frames one by
+/// one and writes them itself (the WebAssembly engine, which has no registry): each line
+/// is the line `scenec run` writes for that frame.
+public struct JSONLinesWriter {
+  var writer: JSONLines.Writer
+
+  public init(context: OutputContext) { writer = JSONLines.Writer(context: context) }
+
+  /// The next frame's line, with its line break, appended to `sink`.
+  public mutating func append(_ frame: Frame, to sink: inout TextBytes) {
+    writer.frame(frame, into: &sink)
   }
 }

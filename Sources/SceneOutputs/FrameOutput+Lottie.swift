@@ -3,6 +3,7 @@ import SceneGraph
 import SceneRuntime
 import SceneVocabulary
 
+#if !hasFeature(Embedded)
 extension FrameOutput {
   /// The run baked into a Lottie animation (Bodymovin 5 JSON): a shape layer for every
   /// drawn path and every shaped handle, each value held frame by frame, so a Lottie
@@ -18,6 +19,7 @@ extension FrameOutput {
     summary: "every frame baked into a Lottie animation (shapes and paths, held frame by frame)"
   ) { context in LottieWriter(context: context) }
 }
+#endif
 
 /// Keeps every frame, and writes the animation at the end.
 struct LottieWriter: FrameWriter {
@@ -90,13 +92,13 @@ struct LottieWriter: FrameWriter {
 
   /// `value(frame)` for every frame, held where it does not change.
   func over(_ value: (Frame) -> String) -> Value {
-    var keys: [(Int, String)] = []
+    var keys: [(frame: Int, value: String)] = []
     for (k, frame) in frames.enumerated() {
       let v = value(frame)
-      if keys.last?.1 != v { keys.append((k, v)) }
+      if keys.last?.value != v { keys.append((k, v)) }
     }
     if keys.isEmpty { return .fixed("0") }
-    return keys.count == 1 ? .fixed(keys[0].1) : .held(keys)
+    return keys.count == 1 ? .fixed(keys[0].value) : .held(keys)
   }
 
   func n(_ value: Double) -> String { NumberText.format(value, precision: context.precision) }

@@ -3,6 +3,7 @@ import SceneGraph
 import SceneRuntime
 import SceneVocabulary
 
+#if !hasFeature(Embedded)
 extension FrameOutput {
   /// One frame as a standalone SVG 1.1 document: the last of the frames it is given (the
   /// CLI passes only the frame chosen with `--frame N` or `--at T`).
@@ -44,6 +45,7 @@ extension FrameOutput {
     summary: "every frame as one animated SVG (SMIL), plays in any browser",
     writer: { SVGText.AnimatedWriter(context: $0) })
 }
+#endif
 
 /// The text of the SVG formats.
 enum SVGText {

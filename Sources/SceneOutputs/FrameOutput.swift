@@ -1,6 +1,7 @@
 import SceneGraph
 import SceneRuntime
 
+#if !hasFeature(Embedded)
 /// An output format as a value: how a run's frames become bytes.
 ///
 /// Modelled on swift-snapshot-testing's strategies: a format is a value registered by
@@ -56,6 +57,7 @@ public struct FrameOutput: Sendable {
     String(decoding: bytes(of: frames, context: context), as: UTF8.self)
   }
 }
+#endif
 
 /// One run of a format: given the frames in order, appends the output's bytes to a sink.
 ///
@@ -74,7 +76,9 @@ public protocol FrameWriter {
   /// Appends what comes after the last frame, handing the sink to `flush` (which empties
   /// it) as it goes: a format that keeps every frame until the end (the HTML player) then
   /// never holds its whole output twice.
-  mutating func end(into sink: inout TextBytes, flush: (inout TextBytes) throws -> Void) rethrows
+  mutating func end<Failure: Error>(
+    into sink: inout TextBytes, flush: (inout TextBytes) throws(Failure) -> Void
+  ) throws(Failure)
   /// Why the output could not be made (a raster format whose library failed), if it could
   /// not: the caller then throws the output away rather than keep a broken file.
   var failure: String? { get }
@@ -87,9 +91,9 @@ extension FrameWriter {
   public var notes: [String] { [] }
   public mutating func begin(into sink: inout TextBytes) {}
   public mutating func end(into sink: inout TextBytes) {}
-  public mutating func end(
-    into sink: inout TextBytes, flush: (inout TextBytes) throws -> Void
-  ) rethrows {
+  public mutating func end<Failure: Error>(
+    into sink: inout TextBytes, flush: (inout TextBytes) throws(Failure) -> Void
+  ) throws(Failure) {
     end(into: &sink)
   }
 }
@@ -143,7 +147,7 @@ struct SceneText: Sendable {
   let pathKeyEnds: [Int]
 
   init(_ graph: SceneGraph) {
-    let names = graph.handles.map(\.name)
+    let names = graph.handles.map { $0.name }
     handleNames = names
     // The same sort as a frame's handles by name, so equal names keep the same order too.
     sortedHandles = names.indices.sorted { names[$0] < names[$1] }
@@ -152,7 +156,7 @@ struct SceneText: Sendable {
     handleNamesAreDistinct = zip(sortedHandles, sortedHandles.dropFirst()).allSatisfy {
       names[$0] != names[$1]
     }
-    let paths = graph.drawnPaths.map(\.name)
+    let paths = graph.drawnPaths.map { $0.name }
     pathNames = paths
     let sortedPaths = paths.indices.sorted { paths[$0] < paths[$1] }
     self.sortedPaths = sortedPaths

@@ -178,7 +178,9 @@ struct HandleFrameStream {
   }
 
   /// Hands the stream to `write` as base64 in pieces of at most 64 KiB, letting go of it.
-  mutating func drainBase64(_ write: (UnsafeBufferPointer<UInt8>) throws -> Void) rethrows {
+  mutating func drainBase64<Failure: Error>(
+    _ write: (UnsafeBufferPointer<UInt8>) throws(Failure) -> Void
+  ) throws(Failure) {
     let stream = bytes
     bytes = []
     let piece = 3 * 16_384
@@ -187,7 +189,16 @@ struct HandleFrameStream {
     while start < stream.count {
       let end = min(start + piece, stream.count)
       let length = Base64.encode(stream[start..<end], into: &text)
-      try text.withUnsafeBufferPointer { try write(UnsafeBufferPointer(rebasing: $0[0..<length])) }
+      // Caught and thrown again outside: `withUnsafeBufferPointer` rethrows untyped.
+      var failure: Failure?
+      text.withUnsafeBufferPointer { buffer in
+        do throws(Failure) {
+          try write(UnsafeBufferPointer(rebasing: buffer[0..<length]))
+        } catch {
+          failure = error
+        }
+      }
+      if let failure { throw failure }
       start = end
     }
   }

@@ -1,3 +1,4 @@
+#if !hasFeature(Embedded)
 /// Every output format by name: built-ins register here through the same value type a
 /// third party would use.
 public enum OutputRegistry {
@@ -18,3 +19,4 @@ public enum OutputRegistry {
     return outputs.first { $0.fileExtensions.contains(ext) }
   }
 }
+#endif

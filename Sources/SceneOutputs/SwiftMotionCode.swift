@@ -206,7 +206,7 @@ public enum SwiftMotionCode {
 
   static func usedMomenta(_ graph: SceneGraph) -> [(handle: String, momentum: SceneGraph.Momentum)]
   {
-    var found: [(String, SceneGraph.Momentum)] = []
+    var found: [(handle: String, momentum: SceneGraph.Momentum)] = []
     for constraint in graph.constraints {
       switch constraint.kind {
       case .drag(let d):

@@ -1,4 +1,5 @@
 import Foundation
+import SceneEngine
 import SceneGeometry
 
 /// A message from the preview page, checked: the page is a browser anyone on the network
@@ -28,9 +29,8 @@ public enum PreviewMessage: Equatable, Sendable {
   /// missed (the server sends only the newest frame to such a page).
   case frames(from: Int, to: Int)
 
-  public enum Phase: String, Equatable, Sendable {
-    case down, move, up, cancel
-  }
+  /// The engine's own: a message's phase goes to the session as it is.
+  public typealias Phase = LiveSession.PointerPhase
 
   public enum Control: String, Equatable, Sendable, CaseIterable {
     case pause, resume, toggle, step, restart, script, record, replay

@@ -100,7 +100,11 @@
         break;
       case "history":
         if (!message.merge) { history = []; forgetGaps(); }
-        message.frames.forEach(remember);
+        message.frames.forEach(function (f) {
+          // A frame the page missed: its events join the log, in their place.
+          if (message.merge && !history[f.i] && f.e && f.e.length) log(f, true);
+          remember(f);
+        });
         if (message.merge) askForGaps();
         drawGraph();
         break;
@@ -764,11 +768,17 @@
     });
   }
 
-  function log(f) {
+  function log(f, inPlace) {
+    // In place: before the first entry of a later frame (a missed frame's events).
+    var before = null;
+    if (inPlace) {
+      for (var node = logList.lastChild; node && Number(node.dataset.i) > f.i; node = node.previousSibling) before = node;
+    }
     f.e.forEach(function (e) {
       var item = document.createElement("li");
+      item.dataset.i = String(f.i);
       item.textContent = f.t.toFixed(3) + " s  frame " + f.i + "  " + describe(e);
-      logList.appendChild(item);
+      logList.insertBefore(item, before);
     });
     while (logList.childNodes.length > LOG_LIMIT) logList.removeChild(logList.firstChild);
     logList.scrollTop = logList.scrollHeight;

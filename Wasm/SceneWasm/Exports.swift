@@ -1,0 +1,228 @@
+import SceneDiagnostics
+import SceneEngine
+import SceneGeometry
+import SceneGraph
+import SceneLoading
+import SceneOutputs
+import SceneRuntime
+import SceneSyntax
+
+// The engine's WebAssembly interface: C functions a page's JavaScript (or node, or
+// WasmKit) calls. Text goes in through the input buffer (`scenec_input`) as UTF-8 and
+// comes out through the output buffer (`scenec_output`, `scenec_output_length`); numbers
+// go as arguments. One scene at a time: a module instance is one page's engine.
+//
+// Every function returns 0 on success; otherwise the output holds why, as text (a
+// scene's diagnostics rendered as `scenec check` renders them, file:line:col and caret).
+
+/// What one instance holds: the buffers, the scene, its live session and its writers.
+struct Instance {
+  var input = Buffer()
+  var output = Buffer()
+  var file: SourceFile?
+  var graph: SceneGraph?
+  var session: LiveSession?
+  var context: OutputContext?
+  var lines: JSONLinesWriter?
+}
+
+/// Bytes at an address that stays put until the buffer grows: the host reads and
+/// writes them through the module's memory.
+struct Buffer {
+  var base = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
+  var capacity = 1
+  var count = 0
+
+  mutating func reserve(_ size: Int) {
+    guard size > capacity else { return }
+    base.deallocate()
+    capacity = max(size, capacity * 2)
+    base = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+    count = 0
+  }
+
+  mutating func set(_ bytes: UnsafeBufferPointer<UInt8>) {
+    reserve(bytes.count)
+    if let start = bytes.baseAddress { base.update(from: start, count: bytes.count) }
+    count = bytes.count
+  }
+
+  mutating func set(_ text: String) {
+    var text = text
+    text.withUTF8 { set($0) }
+  }
+
+  func text(_ length: Int) -> String {
+    String(
+      decoding: UnsafeBufferPointer(start: base, count: min(max(length, 0), capacity)),
+      as: UTF8.self)
+  }
+}
+
+// A WebAssembly instance runs one thread: nothing else touches it.
+nonisolated(unsafe) var instance = Instance()
+
+/// The input buffer, with room for `size` bytes: the host writes text there, then calls
+/// the function that reads it with its length.
+@_cdecl("scenec_input")
+public func scenecInput(_ size: Int32) -> UnsafeMutablePointer<UInt8> {
+  instance.input.reserve(Int(max(size, 1)))
+  return instance.input.base
+}
+
+/// Where the last call's text is, and how long it is.
+@_cdecl("scenec_output")
+public func scenecOutput() -> UnsafeMutablePointer<UInt8> { instance.output.base }
+
+@_cdecl("scenec_output_length")
+public func scenecOutputLength() -> Int32 { Int32(instance.output.count) }
+
+/// Loads the DSL scene in the first `length` bytes of the input, named `scene.scene` in
+/// diagnostics, with numbers in text at `precision` decimals; 1 with its diagnostics if
+/// it has errors, 2 if the engine refuses it.
+@_cdecl("scenec_load")
+public func scenecLoad(_ length: Int32, _ precision: Int32) -> Int32 {
+  let file = SourceFile(name: "scene.scene", text: instance.input.text(Int(length)))
+  let resolved = SceneLoading.resolve(SceneLoading.read(file, frontEnd: .dsl))
+  guard let graph = resolved.graph else {
+    instance.output.set(DiagnosticRenderer(files: [file]).render(resolved.diagnostics))
+    return 1
+  }
+  do throws(RuntimeError) {
+    instance.session = try LiveSession(graph: graph)
+  } catch {
+    instance.output.set(DiagnosticRenderer(files: [file]).render(error.diagnostic))
+    return 2
+  }
+  let context = OutputContext(
+    graph: graph, precision: Int(min(max(precision, 0), 9)), fps: graph.fps)
+  instance.file = file
+  instance.graph = graph
+  instance.context = context
+  instance.lines = JSONLinesWriter(context: context)
+  instance.output.set("")
+  return 0
+}
+
+/// The whole scripted run as `scenec run` writes it (JSON lines): the scene's gesture
+/// from the start, to the scene's end.
+@_cdecl("scenec_run_script")
+public func scenecRunScript() -> Int32 {
+  guard let graph = instance.graph, let context = instance.context else { return noScene() }
+  do throws(RuntimeError) {
+    var runner = try SceneRunner(graph: graph)
+    var writer = JSONLinesWriter(context: context)
+    var text = TextBytes(capacity: 1 << 16)
+    while let frame = try runner.nextFrame() { writer.append(frame, to: &text) }
+    instance.output.set(text.bytes)
+    return 0
+  } catch {
+    return failed(error)
+  }
+}
+
+/// Restarts the session and plays the scene's own gesture.
+@_cdecl("scenec_play_script")
+public func scenecPlayScript() -> Int32 {
+  guard instance.session != nil else { return noScene() }
+  do throws(RuntimeError) {
+    try instance.session?.playScript()
+    instance.lines = instance.context.map { JSONLinesWriter(context: $0) }
+    return 0
+  } catch {
+    return failed(error)
+  }
+}
+
+/// A pointer went down (0), moved (1), lifted (2) or was cancelled (3) at a point in
+/// scene coordinates, `elapsed` seconds after the last frame.
+@_cdecl("scenec_pointer")
+public func scenecPointer(_ phase: Int32, _ id: Int32, _ x: Double, _ y: Double, _ elapsed: Double)
+  -> Int32
+{
+  guard instance.session != nil else { return noScene() }
+  let phases: [LiveSession.PointerPhase] = [.down, .move, .up, .cancel]
+  guard (0..<4).contains(phase), (0..<32).contains(id), x.isFinite, y.isFinite, elapsed.isFinite
+  else {
+    instance.output.set("a pointer needs a phase 0 to 3, an id 0 to 31 and finite numbers")
+    return 1
+  }
+  instance.session?.pointer(
+    phases[Int(phase)], id: Int(id), at: Point(x, y), afterLastFrame: elapsed)
+  return 0
+}
+
+/// Makes the next frame: its JSON line (`kind` 0) or the compact entry the renderer
+/// draws (`kind` 1) goes to the output.
+@_cdecl("scenec_frame")
+public func scenecFrame(_ kind: Int32) -> Int32 {
+  guard instance.session != nil, let context = instance.context else { return noScene() }
+  do throws(RuntimeError) {
+    guard let frame = try instance.session?.frame() else { return noScene() }
+    var text = TextBytes(capacity: 4096)
+    if kind == 0 {
+      instance.lines?.append(frame, to: &text)
+    } else {
+      SceneJSON.appendFrame(frame, context: context, to: &text)
+    }
+    instance.output.set(text.bytes)
+    return 0
+  } catch {
+    return failed(error)
+  }
+}
+
+func noScene() -> Int32 {
+  instance.output.set("no scene is loaded")
+  return 1
+}
+
+func failed(_ error: RuntimeError) -> Int32 {
+  instance.output.set(
+    DiagnosticRenderer(files: instance.file.map { [$0] } ?? []).render(error.diagnostic))
+  return 2
+}
+
+/// Hashing's seed.
+///
+/// Embedded Swift asks the C library for random bytes to seed `Hasher`;
+/// the engine's output never depends on hash order, and a fixed seed needs no WASI import.
+@_cdecl("arc4random_buf")
+public func arc4randomBuf(_ buffer: UnsafeMutableRawPointer?, _ count: Int) {
+  buffer?.initializeMemory(as: UInt8.self, repeating: 0, count: count)
+}
+
+/// `Double("0.57")` in Embedded Swift asks the host for `strtod` in the C locale; wasi-libc
+/// has one locale, C, and its `strtod` rounds correctly, as the host's does.
+@_cdecl("_swift_stdlib_strtod_clocale")
+public func strtodInTheCLocale(
+  _ text: UnsafePointer<CChar>?, _ result: UnsafeMutablePointer<Double>?
+) -> UnsafePointer<CChar>? {
+  var end: UnsafeMutablePointer<CChar>?
+  let value = strtod(text, &end)
+  result?.pointee = value
+  return UnsafePointer(end)
+}
+
+@_extern(c, "strtod")
+func strtod(
+  _ text: UnsafePointer<CChar>?, _ end: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+) -> Double
+
+/// Where Embedded Swift writes (a failed precondition's message, before it traps): kept,
+/// at most 4 KiB, for the host to show (`scenec_console`), rather than through WASI's
+/// standard output, which a page does not have.
+nonisolated(unsafe) var console: [UInt8] = []
+
+@_cdecl("putchar")
+public func putchar(_ character: Int32) -> Int32 {
+  if console.count < 4096 { console.append(UInt8(truncatingIfNeeded: character)) }
+  return character
+}
+
+/// Copies what Embedded Swift wrote to the output, and returns its length.
+@_cdecl("scenec_console")
+public func scenecConsole() -> Int32 {
+  console.withUnsafeBufferPointer { instance.output.set($0) }
+  return Int32(console.count)
+}

@@ -269,6 +269,7 @@ let package = Package(
       name: "SceneEngineTests",
       dependencies: [
         "SceneEngine", "ScenePipeline", "SceneOutputs", "SceneRuntime", "SceneSyntax", "SceneGraph",
+        "SceneGeometry",
         "SceneDiagnostics",
         "SceneTestSupport",
       ]),

@@ -1,5 +1,7 @@
 import Foundation
 import SceneDiagnostics
+import SceneEngine
+import SceneGeometry
 import SceneGraph
 import SceneOutputs
 import ScenePipeline
@@ -90,5 +92,63 @@ import Testing
                                          ^~~~~
 
         """)
+  }
+}
+
+/// Live input: the same pointers at the same moments make the same frames in the
+/// WebAssembly engine as in the native live session (the preview's).
+@Suite struct WasmLiveSessionTests {
+  /// The sticky ball dragged 360 points down over 60 frames and let go, 90 frames in all;
+  /// each pointer event 4 ms after the frame before it.
+  @Test(.enabled(if: WasmEngineTests.canRun, "\(WasmEngineTests.why)"))
+  func aLiveDragMakesTheNativeSessionsFrames() throws {
+    // Native: the live session, its frames as JSON lines.
+    let graph = try #require(
+      try ScenePipeline.load(path: repositoryPath("Scenes/sticky-ball-dismiss.scene")).graph)
+    var session = try LiveSession(graph: graph)
+    var writer = JSONLinesWriter(context: OutputContext(graph: graph, fps: graph.fps))
+    var native = TextBytes(capacity: 1 << 16)
+    for k in 0..<90 {
+      if k == 0 { session.pointer(.down, id: 0, at: Point(187.5, 200), afterLastFrame: 0.004) }
+      if k > 0 && k <= 60 {
+        session.pointer(.move, id: 0, at: Point(187.5, 200 + Double(k) * 6), afterLastFrame: 0.004)
+      }
+      if k == 60 { session.pointer(.up, id: 0, at: Point(187.5, 560), afterLastFrame: 0.004) }
+      writer.append(try session.frame(), to: &native)
+    }
+    // The same in the WebAssembly engine, driven by node.
+    let script = """
+      import { readFileSync } from "node:fs";
+      const { instance } = await WebAssembly.instantiate(readFileSync(process.argv[1]), {});
+      const e = instance.exports;
+      const bytes = new TextEncoder().encode(readFileSync(process.argv[2], "utf8"));
+      new Uint8Array(e.memory.buffer, e.scenec_input(bytes.length), bytes.length).set(bytes);
+      if (e.scenec_load(bytes.length, 3) !== 0) process.exit(1);
+      let out = "";
+      for (let k = 0; k < 90; k++) {
+        if (k === 0) e.scenec_pointer(0, 0, 187.5, 200, 0.004);
+        if (k > 0 && k <= 60) e.scenec_pointer(1, 0, 187.5, 200 + k * 6, 0.004);
+        if (k === 60) e.scenec_pointer(2, 0, 187.5, 560, 0.004);
+        if (e.scenec_frame(0) !== 0) process.exit(2);
+        out += new TextDecoder().decode(new Uint8Array(e.memory.buffer, e.scenec_output(), e.scenec_output_length()));
+      }
+      process.stdout.write(out);
+      """
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: try #require(WasmEngineTests.node))
+    process.arguments = [
+      "--input-type=module", "-e", script, WasmEngineTests.engine,
+      repositoryPath("Scenes/sticky-ball-dismiss.scene"),
+    ]
+    let output = Pipe()
+    process.standardOutput = output
+    try process.run()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0)
+    let wasm = String(decoding: data, as: UTF8.self)
+    #expect(wasm == native.string)
+    // And the drag did what the scene is about: the bridge broke.
+    #expect(wasm.contains("link.broke"))
   }
 }

@@ -124,7 +124,10 @@ let package = Package(
     .target(
       name: "SceneOutputs",
       dependencies: ["SceneRuntime", "SceneGraph", "SceneGeometry", "SceneVocabulary", realModule],
-      resources: [.embedInCode("Resources/renderer.js"), .embedInCode("Resources/player.js")]),
+      resources: [
+        .embedInCode("Resources/renderer.js"), .embedInCode("Resources/player.js"),
+        .embedInCode("Resources/interactive.js"),
+      ]),
 
     /// Stage 4, raster: frames as PNG and animated GIF, drawn from the SVG output's own
     /// picture of each frame by librsvg over Cairo.

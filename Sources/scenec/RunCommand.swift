@@ -95,6 +95,18 @@ struct RunCommand: ParsableCommand {
   @Flag(name: .shortAndLong, help: "No summary line on standard error after writing a file.")
   var quiet = false
 
+  @Flag(
+    help:
+      "With an HTML output: one page that runs the scene in scenec's engine compiled to WebAssembly, to drag it rather than watch it (needs the engine: Scripts/build-wasm)."
+  )
+  var interactive = false
+
+  @Option(
+    help: ArgumentHelp(
+      "The WebAssembly engine for --interactive (default: $SCENEC_ENGINE, else scenec-engine.wasm beside scenec, else .build-wasm/scenec-engine.wasm).",
+      valueName: "file.wasm"))
+  var engine: String?
+
   func validate() throws {
     if let fps, !FrameClock.fpsRange.contains(fps) {
       throw ValidationError("--fps must be \(FrameClock.fpsRangeDescription)")
@@ -126,6 +138,27 @@ struct RunCommand: ParsableCommand {
       throw ValidationError(
         "unknown format '\(format)'; expected \(Self.formats.map(\.name).joined(separator: ", "))"
       )
+    }
+    if interactive {
+      let html =
+        format.map { $0 == "html" } ?? output.map {
+          OutputRegistry.forFile($0, in: Self.formats)?.name == "html"
+        } ?? false
+      guard html else {
+        throw ValidationError(
+          "--interactive writes an HTML page: give -o FILE.html (or --format html)")
+      }
+      let others = [
+        frame.map { _ in "--frame" }, at.map { _ in "--at" }, plots.isEmpty ? nil : "--plot",
+        inputs.isEmpty ? nil : "--input", fps.map { _ in "--fps" },
+        duration.map { _ in "--duration" },
+      ].compactMap { $0 }
+      if let first = others.first {
+        throw ValidationError(
+          "--interactive runs the scene as it is written, in the page: \(first) does not apply")
+      }
+    } else if engine != nil {
+      throw ValidationError("--engine is the engine for --interactive")
     }
     if !plots.isEmpty, let format, format != "graph" {
       throw ValidationError("--plot draws a chart: it goes with --format graph, not \(format)")
@@ -254,6 +287,7 @@ struct RunCommand: ParsableCommand {
         throw Sysexits.usage
       }
     }
+    if interactive { return try writeInteractivePage(loaded: loaded, graph: graph) }
     let format =
       format.flatMap { OutputRegistry.named($0, in: Self.formats) }
       ?? (plots.isEmpty ? nil : .graph)
@@ -406,6 +440,77 @@ struct RunCommand: ParsableCommand {
       let count = wanted == nil ? frames : 1
       printError(
         "wrote \(TerminalText.escaped(output)): \(format.name), \(count) frame\(count == 1 ? "" : "s"), \(FixedDecimals.text(lastTime, decimals: 2)) s of scene, in \(FixedDecimals.text(seconds, decimals: 2)) s"
+      )
+    }
+  }
+}
+
+extension RunCommand {
+  /// Where `--interactive` looks for the WebAssembly engine, in order.
+  func engineCandidates() -> [String] {
+    if let engine { return [engine] }
+    var candidates: [String] = []
+    if let fromEnvironment = ProcessInfo.processInfo.environment["SCENEC_ENGINE"],
+      !fromEnvironment.isEmpty
+    {
+      candidates.append(fromEnvironment)
+    }
+    let executable = CommandLine.arguments.first ?? ""
+    if executable.contains("/") {
+      let folder = PathName.deletingLastComponent(executable)
+      candidates.append((folder.isEmpty ? "." : folder) + "/scenec-engine.wasm")
+    }
+    candidates.append(".build-wasm/scenec-engine.wasm")
+    return candidates
+  }
+
+  /// `--interactive`: the page that runs the scene in the WebAssembly engine, written
+  /// whole or not at all, never over the scene.
+  func writeInteractivePage(loaded: ScenePipeline.Loaded, graph: SceneGraph) throws {
+    guard let spec = loaded.spec else { throw Sysexits.software }
+    if spec.gesture.contains(where: { track in
+      track.steps.contains { if case .replay = $0.kind { true } else { false } }
+    }) {
+      printError(
+        "error: --interactive cannot carry the traces this scene's gesture replays yet; run it with the preview (scenec preview)"
+      )
+      throw Sysexits.usage
+    }
+    let candidates = engineCandidates()
+    guard
+      let path = candidates.first(where: { InputFile.kind(atPath: $0) == .regularFile }),
+      let bytes = try? InputFile.read(path: path, upTo: 64 << 20)
+    else {
+      printError(
+        "error: --interactive needs the WebAssembly engine, and it is not at \(candidates.map(TerminalText.escaped).joined(separator: ", ")); build it with Scripts/build-wasm (or give --engine FILE)"
+      )
+      throw Sysexits.unavailable
+    }
+    guard bytes.starts(with: [0x00, 0x61, 0x73, 0x6D]) else {
+      printError("error: \(TerminalText.escaped(path)) is not a WebAssembly module")
+      throw Sysexits.dataError
+    }
+    // The engine reads the DSL: the scene as `scenec fmt --to dsl` writes it.
+    let tree = SceneEncoder.encode(
+      spec, comments: SceneComments(text: loaded.files.first?.text ?? ""))
+    let sceneText = DSLEmitter.emit(tree, header: nil)
+    let context = OutputContext(graph: graph, precision: precision, fps: graph.fps)
+    let page = InteractivePage.html(context: context, sceneText: sceneText, engine: Array(bytes))
+    var sink: OutputFile
+    do {
+      sink =
+        try output.map { path throws(OutputFile.WriteError) in
+          try OutputFile(path: path, policy: WritePolicy(inputs: loaded.inputs))
+        } ?? .standardOutput()
+      try sink.write(page)
+      try sink.commit()
+    } catch {
+      printError("error: \(error.description)")
+      throw Sysexits.cannotCreate
+    }
+    if let output, !quiet, sink.isRegularFile {
+      printError(
+        "wrote \(TerminalText.escaped(output)): an interactive page (the engine \(bytes.count) bytes, from \(TerminalText.escaped(path)))"
       )
     }
   }

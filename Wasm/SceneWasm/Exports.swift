@@ -172,6 +172,50 @@ public func scenecFrame(_ kind: Int32) -> Int32 {
   }
 }
 
+/// Starts the live session again from the scene's start, with no finger down.
+@_cdecl("scenec_restart")
+public func scenecRestart() -> Int32 {
+  guard instance.session != nil else { return noScene() }
+  do throws(RuntimeError) {
+    try instance.session?.restart()
+    instance.lines = instance.context.map { JSONLinesWriter(context: $0) }
+    return 0
+  } catch {
+    return failed(error)
+  }
+}
+
+/// Goes back (or forward) to frame `index` of the take, exactly as it was made, and puts
+/// its entry (`kind` as for ``scenecFrame(_:)``) in the output; the next frame replays the
+/// take from there until a pointer takes over.
+@_cdecl("scenec_seek")
+public func scenecSeek(_ index: Int32, _ kind: Int32) -> Int32 {
+  guard instance.session != nil, let context = instance.context else { return noScene() }
+  do throws(RuntimeError) {
+    guard let frame = try instance.session?.seek(to: Int(index)) else {
+      instance.output.set("nothing has been played yet")
+      return 1
+    }
+    var text = TextBytes(capacity: 4096)
+    if kind == 0 {
+      var writer = JSONLinesWriter(context: context)
+      writer.append(frame, to: &text)
+    } else {
+      SceneJSON.appendFrame(frame, context: context, to: &text)
+    }
+    instance.output.set(text.bytes)
+    return 0
+  } catch {
+    return failed(error)
+  }
+}
+
+/// The last frame of the take (-1 before the first): where a timeline ends.
+@_cdecl("scenec_furthest_frame")
+public func scenecFurthestFrame() -> Int32 {
+  Int32(clamping: instance.session?.furthestFrame ?? -1)
+}
+
 func noScene() -> Int32 {
   instance.output.set("no scene is loaded")
   return 1

@@ -178,7 +178,8 @@
       }).join(", ");
     }
     if (f["in"]) showInputs(f["in"]);
-    var atRest = f.h && f.h.every(function (h) { return !h || h[4] === "idle"; });
+    // A hidden handle (a gooey anchor whose link broke) is not moving either.
+    var atRest = f.h && f.h.every(function (h) { return !h || h[4] === "idle" || h[4] === "hidden"; });
     $("rest").textContent = atRest ? "at rest" : "moving";
     furthest = Math.max(furthest, f.i);
     timeline.max = String(furthest);

@@ -1,0 +1,103 @@
+import Foundation
+import SceneDiagnostics
+import SceneGraph
+import SceneOutputs
+import ScenePipeline
+import SceneSyntax
+import SceneTestSupport
+import Testing
+
+/// The interactive page (`scenec run FILE -o x.html --interactive`), opened from disk in
+/// headless Chromium: the scene runs in the WebAssembly engine in the page, and a real
+/// drag stretches the sticky ball's bridge until it breaks.
+@Suite(.serialized) struct InteractivePageBrowserTests {
+  static let engine = repositoryPath(".build-wasm/scenec-engine.wasm")
+  static let canRun =
+    BrowserTests.chromium != nil && FileManager.default.fileExists(atPath: engine)
+
+  /// The page `scenec run SCENE -o x.html --interactive` writes, in a scratch folder.
+  static func page(_ scene: String) throws -> (folder: URL, file: URL) {
+    let loaded = try ScenePipeline.load(path: repositoryPath("Scenes/\(scene)"))
+    let graph = try #require(loaded.graph)
+    let spec = try #require(loaded.spec)
+    let text = DSLEmitter.emit(
+      SceneEncoder.encode(spec, comments: SceneComments(text: loaded.files[0].text)),
+      header: nil)
+    let html = InteractivePage.html(
+      context: OutputContext(graph: graph, fps: graph.fps), sceneText: text,
+      engine: Array(try Data(contentsOf: URL(fileURLWithPath: engine))))
+    let folder = try makeScratchFolder("scenec-interactive")
+    let file = folder.appendingPathComponent("sticky.html")
+    try html.write(to: file, atomically: true, encoding: .utf8)
+    return (folder, file)
+  }
+
+  @Test(
+    .enabled(
+      if: canRun,
+      "the interactive page cannot be tried here: it needs chromium and .build-wasm/scenec-engine.wasm (Scripts/build-wasm)"
+    ))
+  func aRealDragStretchesTheBridgeAndBreaksIt() async throws {
+    let (folder, file) = try Self.page("sticky-ball.yaml")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let browser = try Browser(executable: try #require(BrowserTests.chromium))
+    defer { browser.stop() }
+    let endpoint = try await browser.devToolsEndpoint()
+    try await DevTools.session(endpoint) { tools in
+      let page = try await tools.open(file.absoluteString)
+      #expect(
+        try await tools.waitFor("window.scenecInteractive && scenecInteractive.ready", in: page))
+      #expect(try await tools.waitFor("scenecInteractive.frames > 3", in: page))
+      // Press the left ball and pull it down, 15 points a move, 300 in all.
+      let start = try await tools.point("scenecInteractive.toClient(120, 200)", in: page)
+      let end = try await tools.point("scenecInteractive.toClient(120, 500)", in: page)
+      try await tools.mouse("mousePressed", start, in: page)
+      for k in 1...20 {
+        try await tools.mouse(
+          "mouseMoved", (start.x, start.y + (end.y - start.y) * Double(k) / 20), in: page,
+          buttons: 1)
+        // Stretched but still joined part of the way: the bridge is drawn.
+        if k == 6 {
+          #expect(
+            try await tools.waitFor(
+              "(function () { var f = scenecInteractive.shown; return f && f.h[1][1] > 230 && f.p.some(function (d) { return d !== null; }); })()",
+              in: page))
+        }
+      }
+      // Past 200 points from its anchor, the link breaks.
+      #expect(
+        try await tools.waitFor(
+          "document.getElementById('log').textContent.indexOf('link.broke link') >= 0", in: page))
+      try await tools.mouse("mouseReleased", end, in: page)
+      #expect(
+        try await tools.waitFor(
+          "document.getElementById('rest').textContent === 'at rest'", in: page))
+      // Back on the slider to a frame before the break: the engine makes it again, and it
+      // is the frame made live, the bridge drawn.
+      let scrubbed = try await tools.evaluate(
+        """
+        (function () {
+          var broke = -1;
+          for (var i = 0; i < scenecInteractive.take && broke < 0; i++) {
+            var f = scenecInteractive.at(i);
+            if (f && f.e.some(function (e) { return e[0] === 'link.broke'; })) broke = i;
+          }
+          var k = broke - 5, before = JSON.stringify(scenecInteractive.at(k));
+          var s = document.getElementById('scrub');
+          s.value = String(k);
+          s.dispatchEvent(new Event('input'));
+          var shown = scenecInteractive.shown;
+          return broke > 5 && shown.i === k && JSON.stringify(shown) === before
+            && shown.p[0] !== null ? 'same' : 'different ' + broke;
+        })()
+        """, in: page)
+      #expect(scrubbed as? String == "same")
+      let problems = try await tools.evaluate(
+        "JSON.stringify([scenecInteractive.problem, scenecInteractive.errors])", in: page)
+      #expect(problems as? String == "[null,[]]")
+      if let path = ProcessInfo.processInfo.environment["SCENEC_INTERACTIVE_SCREENSHOT"] {
+        try await tools.screenshot(of: page, to: path)
+      }
+    }
+  }
+}

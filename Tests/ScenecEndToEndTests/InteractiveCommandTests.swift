@@ -1,0 +1,92 @@
+import Foundation
+import SceneTestSupport
+import Testing
+
+/// `scenec run FILE -o x.html --interactive`: one self-contained page with the engine, and
+/// what is refused before anything is written. (The page itself is tried in Chromium by
+/// `InteractivePageBrowserTests`.)
+@Suite struct InteractiveCommandTests {
+  static let sticky = RunCommandTests.root.appendingPathComponent("Scenes/sticky-ball.yaml").path
+  static let engine = repositoryPath(".build-wasm/scenec-engine.wasm")
+
+  @Test(
+    .enabled(
+      if: FileManager.default.fileExists(atPath: engine),
+      "the WebAssembly engine is not built here (Scripts/build-wasm)"))
+  func aPageHoldsTheEngineAndTheSceneAndFetchesNothing() throws {
+    let folder = try makeScratchFolder("scenec-interactive")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("sticky.html").path
+    let run = try ScenecProcess.run(
+      ["run", Self.sticky, "-o", file, "--interactive", "--engine", Self.engine])
+    #expect(run.status == 0, "\(run.stderr)")
+    let size = try Data(contentsOf: URL(fileURLWithPath: Self.engine)).count
+    #expect(
+      run.stderr
+        == "wrote \(file): an interactive page (the engine \(size) bytes, from \(Self.engine))\n")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["sticky.html"])
+    let page = try String(contentsOfFile: file, encoding: .utf8)
+    #expect(
+      page.contains(
+        "content=\"default-src 'none'; script-src 'unsafe-inline' 'wasm-unsafe-eval'; style-src 'unsafe-inline'\""
+      ))
+    #expect(page.contains("<script type=\"application/octet-stream\" id=\"engine\">AGFzbQ"))
+    // The scene goes as DSL, the engine's syntax.
+    #expect(page.contains(#"id="source">"scene \"Sticky ball\""#))
+    #expect(!page.contains("http://") && !page.contains("https://") && !page.contains("src=\""))
+  }
+
+  @Test func withoutTheEngineNothingIsWritten() throws {
+    let folder = try makeScratchFolder("scenec-interactive")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("sticky.html").path
+    let missing = folder.appendingPathComponent("none.wasm").path
+    let run = try ScenecProcess.run(
+      ["run", Self.sticky, "-o", file, "--interactive", "--engine", missing])
+    #expect(run.status == 69)
+    #expect(
+      run.stderr
+        == "error: --interactive needs the WebAssembly engine, and it is not at \(missing); build it with Scripts/build-wasm (or give --engine FILE)\n"
+    )
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+  }
+
+  @Test func aFileThatIsNotWebAssemblyIsRefused() throws {
+    let folder = try makeScratchFolder("scenec-interactive")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("sticky.html").path
+    let fake = folder.appendingPathComponent("fake.wasm")
+    try Data("not wasm".utf8).write(to: fake)
+    let run = try ScenecProcess.run(
+      ["run", Self.sticky, "-o", file, "--interactive", "--engine", fake.path])
+    #expect(run.status == 65)
+    #expect(run.stderr == "error: \(fake.path) is not a WebAssembly module\n")
+    #expect(!FileManager.default.fileExists(atPath: file))
+  }
+
+  @Test(arguments: [
+    (["-o", "x.json"], "--interactive writes an HTML page: give -o FILE.html (or --format html)"),
+    (
+      ["--format", "svg"], "--interactive writes an HTML page: give -o FILE.html (or --format html)"
+    ),
+    (
+      ["-o", "x.html", "--frame", "3"],
+      "--interactive runs the scene as it is written, in the page: --frame does not apply"
+    ),
+    (
+      ["-o", "x.html", "--input", "a=1"],
+      "--interactive runs the scene as it is written, in the page: --input does not apply"
+    ),
+  ])
+  func whatDoesNotGoWithItIsAUsageError(arguments: [String], message: String) throws {
+    let run = try ScenecProcess.run(["run", Self.sticky, "--interactive"] + arguments)
+    #expect(run.status == 64)
+    #expect(run.stderr.hasPrefix("Error: \(message)\n"))
+  }
+
+  @Test func anEngineWithoutInteractiveIsAUsageError() throws {
+    let run = try ScenecProcess.run(["run", Self.sticky, "--engine", "x.wasm"])
+    #expect(run.status == 64)
+    #expect(run.stderr.hasPrefix("Error: --engine is the engine for --interactive\n"))
+  }
+}

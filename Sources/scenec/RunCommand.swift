@@ -439,7 +439,7 @@ struct RunCommand: ParsableCommand {
         Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
       let count = wanted == nil ? frames : 1
       printError(
-        "wrote \(TerminalText.escaped(output)): \(format.name), \(count) frame\(count == 1 ? "" : "s"), \(FixedDecimals.text(lastTime, decimals: 2)) s of scene, in \(FixedDecimals.text(seconds, decimals: 2)) s"
+        "wrote \(TerminalText.escaped(output)): \(format.name), \(count) frame\(count == 1 ? "" : "s"), \(FixedDecimals.text(lastTime, decimals: 2)) s of scene, in \(FixedDecimals.text(seconds, decimals: 3)) s"
       )
     }
   }

@@ -122,7 +122,8 @@ import Testing
       const { instance } = await WebAssembly.instantiate(readFileSync(process.argv[1]), {});
       const e = instance.exports;
       const bytes = new TextEncoder().encode(readFileSync(process.argv[2], "utf8"));
-      new Uint8Array(e.memory.buffer, e.scenec_input(bytes.length), bytes.length).set(bytes);
+      const at = e.scenec_input(bytes.length);
+      new Uint8Array(e.memory.buffer, at, bytes.length).set(bytes);
       if (e.scenec_load(bytes.length, 3) !== 0) process.exit(1);
       let out = "";
       for (let k = 0; k < 90; k++) {

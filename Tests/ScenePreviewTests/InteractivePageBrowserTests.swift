@@ -100,4 +100,53 @@ import Testing
       }
     }
   }
+
+  @Test(
+    .enabled(
+      if: canRun,
+      "the interactive page cannot be tried here: it needs chromium and .build-wasm/scenec-engine.wasm (Scripts/build-wasm)"
+    ))
+  func twoFingersDragBothBallsAtOnce() async throws {
+    let (folder, file) = try Self.page("sticky-ball.yaml")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let browser = try Browser(executable: try #require(BrowserTests.chromium))
+    defer { browser.stop() }
+    let endpoint = try await browser.devToolsEndpoint()
+    try await DevTools.session(endpoint) { tools in
+      let page = try await tools.open(file.absoluteString)
+      _ = try await tools.command(
+        "Emulation.setTouchEmulationEnabled", ["enabled": true, "maxTouchPoints": 5],
+        session: page)
+      #expect(
+        try await tools.waitFor("window.scenecInteractive && scenecInteractive.ready", in: page))
+      let left = try await tools.point("scenecInteractive.toClient(120, 200)", in: page)
+      let right = try await tools.point("scenecInteractive.toClient(260, 200)", in: page)
+      try await tools.touch("touchStart", [left, right], in: page)
+      for k in 1...10 {
+        let dy = Double(k) * 8
+        try await tools.touch(
+          "touchMove", [(left.x, left.y + dy), (right.x, right.y + dy)], in: page)
+      }
+      // Both balls follow their own finger, both pointers down, the bridges still joined.
+      #expect(
+        try await tools.waitFor(
+          """
+          (function () {
+            var f = scenecInteractive.shown;
+            var down = f ? f.ptr.filter(function (p) { return p[3]; }).length : 0;
+            return down === 2 && f.h[1][1] > 240 && f.h[3][1] > 240 && f.h[1][4] === 'dragging'
+              && f.h[3][4] === 'dragging' && f.p[0] !== null && f.p[1] !== null;
+          })()
+          """, in: page))
+      try await tools.touch("touchEnd", [], in: page)
+      // Let go, both spring home and rest.
+      #expect(
+        try await tools.waitFor(
+          "(function () { var f = scenecInteractive.shown; return document.getElementById('rest').textContent === 'at rest' && f.h[1][1] === 200 && f.h[3][1] === 200; })()",
+          in: page))
+      let problems = try await tools.evaluate(
+        "JSON.stringify([scenecInteractive.problem, scenecInteractive.errors])", in: page)
+      #expect(problems as? String == "[null,[]]")
+    }
+  }
 }

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# The WebAssembly engine under node beside the native engine, in the same run, on the
+# same inputs: each scene of Scenes/ and the generated stress scenes (1,000 and 10,000
+# handles), its scripted run with every frame written as JSON lines (the best of three).
+#
+# Native: `scenec run FILE -o OUT.jsonl` (release build), the time its summary line gives
+# (from after loading to the last byte written). WebAssembly: Benchmarks/wasm/bench.mjs,
+# the same work in the engine built by Scripts/build-wasm, the scene given as DSL.
+# Usage: Benchmarks/wasm/compare.sh   (from the repository root)
+set -euo pipefail
+swift build -c release --product scenec >/dev/null
+scenec=$(swift build -c release --show-bin-path)/scenec
+engine=.build-wasm/scenec-engine.wasm
+[ -f "$engine" ] || Scripts/build-wasm >/dev/null
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+"$scenec" generate --handles 1000 -o "$work/stress-1000.yaml"
+"$scenec" generate --handles 10000 -o "$work/stress-10000.yaml"
+
+printf '%-28s %7s %14s %14s %7s %12s\n' scene frames "native ms/fr" "wasm ms/fr" ratio "wasm load ms"
+for file in Scenes/*.yaml "$work/stress-1000.yaml" "$work/stress-10000.yaml"; do
+  name=$(basename "$file" .yaml)
+  "$scenec" fmt --to dsl "$file" >"$work/$name.scene"
+  native=""
+  for _ in 1 2 3; do
+    seconds=$("$scenec" run "$file" -o "$work/$name.jsonl" 2>&1 | sed -n 's/.* in \([0-9.]*\) s$/\1/p')
+    frames=$(wc -l <"$work/$name.jsonl")
+    if [ -z "$native" ] || [ "$(echo "$seconds < $native" | bc -l)" = 1 ]; then native=$seconds; fi
+  done
+  wasm=$(node Benchmarks/wasm/bench.mjs "$engine" "$work/$name.scene" 3)
+  python3 - "$name" "$frames" "$native" "$wasm" <<'PY'
+import json, sys
+name, frames, native, wasm = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), json.loads(sys.argv[4])
+assert wasm["frames"] == frames, (name, wasm["frames"], frames)
+n = native * 1000 / frames
+w = wasm["runMs"] / frames
+print(f"{name:28s} {frames:7d} {n:14.3f} {w:14.3f} {w / n:6.2f}x {wasm['loadMs']:12.1f}")
+PY
+done

@@ -121,6 +121,35 @@ public func scenecRunScript() -> Int32 {
   }
 }
 
+/// The scripted run, each line made and then let go rather than kept.
+///
+/// `scenec run -o FILE` writes each piece and lets it go, too. The output says how many
+/// frames and bytes, as `FRAMES BYTES`: for measuring the engine, not a growing buffer.
+@_cdecl("scenec_measure_script")
+public func scenecMeasureScript() -> Int32 {
+  guard let graph = instance.graph, let context = instance.context else { return noScene() }
+  do throws(RuntimeError) {
+    var runner = try SceneRunner(graph: graph)
+    var writer = JSONLinesWriter(context: context)
+    var text = TextBytes(capacity: 1 << 16)
+    var frames = 0
+    var bytes = 0
+    while let frame = try runner.nextFrame() {
+      writer.append(frame, to: &text)
+      frames += 1
+      if text.count >= 1 << 16 {
+        bytes += text.count
+        text.removeAll()
+      }
+    }
+    bytes += text.count
+    instance.output.set("\(frames) \(bytes)")
+    return 0
+  } catch {
+    return failed(error)
+  }
+}
+
 /// Restarts the session and plays the scene's own gesture.
 @_cdecl("scenec_play_script")
 public func scenecPlayScript() -> Int32 {

@@ -110,23 +110,30 @@ public actor PreviewConnection<C: Clock> where C.Duration == Duration {
   /// The frames of a take made again, for the page's graph.
   ///
   /// The latest of them, at most ``historyBytes`` of their text. `merge` adds them to the
-  /// page's history (frames it missed) rather than replacing it.
+  /// page's history (frames it missed) rather than replacing it: then the earliest, at most
+  /// ``mergeBytes``, since a page that asks again and again without reading must not make
+  /// its queue of waiting messages large.
   static func history(_ frames: [Frame], context: OutputContext, merge: Bool = false) -> String {
+    let limit = merge ? mergeBytes : historyBytes
     var entries: [String] = []
     var total = 0
-    for frame in frames.reversed() {
+    for frame in merge ? frames : frames.reversed() {
       var entry = TextBytes(capacity: 256)
       SceneJSON.appendFrame(frame, context: context, to: &entry)
-      total += entry.count
-      if total > historyBytes { break }
+      total += entry.count + 1  // and its comma
+      if total > limit { break }
       entries.append(entry.string)
     }
+    if !merge { entries.reverse() }
     let kind = merge ? "{\"type\":\"history\",\"merge\":true" : "{\"type\":\"history\""
-    return kind + ",\"frames\":[" + entries.reversed().joined(separator: ",") + "]}"
+    return kind + ",\"frames\":[" + entries.joined(separator: ",") + "]}"
   }
 
   /// The most frame text a history message holds.
   static var historyBytes: Int { 4 << 20 }
+  /// The most frame text a reply to a page's request for missed frames holds: with the
+  /// 64 messages a page may leave waiting, 16 MiB at worst.
+  static var mergeBytes: Int { 256 << 10 }
 
   // MARK: - Messages from the page
 

@@ -1,8 +1,10 @@
 import Foundation
 import SceneGraph
+import SceneOutputs
 import ScenePipeline
 import SceneRuntime
 import SceneSyntax
+import SceneTestSupport
 import Testing
 
 @testable import ScenePreview
@@ -116,6 +118,21 @@ import Testing
       let original = try #require(sent.first { $0["i"] as? Int == index })
       #expect(NSDictionary(dictionary: frame) == NSDictionary(dictionary: original))
     }
+  }
+
+  @Test func aReplyOfMissedFramesIsBoundedAndStartsWhereAsked() throws {
+    let graph = try #require(
+      try ScenePipeline.load(path: repositoryPath("Scenes/wave.yaml")).graph)
+    let frames = try SceneRunner.frames(of: graph)
+    let context = OutputContext(graph: graph, fps: graph.fps)
+    // Twenty runs' worth: far more than a reply may hold.
+    let many = Array(repeating: frames, count: 20).flatMap { $0 }
+    let reply = PreviewConnection<Clock>.history(many, context: context, merge: true)
+    #expect(reply.utf8.count <= PreviewConnection<Clock>.mergeBytes + 64)
+    let object = try #require(Self.json(reply))
+    let sent = try #require(object["frames"] as? [[String: Any]])
+    #expect(!sent.isEmpty && sent.count < many.count)
+    #expect(sent.first?["i"] as? Int == 0)
   }
 
   @Test func aFloodOfTunesRunsTheTakeAgainOncePerInterval() async throws {

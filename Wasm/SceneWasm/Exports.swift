@@ -188,13 +188,7 @@ public func scenecFrame(_ kind: Int32) -> Int32 {
   guard instance.session != nil, let context = instance.context else { return noScene() }
   do throws(RuntimeError) {
     guard let frame = try instance.session?.frame() else { return noScene() }
-    var text = TextBytes(capacity: 4096)
-    if kind == 0 {
-      instance.lines?.append(frame, to: &text)
-    } else {
-      SceneJSON.appendFrame(frame, context: context, to: &text)
-    }
-    instance.output.set(text.bytes)
+    setOutput(frame, kind: kind, context: context, lines: &instance.lines)
     return 0
   } catch {
     return failed(error)
@@ -225,14 +219,9 @@ public func scenecSeek(_ index: Int32, _ kind: Int32) -> Int32 {
       instance.output.set("nothing has been played yet")
       return 1
     }
-    var text = TextBytes(capacity: 4096)
-    if kind == 0 {
-      var writer = JSONLinesWriter(context: context)
-      writer.append(frame, to: &text)
-    } else {
-      SceneJSON.appendFrame(frame, context: context, to: &text)
-    }
-    instance.output.set(text.bytes)
+    // A line of its own: the running writer's memory of the last frame stays as it was.
+    var lines: JSONLinesWriter? = JSONLinesWriter(context: context)
+    setOutput(frame, kind: kind, context: context, lines: &lines)
     return 0
   } catch {
     return failed(error)
@@ -243,6 +232,18 @@ public func scenecSeek(_ index: Int32, _ kind: Int32) -> Int32 {
 @_cdecl("scenec_furthest_frame")
 public func scenecFurthestFrame() -> Int32 {
   Int32(clamping: instance.session?.furthestFrame ?? -1)
+}
+
+/// Puts `frame` in the output: its JSON line by `lines` (`kind` 0) or the compact entry
+/// the renderer draws (any other `kind`).
+func setOutput(_ frame: Frame, kind: Int32, context: OutputContext, lines: inout JSONLinesWriter?) {
+  var text = TextBytes(capacity: 4096)
+  if kind == 0 {
+    lines?.append(frame, to: &text)
+  } else {
+    SceneJSON.appendFrame(frame, context: context, to: &text)
+  }
+  instance.output.set(text.bytes)
 }
 
 func noScene() -> Int32 {

@@ -17,13 +17,21 @@ trap 'rm -rf "$work"' EXIT
 "$scenec" generate --handles 1000 -o "$work/stress-1000.yaml"
 "$scenec" generate --handles 10000 -o "$work/stress-10000.yaml"
 
-printf '%-28s %7s %14s %14s %7s %12s\n' scene frames "native ms/fr" "wasm ms/fr" ratio "wasm load ms"
+printf '%-22s %7s %13s %13s %7s %11s %12s\n' scene frames "native µs/fr" "wasm µs/fr" ratio "wasm fps" "wasm load ms"
 for file in Scenes/*.yaml "$work/stress-1000.yaml" "$work/stress-10000.yaml"; do
   name=$(basename "$file" .yaml)
   "$scenec" fmt --to dsl "$file" >"$work/$name.scene"
+  # The scenes of Scenes/ last a second or two, a few milliseconds of work: each runs for
+  # 600 s of scene time instead (its gesture, then the scene as it settles and rests), so
+  # that the native time, given to the millisecond, means something. Both engines read
+  # the same DSL file.
+  case "$file" in Scenes/*)
+    sed -i '0,/^scene /{/^scene /{s/ duration=[^ ]*//;s/$/ duration=600s/}}' "$work/$name.scene"
+    ;;
+  esac
   native=""
   for _ in 1 2 3; do
-    seconds=$("$scenec" run "$file" -o "$work/$name.jsonl" 2>&1 | sed -n 's/.* in \([0-9.]*\) s$/\1/p')
+    seconds=$("$scenec" run "$work/$name.scene" -o "$work/$name.jsonl" 2>&1 | sed -n 's/.* in \([0-9.]*\) s$/\1/p')
     frames=$(wc -l <"$work/$name.jsonl")
     if [ -z "$native" ] || [ "$(echo "$seconds < $native" | bc -l)" = 1 ]; then native=$seconds; fi
   done
@@ -32,8 +40,8 @@ for file in Scenes/*.yaml "$work/stress-1000.yaml" "$work/stress-10000.yaml"; do
 import json, sys
 name, frames, native, wasm = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), json.loads(sys.argv[4])
 assert wasm["frames"] == frames, (name, wasm["frames"], frames)
-n = native * 1000 / frames
-w = wasm["runMs"] / frames
-print(f"{name:28s} {frames:7d} {n:14.3f} {w:14.3f} {w / n:6.2f}x {wasm['loadMs']:12.1f}")
+n = native * 1e6 / frames
+w = wasm["runMs"] * 1000 / frames
+print(f"{name:22s} {frames:7d} {n:13.2f} {w:13.2f} {w / n:6.2f}x {1e6 / w:11.0f} {wasm['loadMs']:12.1f}")
 PY
 done

@@ -11,8 +11,11 @@ import SceneGraph
 /// WebAssembly compilation (`'wasm-unsafe-eval'`) and nothing else: no network at all.
 public enum InteractivePage {
   /// The page for `context`'s scene, whose DSL text is `sceneText`, running `engine`
-  /// (the bytes of `scenec-engine.wasm`).
-  public static func html(context: OutputContext, sceneText: String, engine: [UInt8]) -> String {
+  /// (the bytes of `scenec-engine.wasm`); `traces` are the traces its gesture replays, as
+  /// CSV text by the name each `replay` step gives, handed to the engine before the scene.
+  public static func html(
+    context: OutputContext, sceneText: String, traces: [String: String] = [:], engine: [UInt8]
+  ) -> String {
     let graph = context.graph
     let title = SVGText.escaped(graph.name.isEmpty ? "scene" : graph.name)
     var page = """
@@ -40,6 +43,7 @@ public enum InteractivePage {
       <button id="reset" type="button" disabled>⟲ Reset</button>
       <input id="scrub" type="range" min="0" max="0" step="1" value="0" aria-label="Frame of what has been played">
       </div>
+      <div class="controls" id="inputs" hidden aria-label="inputs"></div>
       <div class="readout"><span id="rest">moving</span> · <span id="time">t = 0 s</span> <span id="frame">frame 0</span></div>
       <div class="events">events: <span id="events">none</span></div>
       <details><summary>event log</summary><ol id="log"></ol></details>
@@ -51,7 +55,11 @@ public enum InteractivePage {
     page += HTMLPlayer.sceneHeader(context: context, frameCount: 0)
     page += "]}\n</script>\n<script type=\"application/json\" id=\"source\">"
     page += HTMLPlayer.jsonString(sceneText)
-    page += "</script>\n<script type=\"application/octet-stream\" id=\"engine\">"
+    page += "</script>\n<script type=\"application/json\" id=\"traces\">{"
+    page += traces.keys.sorted().map { name in
+      HTMLPlayer.jsonString(name) + ":" + HTMLPlayer.jsonString(traces[name] ?? "")
+    }.joined(separator: ",\n")
+    page += "}</script>\n<script type=\"application/octet-stream\" id=\"engine\">"
     page += base64(engine)
     page += "</script>\n<script>\n"
     page += SceneRendererScript.source

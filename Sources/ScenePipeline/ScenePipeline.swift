@@ -49,6 +49,9 @@ public enum ScenePipeline {
     ///
     /// An output of the run must replace none of them.
     public var inputs: [String] = []
+    /// The traces read, by the name each `replay` step gives (for a tool that hands the
+    /// scene on, such as `--interactive`'s page).
+    public var traces: [String: TraceFile] = [:]
 
     public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
 
@@ -93,6 +96,7 @@ public enum ScenePipeline {
     loaded.diagnostics = resolved.diagnostics + traces.diagnostics
     loaded.files += traces.files
     loaded.inputs += traces.paths
+    loaded.traces = traces.traces
     if !loaded.hasErrors { loaded.graph = resolved.graph }
     return loaded
   }

@@ -468,14 +468,6 @@ extension RunCommand {
   /// whole or not at all, never over the scene.
   func writeInteractivePage(loaded: ScenePipeline.Loaded, graph: SceneGraph) throws {
     guard let spec = loaded.spec else { throw Sysexits.software }
-    if spec.gesture.contains(where: { track in
-      track.steps.contains { if case .replay = $0.kind { true } else { false } }
-    }) {
-      printError(
-        "error: --interactive cannot carry the traces this scene's gesture replays yet; run it with the preview (scenec preview)"
-      )
-      throw Sysexits.usage
-    }
     let candidates = engineCandidates()
     guard
       let path = candidates.first(where: { InputFile.kind(atPath: $0) == .regularFile }),
@@ -495,7 +487,11 @@ extension RunCommand {
       spec, comments: SceneComments(text: loaded.files.first?.text ?? ""))
     let sceneText = DSLEmitter.emit(tree, header: nil)
     let context = OutputContext(graph: graph, precision: precision, fps: graph.fps)
-    let page = InteractivePage.html(context: context, sceneText: sceneText, engine: Array(bytes))
+    // The traces its gesture replays go in the page, as CSV (exact: they read back to the
+    // same samples).
+    let page = InteractivePage.html(
+      context: context, sceneText: sceneText,
+      traces: loaded.traces.mapValues(\.csvText), engine: Array(bytes))
     var sink: OutputFile
     do {
       sink =

@@ -40,21 +40,36 @@ import Testing
   }
 
   /// What node prints running the engine on `text`, and its exit status.
-  static func runInNode(_ text: String, precision: Int = 3) throws -> (Data, Int32, String) {
+  ///
+  /// `traces` are the trace files handed to the engine, text by name.
+  static func runInNode(_ text: String, precision: Int = 3, traces: [String: String] = [:])
+    throws -> (Data, Int32, String)
+  {
     let folder = try makeScratchFolder("scenec-wasm")
     defer { try? FileManager.default.removeItem(at: folder) }
     let file = folder.appendingPathComponent("scene.scene")
     try text.write(to: file, atomically: true, encoding: .utf8)
+    var traceArguments: [String] = []
+    for (k, name) in traces.keys.sorted().enumerated() {
+      let trace = folder.appendingPathComponent("trace-\(k)")
+      try traces[name]?.write(to: trace, atomically: true, encoding: .utf8)
+      traceArguments.append("\(name)=\(trace.path)")
+    }
     let process = Process()
     process.executableURL = URL(fileURLWithPath: try #require(node))
-    process.arguments = [
-      repositoryPath("Wasm/node/run-scene.mjs"), engine, file.path, String(precision),
-    ]
+    process.arguments =
+      [repositoryPath("Wasm/node/run-scene.mjs"), engine, file.path, String(precision)]
+      + traceArguments
     let output = Pipe()
     let errors = Pipe()
     process.standardOutput = output
     process.standardError = errors
     try process.run()
+    // A hang (as a stack that overflowed into the engine's data once caused) fails the
+    // test rather than stalling the run; the limit is far above any run here.
+    DispatchQueue.global().asyncAfter(deadline: .now() + 300) {
+      if process.isRunning { process.terminate() }
+    }
     // Read before waiting: a long run fills the pipe.
     let data = output.fileHandleForReading.readDataToEndOfFile()
     let message = errors.fileHandleForReading.readDataToEndOfFile()
@@ -92,6 +107,140 @@ import Testing
                                          ^~~~~
 
         """)
+  }
+}
+
+/// A gesture that replays a trace: the host hands the trace in (`scenec_add_trace`), and
+/// the engine's frames are `scenec run`'s; a bad trace is refused with its diagnostics,
+/// and a trace not handed in is the located error of the portable loader.
+@Suite struct WasmEngineTraceTests {
+  static let scene = """
+    scene "replay" size=300x200 fps=60
+    handle h position=(50, 100) r=20 draggable fill=#ff8800
+    spring snappy dampingRatio=0.8 duration=0.4s
+    elastic h return=snappy
+    gesture
+      replay "take.csv"
+      wait 0.5s
+
+    """
+  static let trace = """
+    t,x,y,phase
+    0,50,100,down
+    0.1,90,110,move
+    0.2,150,120,move
+    0.25,160,120,up
+
+    """
+
+  @Test(.enabled(if: WasmEngineTests.canRun, "\(WasmEngineTests.why)"))
+  func aReplayedTraceMakesScenecRunsFrames() throws {
+    let folder = try makeScratchFolder("scenec-wasm-trace")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("replay.scene")
+    try Self.scene.write(to: file, atomically: true, encoding: .utf8)
+    try Self.trace.write(
+      to: folder.appendingPathComponent("take.csv"), atomically: true, encoding: .utf8)
+    let graph = try #require(try ScenePipeline.load(path: file.path).graph)
+    let native = FrameOutput.jsonl.text(
+      of: try SceneRunner.frames(of: graph), context: OutputContext(graph: graph, fps: graph.fps))
+    let (data, status, message) = try WasmEngineTests.runInNode(
+      Self.scene, traces: ["take.csv": Self.trace])
+    #expect(status == 0, "\(message)")
+    #expect(String(decoding: data, as: UTF8.self) == native)
+    #expect(native.contains(#""x":160"#))
+  }
+
+  @Test(.enabled(if: WasmEngineTests.canRun, "\(WasmEngineTests.why)"))
+  func aBadTraceOrNoneIsRefusedWithWhereAndWhy() throws {
+    let (data, status, message) = try WasmEngineTests.runInNode(
+      Self.scene, traces: ["take.csv": "t,x,y,phase\n0,50,100,down\n-1,50,100,up\n"])
+    #expect(status == 1 && data.isEmpty)
+    #expect(
+      message == """
+        take.csv:3:1: error: time '-1' is before the previous sample's time '0'
+            -1,50,100,up
+            ^~
+        take.csv:2:1: note: the previous sample is here
+            0,50,100,down
+            ^
+
+        """)
+    let (_, missingStatus, missing) = try WasmEngineTests.runInNode(Self.scene)
+    #expect(missingStatus == 1)
+    #expect(
+      missing == """
+        scene.scene:6:11: error: no trace was given for the replay of 'take.csv' (this loader reads no files)
+              replay "take.csv"
+                      ^~~~~~~~
+
+        """)
+  }
+}
+
+/// The deepest expressions the limits allow run in the engine exactly as natively.
+///
+/// The limits are 100 levels of nesting and 256 levels of operations (Grammar.md,
+/// Limits); one level more is refused with the native error. Their recursion needs about 450 KiB of stack in the
+/// optimized engine; with wasm-ld's default stack of 64 KiB they overflowed it into the
+/// engine's static data, which trapped, hung or corrupted the run.
+@Suite struct WasmEngineDepthTests {
+  /// Each `let deep = …` expression, by name, at the limit.
+  static let deepest: [String: String] = [
+    "parentheses": String(repeating: "(", count: 100) + "1" + String(repeating: ")", count: 100),
+    "unary minus": String(repeating: "-", count: 100) + "1",
+    "calls": String(repeating: "abs(", count: 100) + "1" + String(repeating: ")", count: 100),
+    "conditionals": String(repeating: "(1 > 0 ? ", count: 50) + "1"
+      + String(repeating: " : 0)", count: 50),
+    "a chain of operations": Array(repeating: "1", count: 256).joined(separator: " + "),
+    "calls around a chain": String(repeating: "min(1, ", count: 100)
+      + Array(repeating: "1", count: 156).joined(separator: " * ")
+      + String(repeating: ")", count: 100),
+  ]
+
+  static func scene(_ expression: String) -> String {
+    """
+    scene "Deep" size=300x300 fps=60 duration=0.1s
+    let deep = \(expression)
+    handle a position=(deep, 10) r=16 draggable fill=#ffffff
+
+    """
+  }
+
+  @Test(
+    .enabled(if: WasmEngineTests.canRun, "\(WasmEngineTests.why)"), arguments: deepest.keys.sorted()
+  )
+  func theDeepestExpressionsRunAsNatively(name: String) throws {
+    let text = Self.scene(try #require(Self.deepest[name]))
+    let folder = try makeScratchFolder("scenec-wasm-deep")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("deep.scene")
+    try text.write(to: file, atomically: true, encoding: .utf8)
+    let graph = try #require(try ScenePipeline.load(path: file.path).graph)
+    let native = FrameOutput.jsonl.text(
+      of: try SceneRunner.frames(of: graph), context: OutputContext(graph: graph, fps: graph.fps))
+    let (data, status, message) = try WasmEngineTests.runInNode(text)
+    #expect(status == 0, "\(message)")
+    #expect(String(decoding: data, as: UTF8.self) == native)
+  }
+
+  @Test(.enabled(if: WasmEngineTests.canRun, "\(WasmEngineTests.why)"))
+  func oneLevelMoreIsRefusedAsNatively() throws {
+    let parentheses = String(repeating: "(", count: 101) + "1" + String(repeating: ")", count: 101)
+    let chain = Array(repeating: "1", count: 257).joined(separator: " + ")
+    for (expression, first) in [
+      (
+        parentheses, "scene.scene:2:112: error: expression nested too deeply (more than 100 levels)"
+      ),
+      (
+        chain,
+        "scene.scene:2:12: error: expression too complex (more than 256 levels of operations)"
+      ),
+    ] {
+      let (data, status, message) = try WasmEngineTests.runInNode(Self.scene(expression))
+      #expect(status == 1 && data.isEmpty)
+      #expect(message.split(separator: "\n").first.map(String.init) == first)
+    }
   }
 }
 
@@ -135,21 +284,91 @@ import Testing
       }
       process.stdout.write(out);
       """
+    let (wasm, status) = try Self.run(script, scene: "sticky-ball-dismiss.scene")
+    #expect(status == 0)
+    #expect(wasm == native.string)
+    // And the drag did what the scene is about: the bridge broke.
+    #expect(wasm.contains("link.broke"))
+  }
+
+  /// Inputs set live (`scenec_set_input`) make the native session's frames.
+  ///
+  /// The wave is pulled past its threshold, `loading` set as the finger lifts and cleared a
+  /// second later, the refresh machine going to loading and back. Refusals are the native
+  /// session's words.
+  @Test(.enabled(if: WasmEngineTests.canRun, "\(WasmEngineTests.why)"))
+  func inputsSetLiveMakeTheNativeSessionsFrames() throws {
+    let graph = try #require(
+      try ScenePipeline.load(path: repositoryPath("Scenes/pull-to-refresh.scene")).graph)
+    var session = try LiveSession(graph: graph)
+    var writer = JSONLinesWriter(context: OutputContext(graph: graph, fps: graph.fps))
+    var native = TextBytes(capacity: 1 << 16)
+    for k in 0..<200 {
+      if k == 0 { session.pointer(.down, id: 0, at: Point(187, 40), afterLastFrame: 0.004) }
+      if k > 0 && k <= 40 {
+        session.pointer(.move, id: 0, at: Point(187, 40 + Double(k) * 5), afterLastFrame: 0.004)
+      }
+      if k == 40 {
+        #expect(session.setInput(named: "loading", to: 1, afterLastFrame: 0.005) == nil)
+        session.pointer(.up, id: 0, at: Point(187, 240), afterLastFrame: 0.006)
+      }
+      if k == 100 {
+        #expect(session.setInput(named: "loading", to: 0, afterLastFrame: 0.004) == nil)
+      }
+      writer.append(try session.frame(), to: &native)
+    }
+    #expect(native.string.contains(#""to":"loading""#))
+    #expect(
+      session.setInput(named: "nope", to: 1, afterLastFrame: 0) == "the scene has no input 'nope'")
+    let script = """
+      import { readFileSync } from "node:fs";
+      const { instance } = await WebAssembly.instantiate(readFileSync(process.argv[1]), {});
+      const e = instance.exports;
+      const text = (s) => { const b = new TextEncoder().encode(s); const at = e.scenec_input(b.length); new Uint8Array(e.memory.buffer, at, b.length).set(b); return b.length; };
+      const said = () => new TextDecoder().decode(new Uint8Array(e.memory.buffer, e.scenec_output(), e.scenec_output_length()));
+      if (e.scenec_load(text(readFileSync(process.argv[2], "utf8")), 3) !== 0) process.exit(1);
+      let out = "";
+      for (let k = 0; k < 200; k++) {
+        if (k === 0) e.scenec_pointer(0, 0, 187, 40, 0.004);
+        if (k > 0 && k <= 40) e.scenec_pointer(1, 0, 187, 40 + k * 5, 0.004);
+        if (k === 40) {
+          if (e.scenec_set_input(text("loading"), 1, 0.005) !== 0) process.exit(3);
+          e.scenec_pointer(2, 0, 187, 240, 0.006);
+        }
+        if (k === 100 && e.scenec_set_input(text("loading"), 0, 0.004) !== 0) process.exit(3);
+        if (e.scenec_frame(0) !== 0) process.exit(2);
+        out += said();
+      }
+      const refusals = [["nope", 1, 0], ["loading", NaN, 0], ["loading", 1, Infinity]]
+        .map(([n, v, t]) => e.scenec_set_input(text(n), v, t) + " " + said());
+      process.stdout.write(out + "--\\n" + refusals.join("\\n"));
+      """
+    let (wasm, status) = try Self.run(script, scene: "pull-to-refresh.scene")
+    #expect(status == 0)
+    let parts = wasm.components(separatedBy: "--\n")
+    #expect(parts.first == native.string)
+    #expect(
+      parts.last == """
+        1 the scene has no input 'nope'
+        1 an input's value and time are finite numbers
+        1 an input's value and time are finite numbers
+        """)
+  }
+
+  /// Runs a node module `script` with the engine and a scene of `Scenes/` as its arguments;
+  /// what it prints and its exit status.
+  static func run(_ script: String, scene: String) throws -> (String, Int32) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: try #require(WasmEngineTests.node))
     process.arguments = [
       "--input-type=module", "-e", script, WasmEngineTests.engine,
-      repositoryPath("Scenes/sticky-ball-dismiss.scene"),
+      repositoryPath("Scenes/\(scene)"),
     ]
     let output = Pipe()
     process.standardOutput = output
     try process.run()
     let data = output.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
-    #expect(process.terminationStatus == 0)
-    let wasm = String(decoding: data, as: UTF8.self)
-    #expect(wasm == native.string)
-    // And the drag did what the scene is about: the bridge broke.
-    #expect(wasm.contains("link.broke"))
+    return (String(decoding: data, as: UTF8.self), process.terminationStatus)
   }
 }

@@ -17,7 +17,12 @@ import Testing
 
   /// The page `scenec run SCENE -o x.html --interactive` writes, in a scratch folder.
   static func page(_ scene: String) throws -> (folder: URL, file: URL) {
-    let loaded = try ScenePipeline.load(path: repositoryPath("Scenes/\(scene)"))
+    try page(path: repositoryPath("Scenes/\(scene)"))
+  }
+
+  /// The page for the scene at `path`, with the traces its gesture replays.
+  static func page(path: String) throws -> (folder: URL, file: URL) {
+    let loaded = try ScenePipeline.load(path: path)
     let graph = try #require(loaded.graph)
     let spec = try #require(loaded.spec)
     let text = DSLEmitter.emit(
@@ -25,6 +30,7 @@ import Testing
       header: nil)
     let html = InteractivePage.html(
       context: OutputContext(graph: graph, fps: graph.fps), sceneText: text,
+      traces: loaded.traces.mapValues(\.csvText),
       engine: Array(try Data(contentsOf: URL(fileURLWithPath: engine))))
     let folder = try makeScratchFolder("scenec-interactive")
     let file = folder.appendingPathComponent("sticky.html")
@@ -143,6 +149,107 @@ import Testing
       #expect(
         try await tools.waitFor(
           "(function () { var f = scenecInteractive.shown; return document.getElementById('rest').textContent === 'at rest' && f.h[1][1] === 200 && f.h[3][1] === 200; })()",
+          in: page))
+      let problems = try await tools.evaluate(
+        "JSON.stringify([scenecInteractive.problem, scenecInteractive.errors])", in: page)
+      #expect(problems as? String == "[null,[]]")
+    }
+  }
+
+  /// The scene's inputs get the live preview's controls.
+  ///
+  /// Ticking `loading` while the wave
+  /// is pulled past its threshold, then letting go, holds it loading; unticking lets it
+  /// close. Playing the gesture ticks and unticks the box as the script sets the input.
+  @Test(
+    .enabled(
+      if: canRun,
+      "the interactive page cannot be tried here: it needs chromium and .build-wasm/scenec-engine.wasm (Scripts/build-wasm)"
+    ))
+  func theInputsPanelSetsAndShowsTheScenesInputs() async throws {
+    let (folder, file) = try Self.page("pull-to-refresh.yaml")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let browser = try Browser(executable: try #require(BrowserTests.chromium))
+    defer { browser.stop() }
+    let endpoint = try await browser.devToolsEndpoint()
+    try await DevTools.session(endpoint) { tools in
+      let page = try await tools.open(file.absoluteString)
+      #expect(
+        try await tools.waitFor("window.scenecInteractive && scenecInteractive.ready", in: page))
+      let box = "document.getElementById('input-loading')"
+      #expect(
+        try await tools.evaluate(
+          "\(box).type + ' ' + \(box).checked + ' ' + document.getElementById('inputs').hidden",
+          in: page) as? String == "checkbox false false")
+      let logged = { (text: String) in
+        "document.getElementById('log').textContent.indexOf('\(text)') >= 0"
+      }
+      // Pull the wave 200 points down: past the threshold, the machine arms.
+      let start = try await tools.point("scenecInteractive.toClient(187, 40)", in: page)
+      let end = try await tools.point("scenecInteractive.toClient(187, 240)", in: page)
+      try await tools.mouse("mousePressed", start, in: page)
+      for k in 1...20 {
+        try await tools.mouse(
+          "mouseMoved", (start.x, start.y + (end.y - start.y) * Double(k) / 20), in: page,
+          buttons: 1)
+      }
+      #expect(try await tools.waitFor(logged("refresh: idle → armed"), in: page))
+      // The app starts loading as the finger lifts: the wave holds at the loading height.
+      _ = try await tools.evaluate("\(box).click()", in: page)
+      try await tools.mouse("mouseReleased", end, in: page)
+      #expect(try await tools.waitFor(logged("refresh: armed → loading"), in: page))
+      #expect(
+        try await tools.waitFor(
+          "scenecInteractive.shown['in'][0] === 1 && \(box).checked", in: page))
+      // Loaded: the wave closes.
+      _ = try await tools.evaluate("\(box).click()", in: page)
+      #expect(try await tools.waitFor(logged("refresh: loading → idle"), in: page))
+      // The scene's own gesture sets the input: the box follows it.
+      _ = try await tools.evaluate("document.getElementById('gesture').click()", in: page)
+      #expect(try await tools.waitFor("\(box).checked", in: page))
+      #expect(
+        try await tools.waitFor(
+          "!\(box).checked && \(logged("refresh: loading → idle"))", in: page))
+      let problems = try await tools.evaluate(
+        "JSON.stringify([scenecInteractive.problem, scenecInteractive.errors])", in: page)
+      #expect(problems as? String == "[null,[]]")
+    }
+  }
+
+  /// A scene whose gesture replays a trace: the page hands the trace to the engine, and
+  /// playing the gesture moves the handle along it.
+  @Test(
+    .enabled(
+      if: canRun,
+      "the interactive page cannot be tried here: it needs chromium and .build-wasm/scenec-engine.wasm (Scripts/build-wasm)"
+    ))
+  func aGestureThatReplaysATracePlaysIt() async throws {
+    let scratch = try makeScratchFolder("scenec-interactive-trace")
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let scene = scratch.appendingPathComponent("replay.scene")
+    try """
+    scene "replay" size=300x200 fps=60
+    handle h position=(50, 100) r=20 draggable
+    gesture
+      wait 0.2s
+      replay "take.csv"
+
+    """.write(to: scene, atomically: true, encoding: .utf8)
+    try "t,x,y,phase\n0,50,100,down\n0.1,90.25,110,move\n0.2,150,120,move\n0.25,150,120,up\n".write(
+      to: scratch.appendingPathComponent("take.csv"), atomically: true, encoding: .utf8)
+    let (folder, file) = try Self.page(path: scene.path)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let browser = try Browser(executable: try #require(BrowserTests.chromium))
+    defer { browser.stop() }
+    let endpoint = try await browser.devToolsEndpoint()
+    try await DevTools.session(endpoint) { tools in
+      let page = try await tools.open(file.absoluteString)
+      #expect(
+        try await tools.waitFor("window.scenecInteractive && scenecInteractive.ready", in: page))
+      _ = try await tools.evaluate("document.getElementById('gesture').click()", in: page)
+      #expect(
+        try await tools.waitFor(
+          "(function () { var f = scenecInteractive.shown; return f && f.h[0][0] === 150 && f.h[0][1] === 120; })()",
           in: page))
       let problems = try await tools.evaluate(
         "JSON.stringify([scenecInteractive.problem, scenecInteractive.errors])", in: page)

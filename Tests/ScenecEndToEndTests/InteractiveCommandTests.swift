@@ -36,6 +36,36 @@ import Testing
     #expect(!page.contains("http://") && !page.contains("https://") && !page.contains("src=\""))
   }
 
+  /// A gesture that replays a trace: the trace goes in the page, as exact CSV, by the name
+  /// the `replay` step gives.
+  @Test(
+    .enabled(
+      if: FileManager.default.fileExists(atPath: engine),
+      "the WebAssembly engine is not built here (Scripts/build-wasm)"))
+  func theTracesAGestureReplaysGoInThePage() throws {
+    let folder = try makeScratchFolder("scenec-interactive")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let scene = folder.appendingPathComponent("replay.scene")
+    try """
+    scene "replay" size=300x200
+    handle h position=(50, 100) r=20 draggable
+    gesture
+      replay "take.csv"
+
+    """.write(to: scene, atomically: true, encoding: .utf8)
+    try "t,x,y,phase\n0,50,100,down\n0.1,90.25,110,move\n0.2,90.25,110,up\n".write(
+      to: folder.appendingPathComponent("take.csv"), atomically: true, encoding: .utf8)
+    let file = folder.appendingPathComponent("replay.html").path
+    let run = try ScenecProcess.run(
+      ["run", scene.path, "-o", file, "--interactive", "--engine", Self.engine])
+    #expect(run.status == 0, "\(run.stderr)")
+    let page = try String(contentsOfFile: file, encoding: .utf8)
+    #expect(
+      page.contains(
+        #"<script type="application/json" id="traces">{"take.csv":"t,x,y,phase,id\n0,50,100,down,0\n0.1,90.25,110,move,0\n0.2,90.25,110,up,0\n"}</script>"#
+      ))
+  }
+
   @Test func withoutTheEngineNothingIsWritten() throws {
     let folder = try makeScratchFolder("scenec-interactive")
     defer { try? FileManager.default.removeItem(at: folder) }

@@ -24,6 +24,8 @@ struct Instance {
   var session: LiveSession?
   var context: OutputContext?
   var lines: JSONLinesWriter?
+  /// The traces added since the last load, by the name a `replay` step gives.
+  var traces: [String: TraceFile] = [:]
 }
 
 /// Bytes at an address that stays put until the buffer grows: the host reads and
@@ -83,7 +85,9 @@ public func scenecOutputLength() -> Int32 { Int32(instance.output.count) }
 @_cdecl("scenec_load")
 public func scenecLoad(_ length: Int32, _ precision: Int32) -> Int32 {
   let file = SourceFile(name: "scene.scene", text: instance.input.text(Int(length)))
-  let resolved = SceneLoading.resolve(SceneLoading.read(file, frontEnd: .dsl))
+  let traces = instance.traces
+  instance.traces = [:]
+  let resolved = SceneLoading.resolve(SceneLoading.read(file, frontEnd: .dsl), traces: traces)
   guard let graph = resolved.graph else {
     instance.output.set(DiagnosticRenderer(files: [file]).render(resolved.diagnostics))
     return 1
@@ -102,6 +106,33 @@ public func scenecLoad(_ length: Int32, _ precision: Int32) -> Int32 {
   instance.lines = JSONLinesWriter(context: context)
   instance.output.set("")
   return 0
+}
+
+/// Adds a trace for the next load to bind to the `replay` steps that name it.
+///
+/// The input holds its name (`nameLength` bytes), then its text (`textLength` bytes, CSV
+/// or JSON lines, as a trace file). 1 with the trace's diagnostics (named by the trace's
+/// name) when it is not a trace.
+@_cdecl("scenec_add_trace")
+public func scenecAddTrace(_ nameLength: Int32, _ textLength: Int32) -> Int32 {
+  let nameCount = Int(max(nameLength, 0))
+  let textCount = Int(max(textLength, 0))
+  guard nameCount + textCount <= instance.input.capacity else {
+    instance.output.set("the input holds fewer bytes than the name and the text")
+    return 1
+  }
+  let name = instance.input.text(nameCount)
+  let text = String(
+    decoding: UnsafeBufferPointer(start: instance.input.base + nameCount, count: textCount),
+    as: UTF8.self)
+  do throws(TraceError) {
+    instance.traces[name] = try TraceFile.parse(text, name: name)
+    return 0
+  } catch {
+    let file = SourceFile(name: name, text: text)
+    instance.output.set(DiagnosticRenderer(files: [file]).render(error.diagnostic))
+    return 1
+  }
 }
 
 /// The whole scripted run as `scenec run` writes it (JSON lines): the scene's gesture
@@ -178,6 +209,26 @@ public func scenecPointer(_ phase: Int32, _ id: Int32, _ x: Double, _ y: Double,
   }
   instance.session?.pointer(
     phases[Int(phase)], id: Int(id), at: Point(x, y), afterLastFrame: elapsed)
+  return 0
+}
+
+/// Sets the scene's input named by the first `length` bytes of the input buffer to `value`.
+///
+/// A trigger is fired; a boolean is 0 or 1. It is set `elapsed` seconds after the last
+/// frame: it happens at its own moment in the next frame. 1 with why when the scene has no
+/// such input or the input cannot take the value.
+@_cdecl("scenec_set_input")
+public func scenecSetInput(_ length: Int32, _ value: Double, _ elapsed: Double) -> Int32 {
+  guard instance.session != nil else { return noScene() }
+  guard value.isFinite, elapsed.isFinite else {
+    instance.output.set("an input's value and time are finite numbers")
+    return 1
+  }
+  let name = instance.input.text(Int(length))
+  if let why = instance.session?.setInput(named: name, to: value, afterLastFrame: elapsed) {
+    instance.output.set(why)
+    return 1
+  }
   return 0
 }
 

@@ -10,6 +10,7 @@
   var TAKE_LIMIT = 36000; // ten minutes at 60 fps of frames kept for the slider
   var scene = JSON.parse($("scene").textContent);
   var source = JSON.parse($("source").textContent);
+  var traces = JSON.parse($("traces").textContent);
   var canvas = $("stage"), status = $("status"), scrub = $("scrub"), logList = $("log");
   var renderer = SceneRenderer.create(canvas, scene);
   var options = { paths: true, points: false, vectors: false, trail: false };
@@ -63,10 +64,15 @@
     WebAssembly.instantiate(bytes, {}).then(function (result) {
       engine = result.instance.exports;
       memory = engine.memory;
-      var encoded = new TextEncoder().encode(source);
-      var at = engine.scenec_input(encoded.length);
-      new Uint8Array(memory.buffer, at, encoded.length).set(encoded);
-      if (!call("scenec_load", encoded.length, scene.precision)) return;
+      // The traces the gesture replays go first: the scene binds them as it loads.
+      var names = Object.keys(traces);
+      for (var k = 0; k < names.length; k++) {
+        var nameLength = new TextEncoder().encode(names[k]).length;
+        var total = writeInput(names[k] + traces[names[k]]);
+        if (!call("scenec_add_trace", nameLength, total - nameLength)) return;
+      }
+      if (!call("scenec_load", writeInput(source), scene.precision)) return;
+      makeInputControls(scene.inputs || []);
       status.textContent = "drag the handles";
       ["gesture", "pause", "reset"].forEach(function (id) { $(id).disabled = false; });
       state.ready = true;
@@ -118,10 +124,13 @@
     // A hidden handle (a gooey anchor whose link broke) is not moving either.
     var atRest = f.h.every(function (h) { return !h || h[4] === "idle" || h[4] === "hidden"; });
     $("rest").textContent = atRest ? "at rest" : "moving";
+    if (f["in"]) showInputs(f["in"]);
   }
 
+  // As the live preview says it: a machine's change of state as "machine: from → to".
   function describe(e) {
-    return e[0] + (e[1] === null || e[1] === undefined ? "" : " " + e[1]);
+    if (e[0] === "state") return e[1] + ": " + e[3] + " → " + e[2];
+    return e[0] + (e[1] === null || e[1] === undefined ? "" : " " + e[1]) + (e.length > 2 ? " to " + e[2] : "");
   }
 
   function log(f) {
@@ -163,8 +172,7 @@
       return;
     }
     var p = renderer.toScene(event.clientX, event.clientY);
-    var elapsed = Math.min(Math.max((performance.now() - lastFrameAt) / 1000, 0), 1 / scene.fps);
-    if (!call("scenec_pointer", phases[phase], id, p.x, p.y, elapsed)) return;
+    if (!call("scenec_pointer", phases[phase], id, p.x, p.y, sinceLastFrame())) return;
     // A press while the take replays takes over: the engine drops the rest of it.
     if (phase === "down") take.length = Math.min(take.length, engine.scenec_furthest_frame() + 1);
     if (phase === "up" || phase === "cancel") delete pointerIds[event.pointerId];
@@ -174,6 +182,93 @@
   canvas.addEventListener("pointermove", function (e) { pointer("move", e); });
   canvas.addEventListener("pointerup", function (e) { pointer("up", e); });
   canvas.addEventListener("pointercancel", function (e) { pointer("cancel", e); });
+
+  // Text into the engine's input buffer; its length in bytes.
+  function writeInput(text) {
+    var encoded = new TextEncoder().encode(text);
+    var at = engine.scenec_input(encoded.length);
+    new Uint8Array(memory.buffer, at, encoded.length).set(encoded);
+    return encoded.length;
+  }
+
+  // Seconds since the last frame was made, at most one frame: when an event happens.
+  function sinceLastFrame() {
+    return Math.min(Math.max((performance.now() - lastFrameAt) / 1000, 0), 1 / scene.fps);
+  }
+
+  // A control for each of the scene's inputs, as in the live preview: a checkbox for a
+  // boolean, a slider over its range (a number field without one) for a number, a button
+  // for a trigger. Each sets the input in the engine at its own moment.
+  var inputControls = [];
+  function setInput(name, value) {
+    if (!state.ready || state.problem) return;
+    if (paused) setPaused(false);
+    if (!call("scenec_set_input", writeInput(name), value, sinceLastFrame())) return;
+    // Setting an input while the take replays takes over, as a press does.
+    take.length = Math.min(take.length, engine.scenec_furthest_frame() + 1);
+  }
+  function makeInputControls(inputs) {
+    var box = $("inputs");
+    inputs.forEach(function (input) {
+      var label = document.createElement("label");
+      var control;
+      if (input.kind === "trigger") {
+        control = document.createElement("button");
+        control.type = "button";
+        control.textContent = input.name;
+        control.addEventListener("click", function () { setInput(input.name, 1); });
+        box.appendChild(control);
+        inputControls.push(null);
+        return;
+      }
+      control = document.createElement("input");
+      control.id = "input-" + input.name;
+      if (input.kind === "boolean") {
+        control.type = "checkbox";
+        control.checked = input.value !== 0;
+        control.addEventListener("change", function () { setInput(input.name, control.checked ? 1 : 0); });
+        label.appendChild(control);
+        label.appendChild(document.createTextNode(" " + input.name));
+      } else {
+        var ranged = input.min !== undefined && input.max !== undefined;
+        control.type = ranged ? "range" : "number";
+        if (input.min !== undefined) control.min = String(input.min);
+        if (input.max !== undefined) control.max = String(input.max);
+        control.step = "any";
+        control.value = String(input.value);
+        var shown = document.createElement("span");
+        shown.textContent = " " + input.value;
+        control.addEventListener("input", function () {
+          var value = parseFloat(control.value);
+          if (!isFinite(value)) return;
+          shown.textContent = " " + value;
+          setInput(input.name, value);
+        });
+        label.appendChild(document.createTextNode(input.name + " "));
+        label.appendChild(control);
+        label.appendChild(shown);
+        control.shown = shown;
+      }
+      box.appendChild(label);
+      inputControls.push(control);
+    });
+    box.hidden = inputs.length === 0;
+  }
+
+  // The inputs' values in the frame shown, so that a value the gesture sets shows too;
+  // not a control the reader is holding.
+  function showInputs(values) {
+    values.forEach(function (value, k) {
+      var control = inputControls[k];
+      if (!control || control === document.activeElement && control.type !== "checkbox") return;
+      if (control.type === "checkbox") {
+        control.checked = value !== 0;
+      } else if (parseFloat(control.value) !== value) {
+        control.value = String(value);
+        if (control.shown) control.shown.textContent = " " + value;
+      }
+    });
+  }
 
   $("gesture").addEventListener("click", function () {
     if (!call("scenec_play_script")) return;

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The WebAssembly engine under node beside the native engine, in the same run, on the
 # same inputs: each scene of Scenes/ and the generated stress scenes (1,000 and 10,000
-# handles), its scripted run with every frame written as JSON lines (the best of three).
+# handles), its scripted run with every frame written as JSON lines (the best of five).
 #
 # Native: `scenec run FILE -o OUT.jsonl` (release build), the time its summary line gives
 # (from after loading to the last byte written). WebAssembly: Benchmarks/wasm/bench.mjs,
@@ -30,12 +30,12 @@ for file in Scenes/*.yaml "$work/stress-1000.yaml" "$work/stress-10000.yaml"; do
     ;;
   esac
   native=""
-  for _ in 1 2 3; do
+  for _ in 1 2 3 4 5; do
     seconds=$("$scenec" run "$work/$name.scene" -o "$work/$name.jsonl" 2>&1 | sed -n 's/.* in \([0-9.]*\) s$/\1/p')
     frames=$(wc -l <"$work/$name.jsonl")
     if [ -z "$native" ] || [ "$(echo "$seconds < $native" | bc -l)" = 1 ]; then native=$seconds; fi
   done
-  wasm=$(node Benchmarks/wasm/bench.mjs "$engine" "$work/$name.scene" 3)
+  wasm=$(node Benchmarks/wasm/bench.mjs "$engine" "$work/$name.scene" 5)
   python3 - "$name" "$frames" "$native" "$wasm" <<'PY'
 import json, sys
 name, frames, native, wasm = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), json.loads(sys.argv[4])

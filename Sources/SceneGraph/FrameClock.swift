@@ -25,7 +25,8 @@ public struct FrameClock: Hashable, Sendable {
   /// any frame an `Int` can number.
   public func frame(nearest time: Double) -> Int? {
     let frame = (time * fps).rounded()
-    guard frame >= 0, frame < 0x1p62 else { return nil }
+    // 2^62 where `Int` is 64 bits, 2^30 where it is 32 (WebAssembly).
+    guard frame >= 0, frame < Double(Int.max >> 1) else { return nil }
     return Int(frame)
   }
 

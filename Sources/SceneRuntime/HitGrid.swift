@@ -64,10 +64,15 @@ struct HitGrid: Sendable {
     table = Array(repeating: Slot(), count: capacity)
   }
 
+  /// The largest cell index either way: 1e15, or less where `Int` is 32 bits.
+  static let cellLimit = Swift.min(1e15, Double(Int.max >> 2))
+
   func cell(of point: Vector) -> Cell {
-    // Positions are finite (the simulation checks every frame); clamp so the key fits.
+    // Positions are finite (the simulation checks every frame); clamp so the key fits,
+    // in a 32-bit `Int` too (WebAssembly): far cells then share the edge cell, which only
+    // costs distance checks.
     func index(_ value: Double) -> Int {
-      Int(Swift.min(Swift.max((value / cellSize).rounded(.down), -1e15), 1e15))
+      Int(Swift.min(Swift.max((value / cellSize).rounded(.down), -Self.cellLimit), Self.cellLimit))
     }
     return Cell(x: index(point.x), y: index(point.y))
   }

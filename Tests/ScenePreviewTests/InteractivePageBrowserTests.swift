@@ -256,4 +256,55 @@ import Testing
       #expect(problems as? String == "[null,[]]")
     }
   }
+
+  /// On a phone the canvas shrinks to leave the controls in view, and a finger still
+  /// lands where it touches: the ball under it follows.
+  @Test(
+    .enabled(
+      if: canRun,
+      "the interactive page cannot be tried here: it needs chromium and .build-wasm/scenec-engine.wasm (Scripts/build-wasm)"
+    ))
+  func onAPhoneTheCanvasAndItsControlsFitAndAFingerDrags() async throws {
+    let (folder, file) = try Self.page("sticky-ball.yaml")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let browser = try Browser(executable: try #require(BrowserTests.chromium))
+    defer { browser.stop() }
+    let endpoint = try await browser.devToolsEndpoint()
+    try await DevTools.session(endpoint) { tools in
+      let page = try await tools.open(file.absoluteString)
+      _ = try await tools.command(
+        "Emulation.setDeviceMetricsOverride",
+        ["width": 390, "height": 844, "deviceScaleFactor": 3, "mobile": true], session: page)
+      _ = try await tools.command(
+        "Emulation.setTouchEmulationEnabled", ["enabled": true, "maxTouchPoints": 5],
+        session: page)
+      #expect(
+        try await tools.waitFor("window.scenecInteractive && scenecInteractive.ready", in: page))
+      _ = try await tools.evaluate("window.dispatchEvent(new Event('resize'))", in: page)
+      // The scene is 375 × 667: on a 390 × 844 screen it shrinks, the buttons below it in view.
+      #expect(
+        try await tools.waitFor(
+          """
+          (function () {
+            var b = document.getElementById('stage').getBoundingClientRect();
+            var g = document.getElementById('gesture').getBoundingClientRect();
+            return b.width < 375 && b.right <= 390 && g.bottom <= window.innerHeight;
+          })()
+          """, in: page))
+      let start = try await tools.point("scenecInteractive.toClient(120, 200)", in: page)
+      try await tools.touch("touchStart", [start], in: page)
+      for k in 1...10 {
+        try await tools.touch("touchMove", [(start.x, start.y + Double(k) * 6)], in: page)
+      }
+      // The finger landed on the ball through the smaller canvas: it is dragged down.
+      #expect(
+        try await tools.waitFor(
+          "(function () { var f = scenecInteractive.shown; return f && f.h[1][4] === 'dragging' && f.h[1][1] > 230; })()",
+          in: page))
+      try await tools.touch("touchEnd", [], in: page)
+      let problems = try await tools.evaluate(
+        "JSON.stringify([scenecInteractive.problem, scenecInteractive.errors])", in: page)
+      #expect(problems as? String == "[null,[]]")
+    }
+  }
 }

@@ -29,6 +29,9 @@
   window.addEventListener("error", function (e) { state.errors.push(String(e.message)); });
   window.addEventListener("unhandledrejection", function (e) { state.errors.push(String(e.reason)); });
   renderer.layout([]);
+  // On a phone too, the canvas and the controls under it fit the window.
+  renderer.fit(220);
+  window.addEventListener("resize", function () { renderer.fit(220); });
   renderer.draw([], 0, options);
 
   function output() {

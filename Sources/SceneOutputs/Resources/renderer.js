@@ -360,7 +360,19 @@ var SceneRenderer = (function () {
       return { x: box.left + (x - view.x) * scale, y: box.top + (y - view.y) * scale };
     }
 
-    return { layout: layout, draw: draw, toScene: toScene, toClient: toClient };
+    // Shows the canvas as wide as its container allows, and no taller than the window's
+    // height less `reserved` (what the controls below it need), so a phone shows it whole
+    // with its controls; pointers map through the canvas's box (toScene), so scene
+    // coordinates stay exact at any size.
+    function fit(reserved) {
+      if (!canvas.width || !canvas.height) return;
+      var box = canvas.parentNode.clientWidth || canvas.width;
+      var aspect = canvas.width / canvas.height;
+      var tall = Math.max(200, window.innerHeight - reserved);
+      canvas.style.width = Math.max(120, Math.min(box, tall * aspect)) + "px";
+    }
+
+    return { layout: layout, draw: draw, toScene: toScene, toClient: toClient, fit: fit };
   }
 
   return { create: create, viewBounds: viewBounds, trailStrokes: trailStrokes };

@@ -332,13 +332,9 @@
   $("replay").addEventListener("click", function () { control("replay"); });
 
   // The canvas fills the width it is given, and no more of the window's height than
-  // leaves the controls in view; pointers map through its box, so scene coordinates stay exact.
+  // leaves the controls in view (the shared renderer's fit).
   function fit() {
-    if (!renderer || !canvas.width) return;
-    var box = canvas.parentNode.clientWidth || canvas.width;
-    var aspect = canvas.width / canvas.height;
-    var tall = Math.max(200, window.innerHeight - 220);
-    canvas.style.width = Math.max(120, Math.min(box, tall * aspect)) + "px";
+    if (renderer) renderer.fit(220);
   }
   window.addEventListener("resize", function () { fit(); drawGraph(); });
 

@@ -178,6 +178,55 @@ import Testing
   }
 }
 
+/// Whatever a host passes, the engine answers with a reason rather than trapping: calls
+/// before a scene, lengths past the input, negative or huge numbers, bad pointers.
+@Suite struct WasmEngineHostileCallTests {
+  @Test(.enabled(if: WasmEngineTests.canRun, "\(WasmEngineTests.why)"))
+  func badCallsAreAnsweredWithWhy() throws {
+    let script = """
+      import { readFileSync } from "node:fs";
+      const { instance } = await WebAssembly.instantiate(readFileSync(process.argv[1]), {});
+      const e = instance.exports;
+      const text = (s) => { const b = new TextEncoder().encode(s); const at = e.scenec_input(b.length); new Uint8Array(e.memory.buffer, at, b.length).set(b); return b.length; };
+      const said = () => new TextDecoder().decode(new Uint8Array(e.memory.buffer, e.scenec_output(), e.scenec_output_length()));
+      const calls = [
+        () => e.scenec_frame(1), () => e.scenec_seek(5, 1), () => e.scenec_set_input(0, 1, 0),
+        () => e.scenec_play_script(), () => e.scenec_restart(),
+        () => e.scenec_add_trace(2147483647, 2147483647), () => e.scenec_add_trace(-5, -5),
+        () => e.scenec_load(-1, 3),
+        () => e.scenec_load(text(readFileSync(process.argv[2], "utf8")), 99),
+        () => e.scenec_seek(2147483647, 1), () => e.scenec_seek(-3, 1),
+        () => e.scenec_pointer(9, 0, 1, 1, 0), () => e.scenec_pointer(0, 40, 1, 1, 0),
+        () => e.scenec_pointer(0, 0, NaN, 1, 0), () => e.scenec_pointer(0, 0, 1, 1, -Infinity),
+      ];
+      process.stdout.write(calls.map((call) => call() + " " + said()).join("\\n"));
+      """
+    let (answers, status) = try WasmLiveSessionTests.run(script, scene: "sticky-ball-dismiss.scene")
+    #expect(status == 0)
+    #expect(
+      answers == """
+        1 no scene is loaded
+        1 no scene is loaded
+        1 no scene is loaded
+        1 no scene is loaded
+        1 no scene is loaded
+        1 the input holds fewer bytes than the name and the text
+        1 a trace needs the name its replay steps give
+        1 scene.scene:1:1: error: the scene is empty
+            
+            ^
+
+        0 
+        1 nothing has been played yet
+        1 nothing has been played yet
+        1 a pointer needs a phase 0 to 3, an id 0 to 31 and finite numbers
+        1 a pointer needs a phase 0 to 3, an id 0 to 31 and finite numbers
+        1 a pointer needs a phase 0 to 3, an id 0 to 31 and finite numbers
+        1 a pointer needs a phase 0 to 3, an id 0 to 31 and finite numbers
+        """)
+  }
+}
+
 /// The deepest expressions the limits allow run in the engine exactly as natively.
 ///
 /// The limits are 100 levels of nesting and 256 levels of operations (Grammar.md,

@@ -117,8 +117,14 @@ public func scenecLoad(_ length: Int32, _ precision: Int32) -> Int32 {
 public func scenecAddTrace(_ nameLength: Int32, _ textLength: Int32) -> Int32 {
   let nameCount = Int(max(nameLength, 0))
   let textCount = Int(max(textLength, 0))
-  guard nameCount + textCount <= instance.input.capacity else {
+  // Compared apart: their sum could overflow a 32-bit `Int`.
+  guard nameCount <= instance.input.capacity, textCount <= instance.input.capacity - nameCount
+  else {
     instance.output.set("the input holds fewer bytes than the name and the text")
+    return 1
+  }
+  guard nameCount > 0 else {
+    instance.output.set("a trace needs the name its replay steps give")
     return 1
   }
   let name = instance.input.text(nameCount)

@@ -68,6 +68,57 @@ public enum InteractivePage {
     return page
   }
 
+  /// The engine's functions the page calls (and its memory): an engine without one of
+  /// them (built from an older scenec) would fail in the reader's browser.
+  public static let engineExports = [
+    "memory", "scenec_add_trace", "scenec_console", "scenec_frame", "scenec_furthest_frame",
+    "scenec_input", "scenec_load", "scenec_output", "scenec_output_length", "scenec_play_script",
+    "scenec_pointer", "scenec_restart", "scenec_seek", "scenec_set_input",
+  ]
+
+  /// The names a WebAssembly module exports, read from its export section; `nil` when
+  /// `bytes` is not a module whose sections can be read (truncated or malformed).
+  public static func exportedNames(of bytes: [UInt8]) -> [String]? {
+    guard bytes.count >= 8, bytes[0..<4] == [0x00, 0x61, 0x73, 0x6D] else { return nil }
+    var at = 8
+    // An unsigned LEB128 number of at most 32 bits, or nil past the end or if longer.
+    func number() -> Int? {
+      var value = 0
+      var shift = 0
+      while at < bytes.count, shift < 35 {
+        let byte = bytes[at]
+        at += 1
+        value |= Int(byte & 0x7F) << shift
+        if byte & 0x80 == 0 { return value }
+        shift += 7
+      }
+      return nil
+    }
+    while at < bytes.count {
+      let id = bytes[at]
+      at += 1
+      guard let size = number(), size <= bytes.count - at else { return nil }
+      let end = at + size
+      guard id == 7 else {
+        at = end
+        continue
+      }
+      guard let count = number() else { return nil }
+      var names: [String] = []
+      for _ in 0..<min(count, size) {
+        guard let length = number(), length <= end - at else { return nil }
+        names.append(String(decoding: bytes[at..<at + length], as: UTF8.self))
+        at += length
+        // The kind (a byte) and the index (a number).
+        guard at < end else { return nil }
+        at += 1
+        guard number() != nil, at <= end else { return nil }
+      }
+      return names
+    }
+    return []
+  }
+
   /// Standard base64, as `atob` reads it.
   static func base64(_ bytes: [UInt8]) -> String {
     var text = [UInt8](repeating: 0, count: (bytes.count + 2) / 3 * 4)

@@ -478,8 +478,15 @@ extension RunCommand {
       )
       throw Sysexits.unavailable
     }
-    guard bytes.starts(with: [0x00, 0x61, 0x73, 0x6D]) else {
+    guard let exported = InteractivePage.exportedNames(of: Array(bytes)) else {
       printError("error: \(TerminalText.escaped(path)) is not a WebAssembly module")
+      throw Sysexits.dataError
+    }
+    let missing = InteractivePage.engineExports.filter { !exported.contains($0) }
+    guard missing.isEmpty else {
+      printError(
+        "error: \(TerminalText.escaped(path)) is not the engine this scenec's page calls (it lacks \(missing.joined(separator: ", "))); build it again with Scripts/build-wasm"
+      )
       throw Sysexits.dataError
     }
     // The engine reads the DSL: the scene as `scenec fmt --to dsl` writes it.

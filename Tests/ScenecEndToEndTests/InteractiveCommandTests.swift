@@ -94,6 +94,25 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: file))
   }
 
+  /// An engine from an older scenec (here, one that exports only its memory) would fail in
+  /// the reader's browser: it is refused, naming what it lacks, and nothing is written.
+  @Test func anEngineWithoutThePagesFunctionsIsRefused() throws {
+    let folder = try makeScratchFolder("scenec-interactive")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("sticky.html").path
+    let old = folder.appendingPathComponent("old.wasm")
+    let exports: [UInt8] = [1, 6] + Array("memory".utf8) + [2, 0]
+    try Data([0x00, 0x61, 0x73, 0x6D, 1, 0, 0, 0, 7, UInt8(exports.count)] + exports).write(to: old)
+    let run = try ScenecProcess.run(
+      ["run", Self.sticky, "-o", file, "--interactive", "--engine", old.path])
+    #expect(run.status == 65)
+    #expect(
+      run.stderr
+        == "error: \(old.path) is not the engine this scenec's page calls (it lacks scenec_add_trace, scenec_console, scenec_frame, scenec_furthest_frame, scenec_input, scenec_load, scenec_output, scenec_output_length, scenec_play_script, scenec_pointer, scenec_restart, scenec_seek, scenec_set_input); build it again with Scripts/build-wasm\n"
+    )
+    #expect(!FileManager.default.fileExists(atPath: file))
+  }
+
   @Test(arguments: [
     (["-o", "x.json"], "--interactive writes an HTML page: give -o FILE.html (or --format html)"),
     (

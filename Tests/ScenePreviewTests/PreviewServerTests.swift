@@ -178,6 +178,16 @@ import FoundationNetworking
       async let first = Self.connect(port: port) { send, page in
         #expect(await Self.eventually { await page.messages("frame").count >= 2 })
         try await send(#"{"type":"pointer","phase":"down","id":0,"x":120,"y":150}"#)
+        // Its finger grabs the badge. Waited for here: on a busy machine the reload could
+        // otherwise come, and this page stop listening, before that frame.
+        #expect(
+          await Self.eventually {
+            await page.messages("frame").contains {
+              ((($0["frame"] as? [String: Any])?["e"] as? [[String]]) ?? []).contains {
+                $0 == ["grab", "badge"]
+              }
+            }
+          })
         // The second page edits the file; this page reloads too.
         #expect(
           await Self.eventually {

@@ -126,7 +126,7 @@ let package = Package(
       dependencies: ["SceneRuntime", "SceneGraph", "SceneGeometry", "SceneVocabulary", realModule],
       resources: [
         .embedInCode("Resources/renderer.js"), .embedInCode("Resources/player.js"),
-        .embedInCode("Resources/interactive.js"),
+        .embedInCode("Resources/interactive.js"), .embedInCode("Resources/controls.js"),
       ]),
 
     /// Stage 4, raster: frames as PNG and animated GIF, drawn from the SVG output's own

@@ -33,6 +33,8 @@ extension FrameOutput {
 public enum SceneRendererScript {
   #if !hasFeature(Embedded)
   public static let source = String(decoding: PackageResources.renderer_js, as: UTF8.self)
+  /// The controls for a scene's inputs (`SceneControls`), for the pages that set them.
+  public static let controls = String(decoding: PackageResources.controls_js, as: UTF8.self)
   #endif
 }
 
@@ -118,6 +120,32 @@ enum HTMLPlayer {
 
   // MARK: - The page
 
+  /// A self-contained page's start, through its `<h1>` (`title` already escaped): its
+  /// Content Security Policy allows inline script and style, WebAssembly compilation
+  /// when `webAssembly`, and nothing else (no network); `moreStyle` follows the player's.
+  static func documentStart(title: String, webAssembly: Bool = false, moreStyle: String = "")
+    -> String
+  {
+    let script = webAssembly ? "'unsafe-inline' 'wasm-unsafe-eval'" : "'unsafe-inline'"
+    return """
+      <!DOCTYPE html>
+      <html lang="en">
+      <head>
+      <meta charset="utf-8">
+      <meta name="viewport" content="width=device-width, initial-scale=1">
+      <meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src \(script); style-src 'unsafe-inline'">
+      <meta name="generator" content="scenec">
+      <title>\(title)</title>
+      <style>
+      \(style)\(moreStyle)</style>
+      </head>
+      <body>
+      <main>
+      <h1>\(title)</h1>
+
+      """
+  }
+
   /// The page up to the opening of the scene's JSON block.
   static func head(context: OutputContext, frameCount: Int) -> String {
     let graph = context.graph
@@ -125,44 +153,32 @@ enum HTMLPlayer {
     let title = SVGText.escaped(graph.name.isEmpty ? "scene" : graph.name)
     let width = NumberText.format(graph.width, precision: 0)
     let height = NumberText.format(graph.height, precision: 0)
-    let page = """
-      <!DOCTYPE html>
-      <html lang="en">
-      <head>
-      <meta charset="utf-8">
-      <meta name="viewport" content="width=device-width, initial-scale=1">
-      <meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'">
-      <meta name="generator" content="scenec">
-      <title>\(title)</title>
-      <style>
-      \(style)</style>
-      </head>
-      <body>
-      <main>
-      <h1>\(title)</h1>
-      <canvas id="stage" width="\(width)" height="\(height)" aria-label="\(title)"></canvas>
-      <div class="controls">
-      <button id="play" type="button" title="Play or pause (space)">▶ Play</button>
-      <input id="scrub" type="range" min="0" max="\(max(0, frameCount - 1))" step="1" value="0" aria-label="Frame">
-      <select id="speed" aria-label="Speed">
-      <option value="0.25">0.25×</option>
-      <option value="0.5">0.5×</option>
-      <option value="1" selected>1×</option>
-      <option value="2">2×</option>
-      </select>
-      <label><input id="loop" type="checkbox" checked> loop</label>
-      <label><input id="points" type="checkbox" checked> control points</label>
-      <label><input id="trail" type="checkbox" checked> pointer trail</label>
-      </div>
-      <p class="hint" id="viewnote"></p>
-      <div class="readout"><span id="time">t = 0 s</span> <span id="frame">frame 0</span></div>
-      <div class="events">events: <span id="events">none</span></div>
-      <div class="events" id="stateline" hidden>states: <span id="states"></span></div>
-      <details open><summary>event log</summary><ol id="log"></ol></details>
-      <p class="hint">Space plays and pauses; ← and → step one frame; Home and End jump to the ends.</p>
-      </main>
-      <script type="application/json" id="scene">
-      """
+    let page =
+      documentStart(title: title)
+        + """
+        <canvas id="stage" width="\(width)" height="\(height)" aria-label="\(title)"></canvas>
+        <div class="controls">
+        <button id="play" type="button" title="Play or pause (space)">▶ Play</button>
+        <input id="scrub" type="range" min="0" max="\(max(0, frameCount - 1))" step="1" value="0" aria-label="Frame">
+        <select id="speed" aria-label="Speed">
+        <option value="0.25">0.25×</option>
+        <option value="0.5">0.5×</option>
+        <option value="1" selected>1×</option>
+        <option value="2">2×</option>
+        </select>
+        <label><input id="loop" type="checkbox" checked> loop</label>
+        <label><input id="points" type="checkbox" checked> control points</label>
+        <label><input id="trail" type="checkbox" checked> pointer trail</label>
+        </div>
+        <p class="hint" id="viewnote"></p>
+        <div class="readout"><span id="time">t = 0 s</span> <span id="frame">frame 0</span></div>
+        <div class="events">events: <span id="events">none</span></div>
+        <div class="events" id="stateline" hidden>states: <span id="states"></span></div>
+        <details open><summary>event log</summary><ol id="log"></ol></details>
+        <p class="hint">Space plays and pauses; ← and → step one frame; Home and End jump to the ends.</p>
+        </main>
+        <script type="application/json" id="scene">
+        """
     return page
   }
 

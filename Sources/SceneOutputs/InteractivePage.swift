@@ -18,23 +18,14 @@ public enum InteractivePage {
   ) -> String {
     let graph = context.graph
     let title = SVGText.escaped(graph.name.isEmpty ? "scene" : graph.name)
-    var page = """
-      <!DOCTYPE html>
-      <html lang="en">
-      <head>
-      <meta charset="utf-8">
-      <meta name="viewport" content="width=device-width, initial-scale=1">
-      <meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'unsafe-inline' 'wasm-unsafe-eval'; style-src 'unsafe-inline'">
-      <meta name="generator" content="scenec">
-      <title>\(title)</title>
-      <style>
-      \(HTMLPlayer.style)#stage { touch-action: none; cursor: grab; }
-      #status.problem { color: #c0392b; white-space: pre-wrap; font: 12px/1.4 ui-monospace, monospace; }
-      </style>
-      </head>
-      <body>
-      <main>
-      <h1>\(title)</h1>
+    var page = HTMLPlayer.documentStart(
+      title: title, webAssembly: true,
+      moreStyle: """
+        #stage { touch-action: none; cursor: grab; }
+        #status.problem { color: #c0392b; white-space: pre-wrap; font: 12px/1.4 ui-monospace, monospace; }
+
+        """)
+    page += """
       <p class="readout" id="status" role="status">starting the engine…</p>
       <canvas id="stage" aria-label="\(title): drag its handles"></canvas>
       <div class="controls">
@@ -62,7 +53,7 @@ public enum InteractivePage {
     page += "}</script>\n<script type=\"application/octet-stream\" id=\"engine\">"
     page += base64(engine)
     page += "</script>\n<script>\n"
-    page += SceneRendererScript.source
+    page += SceneRendererScript.source + SceneRendererScript.controls
     page += String(decoding: PackageResources.interactive_js, as: UTF8.self)
     page += "</script>\n</body>\n</html>\n"
     return page

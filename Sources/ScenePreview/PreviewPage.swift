@@ -125,7 +125,7 @@ enum PreviewPage {
     </main>
     <script>
 
-    """ + SceneRendererScript.source + script + """
+    """ + SceneRendererScript.source + SceneRendererScript.controls + script + """
       </script>
       </body>
       </html>

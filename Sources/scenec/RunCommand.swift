@@ -339,17 +339,7 @@ struct RunCommand: ParsableCommand {
         runner: &runner, context: context, pattern: pattern, wanted: wanted,
         inputs: loaded.inputs, renderer: renderer)
     }
-    var sink: OutputFile
-    do {
-      sink =
-        try output.map { path throws(OutputFile.WriteError) in
-          // Never over the scene or a trace it replays, under any name or link.
-          try OutputFile(path: path, policy: WritePolicy(inputs: loaded.inputs))
-        } ?? .standardOutput()
-    } catch {
-      printError("error: \(error.description)")
-      throw Sysexits.cannotCreate
-    }
+    var sink = try openOutput(inputs: loaded.inputs)
     var frames = 0
     var lastTime = 0.0
     do {
@@ -446,6 +436,19 @@ struct RunCommand: ParsableCommand {
 }
 
 extension RunCommand {
+  /// The output `-o` names (standard output without it), never over the scene or a trace
+  /// it replays (`inputs`), under any name or link; exit 73 with why when it cannot be.
+  func openOutput(inputs: [String]) throws -> OutputFile {
+    do {
+      return try output.map { path throws(OutputFile.WriteError) in
+        try OutputFile(path: path, policy: WritePolicy(inputs: inputs))
+      } ?? .standardOutput()
+    } catch {
+      printError("error: \(error.description)")
+      throw Sysexits.cannotCreate
+    }
+  }
+
   /// Where `--interactive` looks for the WebAssembly engine, in order.
   func engineCandidates() -> [String] {
     if let engine { return [engine] }
@@ -499,12 +502,8 @@ extension RunCommand {
     let page = InteractivePage.html(
       context: context, sceneText: sceneText,
       traces: loaded.traces.mapValues(\.csvText), engine: Array(bytes))
-    var sink: OutputFile
+    var sink = try openOutput(inputs: loaded.inputs)
     do {
-      sink =
-        try output.map { path throws(OutputFile.WriteError) in
-          try OutputFile(path: path, policy: WritePolicy(inputs: loaded.inputs))
-        } ?? .standardOutput()
       try sink.write(page)
       try sink.commit()
     } catch {

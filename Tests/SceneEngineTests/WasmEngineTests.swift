@@ -184,11 +184,6 @@ import Testing
   @Test(.enabled(if: WasmEngineTests.canRun, "\(WasmEngineTests.why)"))
   func badCallsAreAnsweredWithWhy() throws {
     let script = """
-      import { readFileSync } from "node:fs";
-      const { instance } = await WebAssembly.instantiate(readFileSync(process.argv[1]), {});
-      const e = instance.exports;
-      const text = (s) => { const b = new TextEncoder().encode(s); const at = e.scenec_input(b.length); new Uint8Array(e.memory.buffer, at, b.length).set(b); return b.length; };
-      const said = () => new TextDecoder().decode(new Uint8Array(e.memory.buffer, e.scenec_output(), e.scenec_output_length()));
       const calls = [
         () => e.scenec_frame(1), () => e.scenec_seek(5, 1), () => e.scenec_set_input(0, 1, 0),
         () => e.scenec_play_script(), () => e.scenec_restart(),
@@ -230,9 +225,9 @@ import Testing
 /// The deepest expressions the limits allow run in the engine exactly as natively.
 ///
 /// The limits are 100 levels of nesting and 256 levels of operations (Grammar.md,
-/// Limits); one level more is refused with the native error. Their recursion needs about 450 KiB of stack in the
-/// optimized engine; with wasm-ld's default stack of 64 KiB they overflowed it into the
-/// engine's static data, which trapped, hung or corrupted the run.
+/// Limits); one level more is refused with the native error. Their recursion needs about
+/// 450 KiB of stack in the optimized engine; with wasm-ld's default stack of 64 KiB they
+/// overflowed it into the engine's static data, which trapped, hung or corrupted the run.
 @Suite struct WasmEngineDepthTests {
   /// Each `let deep = …` expression, by name, at the limit.
   static let deepest: [String: String] = [
@@ -316,20 +311,14 @@ import Testing
     }
     // The same in the WebAssembly engine, driven by node.
     let script = """
-      import { readFileSync } from "node:fs";
-      const { instance } = await WebAssembly.instantiate(readFileSync(process.argv[1]), {});
-      const e = instance.exports;
-      const bytes = new TextEncoder().encode(readFileSync(process.argv[2], "utf8"));
-      const at = e.scenec_input(bytes.length);
-      new Uint8Array(e.memory.buffer, at, bytes.length).set(bytes);
-      if (e.scenec_load(bytes.length, 3) !== 0) process.exit(1);
+      if (e.scenec_load(text(readFileSync(process.argv[2], "utf8")), 3) !== 0) process.exit(1);
       let out = "";
       for (let k = 0; k < 90; k++) {
         if (k === 0) e.scenec_pointer(0, 0, 187.5, 200, 0.004);
         if (k > 0 && k <= 60) e.scenec_pointer(1, 0, 187.5, 200 + k * 6, 0.004);
         if (k === 60) e.scenec_pointer(2, 0, 187.5, 560, 0.004);
         if (e.scenec_frame(0) !== 0) process.exit(2);
-        out += new TextDecoder().decode(new Uint8Array(e.memory.buffer, e.scenec_output(), e.scenec_output_length()));
+        out += said();
       }
       process.stdout.write(out);
       """
@@ -370,11 +359,6 @@ import Testing
     #expect(
       session.setInput(named: "nope", to: 1, afterLastFrame: 0) == "the scene has no input 'nope'")
     let script = """
-      import { readFileSync } from "node:fs";
-      const { instance } = await WebAssembly.instantiate(readFileSync(process.argv[1]), {});
-      const e = instance.exports;
-      const text = (s) => { const b = new TextEncoder().encode(s); const at = e.scenec_input(b.length); new Uint8Array(e.memory.buffer, at, b.length).set(b); return b.length; };
-      const said = () => new TextDecoder().decode(new Uint8Array(e.memory.buffer, e.scenec_output(), e.scenec_output_length()));
       if (e.scenec_load(text(readFileSync(process.argv[2], "utf8")), 3) !== 0) process.exit(1);
       let out = "";
       for (let k = 0; k < 200; k++) {
@@ -404,13 +388,24 @@ import Testing
         """)
   }
 
-  /// Runs a node module `script` with the engine and a scene of `Scenes/` as its arguments;
-  /// what it prints and its exit status.
+  /// What every script starts with: the engine instantiated as `e`; `text(s)` puts `s` in
+  /// its input and gives its length in bytes; `said()` is the output's text.
+  static let prelude = """
+    import { readFileSync } from "node:fs";
+    const { instance } = await WebAssembly.instantiate(readFileSync(process.argv[1]), {});
+    const e = instance.exports;
+    const text = (s) => { const b = new TextEncoder().encode(s); const at = e.scenec_input(b.length); new Uint8Array(e.memory.buffer, at, b.length).set(b); return b.length; };
+    const said = () => new TextDecoder().decode(new Uint8Array(e.memory.buffer, e.scenec_output(), e.scenec_output_length()));
+
+    """
+
+  /// Runs a node module, ``prelude`` then `script`, with the engine and a scene of
+  /// `Scenes/` as its arguments; what it prints and its exit status.
   static func run(_ script: String, scene: String) throws -> (String, Int32) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: try #require(WasmEngineTests.node))
     process.arguments = [
-      "--input-type=module", "-e", script, WasmEngineTests.engine,
+      "--input-type=module", "-e", prelude + script, WasmEngineTests.engine,
       repositoryPath("Scenes/\(scene)"),
     ]
     let output = Pipe()

@@ -38,21 +38,48 @@ import Testing
     return (folder, file)
   }
 
-  @Test(
-    .enabled(
-      if: canRun,
-      "the interactive page cannot be tried here: it needs chromium and .build-wasm/scenec-engine.wasm (Scripts/build-wasm)"
-    ))
-  func aRealDragStretchesTheBridgeAndBreaksIt() async throws {
-    let (folder, file) = try Self.page("sticky-ball.yaml")
-    defer { try? FileManager.default.removeItem(at: folder) }
+  static let why =
+    "the interactive page cannot be tried here: it needs chromium and .build-wasm/scenec-engine.wasm (Scripts/build-wasm)"
+
+  /// How the page is shown: a desktop browser with a mouse, with touch, or a phone.
+  enum Screen { case desktop, touch, phone }
+
+  /// Opens `file` from disk in headless Chromium on `screen`, waits for the engine to
+  /// start, runs `body` with the page, and then demands that the page reported no problem
+  /// and no script error.
+  static func withPage(
+    _ file: URL, on screen: Screen = .desktop,
+    _ body: @escaping @Sendable (DevTools, String) async throws -> Void
+  ) async throws {
     let browser = try Browser(executable: try #require(BrowserTests.chromium))
     defer { browser.stop() }
     let endpoint = try await browser.devToolsEndpoint()
     try await DevTools.session(endpoint) { tools in
       let page = try await tools.open(file.absoluteString)
+      if screen == .phone {
+        _ = try await tools.command(
+          "Emulation.setDeviceMetricsOverride",
+          ["width": 390, "height": 844, "deviceScaleFactor": 3, "mobile": true], session: page)
+      }
+      if screen != .desktop {
+        _ = try await tools.command(
+          "Emulation.setTouchEmulationEnabled", ["enabled": true, "maxTouchPoints": 5],
+          session: page)
+      }
       #expect(
         try await tools.waitFor("window.scenecInteractive && scenecInteractive.ready", in: page))
+      try await body(tools, page)
+      let problems = try await tools.evaluate(
+        "JSON.stringify([scenecInteractive.problem, scenecInteractive.errors])", in: page)
+      #expect(problems as? String == "[null,[]]")
+    }
+  }
+
+  @Test(.enabled(if: canRun, "\(why)"))
+  func aRealDragStretchesTheBridgeAndBreaksIt() async throws {
+    let (folder, file) = try Self.page("sticky-ball.yaml")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    try await Self.withPage(file) { tools, page in
       #expect(try await tools.waitFor("scenecInteractive.frames > 3", in: page))
       // Press the left ball and pull it down, 15 points a move, 300 in all.
       let start = try await tools.point("scenecInteractive.toClient(120, 200)", in: page)
@@ -98,33 +125,17 @@ import Testing
         })()
         """, in: page)
       #expect(scrubbed as? String == "same")
-      let problems = try await tools.evaluate(
-        "JSON.stringify([scenecInteractive.problem, scenecInteractive.errors])", in: page)
-      #expect(problems as? String == "[null,[]]")
       if let path = ProcessInfo.processInfo.environment["SCENEC_INTERACTIVE_SCREENSHOT"] {
         try await tools.screenshot(of: page, to: path)
       }
     }
   }
 
-  @Test(
-    .enabled(
-      if: canRun,
-      "the interactive page cannot be tried here: it needs chromium and .build-wasm/scenec-engine.wasm (Scripts/build-wasm)"
-    ))
+  @Test(.enabled(if: canRun, "\(why)"))
   func twoFingersDragBothBallsAtOnce() async throws {
     let (folder, file) = try Self.page("sticky-ball.yaml")
     defer { try? FileManager.default.removeItem(at: folder) }
-    let browser = try Browser(executable: try #require(BrowserTests.chromium))
-    defer { browser.stop() }
-    let endpoint = try await browser.devToolsEndpoint()
-    try await DevTools.session(endpoint) { tools in
-      let page = try await tools.open(file.absoluteString)
-      _ = try await tools.command(
-        "Emulation.setTouchEmulationEnabled", ["enabled": true, "maxTouchPoints": 5],
-        session: page)
-      #expect(
-        try await tools.waitFor("window.scenecInteractive && scenecInteractive.ready", in: page))
+    try await Self.withPage(file, on: .touch) { tools, page in
       let left = try await tools.point("scenecInteractive.toClient(120, 200)", in: page)
       let right = try await tools.point("scenecInteractive.toClient(260, 200)", in: page)
       try await tools.touch("touchStart", [left, right], in: page)
@@ -150,9 +161,6 @@ import Testing
         try await tools.waitFor(
           "(function () { var f = scenecInteractive.shown; return document.getElementById('rest').textContent === 'at rest' && f.h[1][1] === 200 && f.h[3][1] === 200; })()",
           in: page))
-      let problems = try await tools.evaluate(
-        "JSON.stringify([scenecInteractive.problem, scenecInteractive.errors])", in: page)
-      #expect(problems as? String == "[null,[]]")
     }
   }
 
@@ -161,21 +169,11 @@ import Testing
   /// Ticking `loading` while the wave
   /// is pulled past its threshold, then letting go, holds it loading; unticking lets it
   /// close. Playing the gesture ticks and unticks the box as the script sets the input.
-  @Test(
-    .enabled(
-      if: canRun,
-      "the interactive page cannot be tried here: it needs chromium and .build-wasm/scenec-engine.wasm (Scripts/build-wasm)"
-    ))
+  @Test(.enabled(if: canRun, "\(why)"))
   func theInputsPanelSetsAndShowsTheScenesInputs() async throws {
     let (folder, file) = try Self.page("pull-to-refresh.yaml")
     defer { try? FileManager.default.removeItem(at: folder) }
-    let browser = try Browser(executable: try #require(BrowserTests.chromium))
-    defer { browser.stop() }
-    let endpoint = try await browser.devToolsEndpoint()
-    try await DevTools.session(endpoint) { tools in
-      let page = try await tools.open(file.absoluteString)
-      #expect(
-        try await tools.waitFor("window.scenecInteractive && scenecInteractive.ready", in: page))
+    try await Self.withPage(file) { tools, page in
       let box = "document.getElementById('input-loading')"
       #expect(
         try await tools.evaluate(
@@ -210,19 +208,12 @@ import Testing
       #expect(
         try await tools.waitFor(
           "!\(box).checked && \(logged("refresh: loading → idle"))", in: page))
-      let problems = try await tools.evaluate(
-        "JSON.stringify([scenecInteractive.problem, scenecInteractive.errors])", in: page)
-      #expect(problems as? String == "[null,[]]")
     }
   }
 
   /// A scene whose gesture replays a trace: the page hands the trace to the engine, and
   /// playing the gesture moves the handle along it.
-  @Test(
-    .enabled(
-      if: canRun,
-      "the interactive page cannot be tried here: it needs chromium and .build-wasm/scenec-engine.wasm (Scripts/build-wasm)"
-    ))
+  @Test(.enabled(if: canRun, "\(why)"))
   func aGestureThatReplaysATracePlaysIt() async throws {
     let scratch = try makeScratchFolder("scenec-interactive-trace")
     defer { try? FileManager.default.removeItem(at: scratch) }
@@ -239,47 +230,22 @@ import Testing
       to: scratch.appendingPathComponent("take.csv"), atomically: true, encoding: .utf8)
     let (folder, file) = try Self.page(path: scene.path)
     defer { try? FileManager.default.removeItem(at: folder) }
-    let browser = try Browser(executable: try #require(BrowserTests.chromium))
-    defer { browser.stop() }
-    let endpoint = try await browser.devToolsEndpoint()
-    try await DevTools.session(endpoint) { tools in
-      let page = try await tools.open(file.absoluteString)
-      #expect(
-        try await tools.waitFor("window.scenecInteractive && scenecInteractive.ready", in: page))
+    try await Self.withPage(file) { tools, page in
       _ = try await tools.evaluate("document.getElementById('gesture').click()", in: page)
       #expect(
         try await tools.waitFor(
           "(function () { var f = scenecInteractive.shown; return f && f.h[0][0] === 150 && f.h[0][1] === 120; })()",
           in: page))
-      let problems = try await tools.evaluate(
-        "JSON.stringify([scenecInteractive.problem, scenecInteractive.errors])", in: page)
-      #expect(problems as? String == "[null,[]]")
     }
   }
 
   /// On a phone the canvas shrinks to leave the controls in view, and a finger still
   /// lands where it touches: the ball under it follows.
-  @Test(
-    .enabled(
-      if: canRun,
-      "the interactive page cannot be tried here: it needs chromium and .build-wasm/scenec-engine.wasm (Scripts/build-wasm)"
-    ))
+  @Test(.enabled(if: canRun, "\(why)"))
   func onAPhoneTheCanvasAndItsControlsFitAndAFingerDrags() async throws {
     let (folder, file) = try Self.page("sticky-ball.yaml")
     defer { try? FileManager.default.removeItem(at: folder) }
-    let browser = try Browser(executable: try #require(BrowserTests.chromium))
-    defer { browser.stop() }
-    let endpoint = try await browser.devToolsEndpoint()
-    try await DevTools.session(endpoint) { tools in
-      let page = try await tools.open(file.absoluteString)
-      _ = try await tools.command(
-        "Emulation.setDeviceMetricsOverride",
-        ["width": 390, "height": 844, "deviceScaleFactor": 3, "mobile": true], session: page)
-      _ = try await tools.command(
-        "Emulation.setTouchEmulationEnabled", ["enabled": true, "maxTouchPoints": 5],
-        session: page)
-      #expect(
-        try await tools.waitFor("window.scenecInteractive && scenecInteractive.ready", in: page))
+    try await Self.withPage(file, on: .phone) { tools, page in
       _ = try await tools.evaluate("window.dispatchEvent(new Event('resize'))", in: page)
       // The scene is 375 × 667: on a 390 × 844 screen it shrinks, the buttons below it in view.
       #expect(
@@ -302,9 +268,6 @@ import Testing
           "(function () { var f = scenecInteractive.shown; return f && f.h[1][4] === 'dragging' && f.h[1][1] > 230; })()",
           in: page))
       try await tools.touch("touchEnd", [], in: page)
-      let problems = try await tools.evaluate(
-        "JSON.stringify([scenecInteractive.problem, scenecInteractive.errors])", in: page)
-      #expect(problems as? String == "[null,[]]")
     }
   }
 }

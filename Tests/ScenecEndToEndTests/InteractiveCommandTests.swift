@@ -66,6 +66,32 @@ import Testing
       ))
   }
 
+  /// The page goes through the same output policy as every run: never over the scene,
+  /// here through a link to it.
+  @Test(
+    .enabled(
+      if: FileManager.default.fileExists(atPath: engine),
+      "the WebAssembly engine is not built here (Scripts/build-wasm)"))
+  func thePageIsNeverWrittenOverTheScene() throws {
+    let folder = try makeScratchFolder("scenec-interactive")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let scene = folder.appendingPathComponent("sticky-ball.yaml").path
+    try FileManager.default.copyItem(atPath: Self.sticky, toPath: scene)
+    let link = folder.appendingPathComponent("page.html").path
+    try FileManager.default.createSymbolicLink(
+      atPath: link, withDestinationPath: "sticky-ball.yaml")
+    let run = try ScenecProcess.run(
+      ["run", scene, "-o", link, "--interactive", "--engine", Self.engine])
+    #expect(run.status == 73)
+    #expect(
+      run.stderr
+        == "error: cannot write '\(link)': it is '\(scene)', an input of this run; write the output to another file\n"
+    )
+    #expect(
+      try Data(contentsOf: URL(fileURLWithPath: scene))
+        == Data(contentsOf: URL(fileURLWithPath: Self.sticky)))
+  }
+
   @Test func withoutTheEngineNothingIsWritten() throws {
     let folder = try makeScratchFolder("scenec-interactive")
     defer { try? FileManager.default.removeItem(at: folder) }

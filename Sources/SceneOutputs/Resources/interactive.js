@@ -75,7 +75,7 @@
         if (!call("scenec_add_trace", nameLength, total - nameLength)) return;
       }
       if (!call("scenec_load", writeInput(source), scene.precision)) return;
-      makeInputControls(scene.inputs || []);
+      showInputs = SceneControls.inputs($("inputs"), scene.inputs || [], setInput);
       status.textContent = "drag the handles";
       ["gesture", "pause", "reset"].forEach(function (id) { $(id).disabled = false; });
       state.ready = true;
@@ -199,10 +199,8 @@
     return Math.min(Math.max((performance.now() - lastFrameAt) / 1000, 0), 1 / scene.fps);
   }
 
-  // A control for each of the scene's inputs, as in the live preview: a checkbox for a
-  // boolean, a slider over its range (a number field without one) for a number, a button
-  // for a trigger. Each sets the input in the engine at its own moment.
-  var inputControls = [];
+  // The live preview's controls for the scene's inputs; each sets the input in the engine
+  // at its own moment.
   function setInput(name, value) {
     if (!state.ready || state.problem) return;
     if (paused) setPaused(false);
@@ -210,68 +208,7 @@
     // Setting an input while the take replays takes over, as a press does.
     take.length = Math.min(take.length, engine.scenec_furthest_frame() + 1);
   }
-  function makeInputControls(inputs) {
-    var box = $("inputs");
-    inputs.forEach(function (input) {
-      var label = document.createElement("label");
-      var control;
-      if (input.kind === "trigger") {
-        control = document.createElement("button");
-        control.type = "button";
-        control.textContent = input.name;
-        control.addEventListener("click", function () { setInput(input.name, 1); });
-        box.appendChild(control);
-        inputControls.push(null);
-        return;
-      }
-      control = document.createElement("input");
-      control.id = "input-" + input.name;
-      if (input.kind === "boolean") {
-        control.type = "checkbox";
-        control.checked = input.value !== 0;
-        control.addEventListener("change", function () { setInput(input.name, control.checked ? 1 : 0); });
-        label.appendChild(control);
-        label.appendChild(document.createTextNode(" " + input.name));
-      } else {
-        var ranged = input.min !== undefined && input.max !== undefined;
-        control.type = ranged ? "range" : "number";
-        if (input.min !== undefined) control.min = String(input.min);
-        if (input.max !== undefined) control.max = String(input.max);
-        control.step = "any";
-        control.value = String(input.value);
-        var shown = document.createElement("span");
-        shown.textContent = " " + input.value;
-        control.addEventListener("input", function () {
-          var value = parseFloat(control.value);
-          if (!isFinite(value)) return;
-          shown.textContent = " " + value;
-          setInput(input.name, value);
-        });
-        label.appendChild(document.createTextNode(input.name + " "));
-        label.appendChild(control);
-        label.appendChild(shown);
-        control.shown = shown;
-      }
-      box.appendChild(label);
-      inputControls.push(control);
-    });
-    box.hidden = inputs.length === 0;
-  }
-
-  // The inputs' values in the frame shown, so that a value the gesture sets shows too;
-  // not a control the reader is holding.
-  function showInputs(values) {
-    values.forEach(function (value, k) {
-      var control = inputControls[k];
-      if (!control || control === document.activeElement && control.type !== "checkbox") return;
-      if (control.type === "checkbox") {
-        control.checked = value !== 0;
-      } else if (parseFloat(control.value) !== value) {
-        control.value = String(value);
-        if (control.shown) control.shown.textContent = " " + value;
-      }
-    });
-  }
+  var showInputs = function () {};
 
   $("gesture").addEventListener("click", function () {
     if (!call("scenec_play_script")) return;

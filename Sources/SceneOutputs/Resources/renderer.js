@@ -1,6 +1,7 @@
-// The scene renderer shared by the HTML player (`scenec run -o scene.html`) and the live
-// preview (`scenec preview`): it draws one frame of a scene, in the JSON both write, on a
-// canvas. A scene lists its handles and paths once with their styles; a frame's `h` holds
+// The scene renderer shared by the HTML player (`scenec run -o scene.html`), the
+// interactive page (`--interactive`) and the live preview (`scenec preview`): it draws one
+// frame of a scene, in the JSON they write, on a canvas. A scene lists its handles and
+// paths once with their styles; a frame's `h` holds
 // `[x, y, angle, r, state]` per handle (then `rotation, scale, opacity, fill, stroke,
 // width, height, cornerRadius, strokeWidth, scaleX, scaleY` for a handle the scene
 // animates: its turn is added to the angle, its size multiplied by the scale (and along its

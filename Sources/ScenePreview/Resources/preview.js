@@ -69,7 +69,9 @@
         logList.textContent = "";
         renderer = SceneRenderer.create(canvas, scene);
         renderer.layout([]);
-        makeInputControls(scene.inputs || []);
+        showInputs = SceneControls.inputs($("inputs"), scene.inputs || [], function (name, value) {
+          send({ type: "input", name: name, value: value });
+        });
         if (!message.keepHistory) { history = []; forgetGaps(); }
         lastPick = -1;
         fillGraphHandles();
@@ -692,78 +694,10 @@
     return e[0] + " " + e[1] + (e.length > 2 ? " to " + e[2] : "");
   }
 
-  // A control for each input: a checkbox for a boolean, a slider over its range (or a
-  // number field without one) for a number, a button for a trigger. Each sets the input
-  // on the running engine; the frames say what each input is, so a value the scene's
-  // gesture sets shows too.
-  var inputControls = [];
-  function makeInputControls(inputs) {
-    var box = $("inputs");
-    box.textContent = "";
-    inputControls = [];
-    inputs.forEach(function (input, k) {
-      var label = document.createElement("label");
-      var control;
-      if (input.kind === "trigger") {
-        control = document.createElement("button");
-        control.type = "button";
-        control.textContent = input.name;
-        control.addEventListener("click", function () {
-          send({ type: "input", name: input.name, value: 1 });
-        });
-        box.appendChild(control);
-        inputControls.push(null);
-        return;
-      }
-      control = document.createElement("input");
-      control.id = "input-" + input.name;
-      if (input.kind === "boolean") {
-        control.type = "checkbox";
-        control.checked = input.value !== 0;
-        control.addEventListener("change", function () {
-          send({ type: "input", name: input.name, value: control.checked ? 1 : 0 });
-        });
-        label.appendChild(control);
-        label.appendChild(document.createTextNode(" " + input.name));
-      } else {
-        var ranged = input.min !== undefined && input.max !== undefined;
-        control.type = ranged ? "range" : "number";
-        if (input.min !== undefined) control.min = String(input.min);
-        if (input.max !== undefined) control.max = String(input.max);
-        control.step = "any";
-        control.value = String(input.value);
-        var shown = document.createElement("span");
-        shown.textContent = " " + input.value;
-        control.addEventListener("input", function () {
-          var value = parseFloat(control.value);
-          if (!isFinite(value)) return;
-          shown.textContent = " " + value;
-          send({ type: "input", name: input.name, value: value });
-        });
-        label.appendChild(document.createTextNode(input.name + " "));
-        label.appendChild(control);
-        label.appendChild(shown);
-        control.shown = shown;
-      }
-      box.appendChild(label);
-      inputControls.push(control);
-    });
-    box.hidden = inputs.length === 0;
-  }
-
-  function showInputs(values) {
-    values.forEach(function (value, k) {
-      var control = inputControls[k];
-      // Not while the user holds it.
-      if (!control || control === document.activeElement && control.type !== "checkbox") return;
-      if (control.type === "checkbox") {
-        control.checked = value !== 0;
-      } else if (parseFloat(control.value) !== value) {
-        control.value = String(value);
-        if (control.shown) control.shown.textContent = " " + value;
-      }
-    });
-  }
+  // A control for each input (the shared renderer's); each sets the input on the running
+  // engine, and the frames say what each input is, so a value the scene's gesture sets
+  // shows too.
+  var showInputs = function () {};
 
   function log(f, inPlace) {
     // In place: before the first entry of a later frame (a missed frame's events).
